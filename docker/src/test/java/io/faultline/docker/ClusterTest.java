@@ -1,0 +1,165 @@
+package io.faultline.docker;
+
+import io.faultline.docker.probe.ProbeImage;
+import io.faultline.docker.probe.ProbeNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The container runtime against a real engine, with five probe nodes. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterTest {
+    private static Cluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        long t0 = System.nanoTime();
+        cluster = Cluster.builder().withNodes(5).withNodeSpec(ProbeImage.spec()).start();
+        for (Node n : cluster.nodes()) ProbeClient.awaitUp(n.ip(), 30_000);
+        System.out.printf("5 probe nodes up in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @AfterAll
+    static void closeCluster() {
+        if (cluster != null) cluster.close();
+    }
+
+    /** "ok"/"fail" for a TCP connect from one node to another by name, with the real clock. */
+    private static boolean reaches(Node from, String toName) {
+        return from.exec("timeout", "3", "bash", "-c", "exec 3<>/dev/tcp/" + toName + "/" + ProbeNode.PORT).succeeded();
+    }
+
+    @Test
+    @Order(1)
+    void everyNodeReachesEveryOtherByName() {
+        List<String> failures = new ArrayList<>();
+        for (Node from : cluster.nodes()) {
+            for (Node to : cluster.nodes()) {
+                if (from != to && !reaches(from, to.name())) failures.add(from.name() + "->" + to.name());
+            }
+        }
+        assertEquals(List.of(), failures);
+        assertEquals(5, cluster.nodes().stream().map(Node::ip).distinct().count());
+    }
+
+    @Test
+    @Order(2)
+    void iptablesDropBlocksTwoNodesButNotAThird() {
+        Node n1 = cluster.node("n1"), n2 = cluster.node("n2"), n3 = cluster.node("n3");
+        n1.exec("iptables", "-A", "INPUT", "-s", n2.ip(), "-j", "DROP").orThrow("iptables");
+        try {
+            assertFalse(reaches(n1, "n2"), "n1 must not reach n2");
+            assertFalse(reaches(n2, "n1"), "n2 must not reach n1");
+            assertTrue(reaches(n3, "n1"), "n3 still reaches n1");
+            assertTrue(reaches(n3, "n2"), "n3 still reaches n2");
+        } finally {
+            n1.exec("iptables", "-D", "INPUT", "-s", n2.ip(), "-j", "DROP").orThrow("heal");
+        }
+        assertTrue(reaches(n1, "n2"), "healed: n1 reaches n2");
+        assertTrue(reaches(n2, "n1"), "healed: n2 reaches n1");
+    }
+
+    @Test
+    @Order(3)
+    void killAndRestartKeepsFilesAndAddress() {
+        Node n4 = cluster.node("n4");
+        String ipBefore = n4.ip();
+        n4.writeString("/data/keep.txt", "written before the kill");
+        n4.kill();
+        assertFalse(n4.isRunning());
+        assertEquals(137L, n4.exitCode(), "SIGKILL exit status");
+        assertTrue(ProbeClient.ask(ipBefore, "ping", 500).isEmpty(), "a killed node does not answer");
+        n4.start();
+        ProbeClient.awaitUp(ipBefore, 30_000);
+        assertEquals("written before the kill", n4.readString("/data/keep.txt"));
+        String inspected = DockerEngine.client().inspectContainerCmd(n4.containerId()).exec()
+                .getNetworkSettings().getNetworks().get(cluster.networkName()).getIpAddress();
+        assertEquals(ipBefore, inspected, "the node keeps its IP after a restart");
+        assertTrue(reaches(cluster.node("n1"), "n4"));
+    }
+
+    @Test
+    @Order(4)
+    void pauseStopsAnswersAndResumeBringsThemBack() {
+        Node n5 = cluster.node("n5");
+        assertEquals("pong", ProbeClient.ask(n5.ip(), "ping", 2000).orElse(null));
+        n5.pause();
+        try {
+            assertTrue(n5.isPaused());
+            assertTrue(ProbeClient.ask(n5.ip(), "ping", 1500).isEmpty(), "a paused node never answers");
+        } finally {
+            n5.resume();
+        }
+        assertEquals("pong", ProbeClient.ask(n5.ip(), "ping", 5000).orElse(null));
+    }
+
+    @Test
+    @Order(5)
+    void fakeTimeMovesTheJvmClockButNotItsSleeps() {
+        Node n3 = cluster.node("n3");
+        n3.setClockOffset("+30s");
+        try {
+            long skew = 0;
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (System.currentTimeMillis() < deadline) {
+                long nodeTime = Long.parseLong(ProbeClient.ask(n3.ip(), "time", 2000).orElseThrow());
+                skew = nodeTime - System.currentTimeMillis();
+                if (skew > 25_000) break;
+                Node.sleep(200);
+            }
+            assertTrue(skew > 28_000 && skew < 32_000, "node clock should read ~30 s ahead, was " + skew + " ms");
+            long t0 = System.nanoTime();
+            long slept = Long.parseLong(ProbeClient.ask(n3.ip(), "sleep 1000", 10_000).orElseThrow());
+            long wall = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(slept >= 990 && slept < 1500, "a 1 s sleep measured by nanoTime took " + slept + " ms");
+            assertTrue(wall >= 990 && wall < 2500, "a 1 s sleep took " + wall + " ms seen from the host");
+        } finally {
+            n3.setClockOffset("+0");
+        }
+        // exec'd tools see the real clock: the variables are on the node program only
+        long execDate = Long.parseLong(n3.exec("date", "+%s").stdout().strip());
+        assertTrue(Math.abs(execDate - System.currentTimeMillis() / 1000) < 5, "exec'd date is not skewed");
+    }
+
+    @Test
+    @Order(6)
+    void sigtermReachesTheJvmShutdownHook() {
+        Node n2 = cluster.node("n2");
+        n2.stop(Duration.ofSeconds(10));
+        assertFalse(n2.isRunning());
+        assertEquals(143L, n2.exitCode(), "exit status of a JVM ended by SIGTERM");
+        assertTrue(n2.consoleLog().contains(ProbeNode.SHUTDOWN_LINE), "the hook's line is in the node's log");
+        assertFalse(n2.readString(ProbeNode.SHUTDOWN_MARKER).isBlank());
+        n2.start();
+        ProbeClient.awaitUp(n2.ip(), 30_000);
+    }
+
+    @Test
+    @Order(7)
+    void collectCopiesLogsAndDataToTheHost(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        cluster.node("n1").writeString("/data/state.txt", "n1 state");
+        cluster.collect(dir, List.of("/data"));
+        assertEquals("n1 state", java.nio.file.Files.readString(dir.resolve("n1/data/state.txt")));
+        assertTrue(java.nio.file.Files.readString(dir.resolve("n1/console.log")).contains("probe: listening"));
+    }
+
+    @Test
+    @Order(8)
+    void closeRemovesEveryLabelledContainerAndNetwork() {
+        String runId = cluster.runId();
+        assertFalse(ResourceJanitor.managedResourceNames(DockerEngine.client(), runId).isEmpty());
+        cluster.close();
+        assertEquals(List.of(), ResourceJanitor.managedResourceNames(DockerEngine.client(), runId));
+    }
+}

@@ -1,0 +1,40 @@
+package io.faultline.docker;
+
+import io.faultline.docker.probe.ProbeNode;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/** Talks to a {@link ProbeNode} from the host; empty when the node does not answer within the timeout. */
+final class ProbeClient {
+    private ProbeClient() {}
+
+    static Optional<String> ask(String ip, String line, int timeoutMillis) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(ip, ProbeNode.PORT), timeoutMillis);
+            s.setSoTimeout(timeoutMillis);
+            var out = new PrintWriter(s.getOutputStream(), true, StandardCharsets.UTF_8);
+            var in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+            out.println(line);
+            return Optional.ofNullable(in.readLine());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Waits until the probe answers ping (it needs a moment after a start). */
+    static void awaitUp(String ip, long timeoutMillis) {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            if (ask(ip, "ping", 1000).filter("pong"::equals).isPresent()) return;
+            Node.sleep(100);
+        }
+        throw new AssertionError("probe at " + ip + " did not answer within " + timeoutMillis + " ms");
+    }
+}
