@@ -1,0 +1,257 @@
+package io.faultline.checker.history;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON Lines form of one op. Values keep Jepsen's vector shape so the file is easy to read by eye and maps 1:1
+ * onto EDN:
+ * <pre>
+ * {"index":4,"type":"ok","process":1,"time":1200,"f":"send","value":[["send",3,[12,7]]]}
+ * {"index":5,"type":"ok","process":0,"time":1300,"f":"poll","value":[["poll",{"3":[[12,7]]}]]}
+ * {"index":6,"type":"invoke","process":2,"time":1400,"f":"assign","value":[1,2],"seekToBeginning":true}
+ * </pre>
+ * A send whose offset is unknown is written bare ({@code ["send",3,7]}), which is how the reader tells them apart.
+ * Streaming Jackson rather than databind: it is several times faster and the shape is ours to define.
+ */
+public final class HistoryJson {
+    static final JsonFactory FACTORY = new JsonFactory();
+
+    private HistoryJson() {
+    }
+
+    public static String toJson(Op op) {
+        StringWriter w = new StringWriter(128);
+        try (JsonGenerator g = FACTORY.createGenerator(w)) {
+            write(g, op);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return w.toString();
+    }
+
+    public static Op fromJson(String line) {
+        try (JsonParser p = FACTORY.createParser(line)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("expected a JSON object: " + line);
+            }
+            return read(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static void write(JsonGenerator g, Op op) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("index", op.index());
+        g.writeStringField("type", op.type().wireName());
+        g.writeNumberField("process", op.process());
+        g.writeNumberField("time", op.time());
+        g.writeStringField("f", op.f());
+        g.writeFieldName("value");
+        writeValue(g, op.value());
+        if (op.value() instanceof OpValue.Keys k && k.seekToBeginning()) {
+            g.writeBooleanField("seekToBeginning", true);
+        }
+        if (op.error() != null) {
+            g.writeStringField("error", op.error());
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeValue(JsonGenerator g, OpValue value) throws IOException {
+        // Java 17: no pattern matching for switch yet, so an instanceof chain over the sealed set.
+        if (value instanceof OpValue.None) {
+            g.writeNull();
+        } else if (value instanceof OpValue.Text t) {
+            g.writeString(t.text());
+        } else if (value instanceof OpValue.Keys k) {
+            g.writeStartArray();
+            for (int key : k.keys()) {
+                g.writeNumber(key);
+            }
+            g.writeEndArray();
+        } else if (value instanceof OpValue.Txn t) {
+            g.writeStartArray();
+            for (MicroOp m : t.mops()) {
+                writeMop(g, m);
+            }
+            g.writeEndArray();
+        }
+    }
+
+    private static void writeMop(JsonGenerator g, MicroOp m) throws IOException {
+        g.writeStartArray();
+        if (m instanceof MicroOp.Send s) {
+            g.writeString("send");
+            g.writeNumber(s.key());
+            if (s.offset() == null) {
+                g.writeNumber(s.value());
+            } else {
+                g.writeStartArray();
+                g.writeNumber(s.offset());
+                g.writeNumber(s.value());
+                g.writeEndArray();
+            }
+        } else if (m instanceof MicroOp.Poll p) {
+            g.writeString("poll");
+            if (p.reads() != null) {
+                g.writeStartObject();
+                for (Map.Entry<Integer, List<MicroOp.Record>> e : p.reads().entrySet()) {
+                    g.writeFieldName(Integer.toString(e.getKey()));
+                    g.writeStartArray();
+                    for (MicroOp.Record r : e.getValue()) {
+                        g.writeStartArray();
+                        g.writeNumber(r.offset());
+                        g.writeNumber(r.value());
+                        g.writeEndArray();
+                    }
+                    g.writeEndArray();
+                }
+                g.writeEndObject();
+            }
+        }
+        g.writeEndArray();
+    }
+
+    /** Reads one op; the parser is positioned on the op's START_OBJECT. */
+    public static Op read(JsonParser p) throws IOException {
+        long index = -1;
+        long time = 0;
+        int process = 0;
+        OpType type = null;
+        String f = null;
+        String error = null;
+        boolean seek = false;
+        // The value's meaning depends on f, which may come after it; parse it to a neutral form first.
+        Object rawValue = null;
+        boolean sawValue = false;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (name) {
+                case "index" -> index = p.getLongValue();
+                case "type" -> type = OpType.fromWire(p.getText());
+                case "process" -> process = p.getIntValue();
+                case "time" -> time = p.getLongValue();
+                case "f" -> f = p.getText();
+                case "error" -> error = t == JsonToken.VALUE_NULL ? null : p.getText();
+                case "seekToBeginning" -> seek = p.getBooleanValue();
+                case "value" -> {
+                    rawValue = readRaw(p);
+                    sawValue = true;
+                }
+                default -> p.skipChildren();
+            }
+        }
+        if (type == null || f == null) {
+            throw new IOException("op without type or f at " + p.currentLocation());
+        }
+        OpValue value = sawValue ? toValue(f, rawValue, seek) : OpValue.None.INSTANCE;
+        return new Op(index, type, process, time, f, value, error);
+    }
+
+    /** Generic tree: List, Map (String keys), Long, String, Boolean, null. */
+    private static Object readRaw(JsonParser p) throws IOException {
+        switch (p.currentToken()) {
+            case START_ARRAY -> {
+                List<Object> out = new ArrayList<>(4);
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    out.add(readRaw(p));
+                }
+                return out;
+            }
+            case START_OBJECT -> {
+                Map<String, Object> out = new LinkedHashMap<>();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String k = p.currentName();
+                    p.nextToken();
+                    out.put(k, readRaw(p));
+                }
+                return out;
+            }
+            case VALUE_NUMBER_INT -> {
+                return p.getLongValue();
+            }
+            case VALUE_STRING -> {
+                return p.getText();
+            }
+            case VALUE_TRUE, VALUE_FALSE -> {
+                return p.getBooleanValue();
+            }
+            case VALUE_NULL -> {
+                return null;
+            }
+            default -> throw new IOException("unexpected token " + p.currentToken());
+        }
+    }
+
+    /** Shared by the JSON and EDN readers: both parse to the same neutral tree first. */
+    @SuppressWarnings("unchecked")
+    static OpValue toValue(String f, Object raw, boolean seek) {
+        if (raw == null) {
+            return OpValue.None.INSTANCE;
+        }
+        if (raw instanceof String s) {
+            return new OpValue.Text(s);
+        }
+        if (!(raw instanceof List<?> list)) {
+            return new OpValue.Text(String.valueOf(raw));
+        }
+        if (Op.ASSIGN.equals(f) || Op.SUBSCRIBE.equals(f)) {
+            List<Integer> keys = new ArrayList<>(list.size());
+            for (Object o : list) {
+                keys.add(((Number) o).intValue());
+            }
+            return new OpValue.Keys(keys, seek);
+        }
+        List<MicroOp> mops = new ArrayList<>(list.size());
+        for (Object o : list) {
+            List<Object> m = (List<Object>) o;
+            String kind = (String) m.get(0);
+            if (kind.equals("send")) {
+                int key = ((Number) m.get(1)).intValue();
+                Object v = m.get(2);
+                if (v instanceof List<?> pair) {
+                    Object off = pair.get(0);
+                    mops.add(new MicroOp.Send(key, ((Number) pair.get(1)).longValue(),
+                            off == null ? null : ((Number) off).longValue()));
+                } else {
+                    mops.add(new MicroOp.Send(key, ((Number) v).longValue(), null));
+                }
+            } else if (kind.equals("poll")) {
+                if (m.size() < 2 || m.get(1) == null) {
+                    mops.add(MicroOp.Poll.invoke());
+                } else {
+                    Map<Object, Object> byKey = (Map<Object, Object>) m.get(1);
+                    Map<Integer, List<MicroOp.Record>> reads = new LinkedHashMap<>();
+                    for (Map.Entry<Object, Object> e : byKey.entrySet()) {
+                        int key = e.getKey() instanceof Number n ? n.intValue() : Integer.parseInt((String) e.getKey());
+                        List<Object> pairs = (List<Object>) e.getValue();
+                        List<MicroOp.Record> recs = new ArrayList<>(pairs.size());
+                        for (Object po : pairs) {
+                            List<Object> pair = (List<Object>) po;
+                            recs.add(new MicroOp.Record(((Number) pair.get(0)).longValue(),
+                                    ((Number) pair.get(1)).longValue()));
+                        }
+                        reads.put(key, List.copyOf(recs));
+                    }
+                    mops.add(new MicroOp.Poll(reads));
+                }
+            } else {
+                throw new IllegalArgumentException("unknown micro-op: " + kind);
+            }
+        }
+        return new OpValue.Txn(mops);
+    }
+}
