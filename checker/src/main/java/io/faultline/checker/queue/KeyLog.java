@@ -1,0 +1,139 @@
+package io.faultline.checker.queue;
+
+import io.faultline.checker.util.LongLongMap;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Everything the analysis learns about one key: the log as observed (offset → value, from polls and from sends we
+ * know took effect), who wrote each value, and who read it first. After {@link #seal()}, values also have a dense
+ * <em>index</em>: their position in the log with empty offsets removed, because transaction markers and aborted
+ * records occupy offsets no client can see — a gap in offsets alone is therefore never a skip.
+ */
+final class KeyLog {
+    static final long NONE = Long.MIN_VALUE;
+
+    final int key;
+    /** offset → first value observed there. */
+    final LongLongMap valueAt = new LongLongMap(64);
+    /** offset → position (in the op list) of the op that first showed that value there. */
+    final LongLongMap opAt = new LongLongMap(64);
+    /** offset → further, different values observed there (divergence; rare). */
+    final Map<Long, Set<Long>> otherValuesAt = new HashMap<>();
+    /** offset → the op positions that showed each further value (parallel to otherValuesAt; rare). */
+    final Map<Long, List<long[]>> divergentOps = new HashMap<>();
+    /** value → first offset it was observed at. */
+    final LongLongMap offsetOf = new LongLongMap(64);
+    /** value → every offset it was observed at, only for values seen at more than one (rare). */
+    final Map<Long, TreeSet<Long>> duplicateOffsets = new HashMap<>();
+    /** value → op position of its first duplicate sighting (parallel to duplicateOffsets). */
+    final Map<Long, long[]> duplicateOps = new HashMap<>();
+    /** value → position of the completion op that sent it. */
+    final LongLongMap writer = new LongLongMap(64);
+    /** value → position of the first OK poll that read it. */
+    final LongLongMap okReader = new LongLongMap(64);
+
+    // Filled by seal():
+    long[] offsets; // non-empty offsets, ascending
+    /** value → first dense index. */
+    LongLongMap firstIndex;
+    /** value → last dense index, only where it differs from the first (duplicates). */
+    LongLongMap lastIndexIfDifferent;
+
+    KeyLog(int key) {
+        this.key = key;
+    }
+
+    /** Records that {@code value} was observed at {@code offset} by the op at position {@code opPos}. */
+    void observe(long offset, long value, int opPos) {
+        long existing = valueAt.get(offset, NONE);
+        if (existing == NONE && !valueAt.containsKey(offset)) {
+            valueAt.put(offset, value);
+            opAt.put(offset, opPos);
+        } else if (existing != value) {
+            Set<Long> others = otherValuesAt.computeIfAbsent(offset, o -> new LinkedHashSet<>());
+            if (others.add(value)) {
+                divergentOps.computeIfAbsent(offset, o -> new ArrayList<>()).add(new long[] {value, opPos});
+            } else {
+                return; // this divergent value at this offset is already known
+            }
+        } else {
+            return; // same value at same offset: nothing new
+        }
+        long firstOffset = offsetOf.get(value, NONE);
+        if (firstOffset == NONE && !offsetOf.containsKey(value)) {
+            offsetOf.put(value, offset);
+        } else if (firstOffset != offset) {
+            TreeSet<Long> all = duplicateOffsets.get(value);
+            if (all == null) {
+                all = new TreeSet<>();
+                all.add(firstOffset);
+                duplicateOffsets.put(value, all);
+                duplicateOps.put(value, new long[] {opAt.get(firstOffset, -1), opPos});
+            }
+            all.add(offset);
+        }
+    }
+
+    /** Builds the dense version order. Call once, after all observations. */
+    void seal() {
+        offsets = valueAt.keys();
+        Arrays.sort(offsets);
+        firstIndex = new LongLongMap(Math.max(16, offsets.length));
+        lastIndexIfDifferent = new LongLongMap(16);
+        for (int i = 0; i < offsets.length; i++) {
+            index(valueAt.get(offsets[i], NONE), i);
+            Set<Long> others = otherValuesAt.get(offsets[i]);
+            if (others != null) {
+                for (long v : others) {
+                    index(v, i);
+                }
+            }
+        }
+    }
+
+    private void index(long value, int i) {
+        if (!firstIndex.putIfAbsent(value, i)) {
+            lastIndexIfDifferent.put(value, i);
+        }
+    }
+
+    /** Dense index of {@code value}'s first appearance, or -1 if it never appeared at a known offset. */
+    int indexOf(long value) {
+        return (int) firstIndex.get(value, -1);
+    }
+
+    int lastIndexOf(long value) {
+        long last = lastIndexIfDifferent.get(value, NONE);
+        return last == NONE ? indexOf(value) : (int) last;
+    }
+
+    /** The value at dense index i (the first one seen, should the offset have diverged). */
+    long valueAtIndex(int i) {
+        return valueAt.get(offsets[i], NONE);
+    }
+
+    long offsetAtIndex(int i) {
+        return offsets[i];
+    }
+
+    int size() {
+        return offsets.length;
+    }
+
+    /** Values strictly between dense indexes a and b, at most {@code limit} of them, for explanations. */
+    List<Long> valuesBetween(int a, int b, int limit) {
+        List<Long> out = new ArrayList<>();
+        for (int i = a + 1; i < b && out.size() < limit; i++) {
+            out.add(valueAtIndex(i));
+        }
+        return out;
+    }
+}

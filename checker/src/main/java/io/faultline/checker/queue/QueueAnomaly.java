@@ -1,0 +1,42 @@
+package io.faultline.checker.queue;
+
+/** Anomaly categories of the queue analysis, named and defined as in Jepsen's Kafka workload. */
+public enum QueueAnomaly {
+    /** An acknowledged send, below the highest offset some poll reached, that no poll ever read. */
+    LOST_WRITE("lost-write"),
+    /** An acknowledged send that no poll ever read, as of the end of the history. */
+    UNSEEN("unseen"),
+    /** Two different values observed at one offset of one key: the log diverged. */
+    INCONSISTENT_OFFSETS("inconsistent-offsets"),
+    /** One value observed at more than one offset of a key. */
+    DUPLICATE("duplicate"),
+    /** Aborted read: a poll returned a value whose send definitely failed. */
+    G1A("G1a"),
+    /** A transaction polled a value it sent itself, before committing. */
+    PRECOMMITTED_READ("precommitted-read"),
+    /** A process's poll resumed past values it should have read next. */
+    POLL_SKIP("poll-skip"),
+    /** A process's poll went back to (or repeated) a point at or before where its previous poll ended. */
+    NONMONOTONIC_POLL("nonmonotonic-poll"),
+    /** Within one poll, two consecutive records of a key skip over part of the log. */
+    INT_POLL_SKIP("int-poll-skip"),
+    /** Within one poll, two consecutive records of a key go backwards or repeat. */
+    INT_NONMONOTONIC_POLL("int-nonmonotonic-poll"),
+    /** A process's send landed at or before its previous send to the same key. */
+    NONMONOTONIC_SEND("nonmonotonic-send"),
+    /** Within one op, a later send to a key landed at or before an earlier one. */
+    INT_NONMONOTONIC_SEND("int-nonmonotonic-send"),
+    /** Within one op, consecutive sends to a key are not adjacent in the log (normal: others interleave). */
+    INT_SEND_SKIP("int-send-skip");
+
+    private final String wireName;
+
+    QueueAnomaly(String wireName) {
+        this.wireName = wireName;
+    }
+
+    /** Jepsen's name for the category, used as the key in results. */
+    public String wireName() {
+        return wireName;
+    }
+}

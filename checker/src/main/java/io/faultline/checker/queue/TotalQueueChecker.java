@@ -1,0 +1,146 @@
+package io.faultline.checker.queue;
+
+import io.faultline.checker.CheckResult;
+import io.faultline.checker.Checker;
+import io.faultline.checker.Example;
+import io.faultline.checker.Verdict;
+import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.util.LongLongMap;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A deliberately simple cross-check of {@link QueueChecker}, in the spirit of Jepsen's total-queue: it ignores
+ * order and only compares sets of [key value] pairs.
+ * <ul>
+ * <li>lost: acknowledged by a send, never returned by an OK poll;</li>
+ * <li>unexpected: returned by an OK poll, never sent by anyone;</li>
+ * <li>duplicated: returned at more than one offset of its key;</li>
+ * <li>recovered: an indeterminate (info) send that a poll returned after all — informational.</li>
+ * </ul>
+ * Unlike a destructive queue, many consumers may read the same record, so reading a value twice is not a duplicate;
+ * only the log holding it twice is.
+ */
+public final class TotalQueueChecker implements Checker {
+    private static final long NOT_SEEN = Long.MIN_VALUE;
+    private final int maxExamples;
+
+    public TotalQueueChecker() {
+        this(QueueChecker.DEFAULT_MAX_EXAMPLES);
+    }
+
+    public TotalQueueChecker(int maxExamples) {
+        this.maxExamples = maxExamples;
+    }
+
+    @Override
+    public String name() {
+        return "total-queue";
+    }
+
+    /** Per key: value → outcome of its send (as OpType ordinal), value → first offset read, and duplicates. */
+    private static final class PerKey {
+        final LongLongMap sent = new LongLongMap();
+        final LongLongMap sentOp = new LongLongMap();
+        final LongLongMap readAt = new LongLongMap();
+        final LongLongMap readOp = new LongLongMap();
+        final LongLongMap duplicated = new LongLongMap(4);
+    }
+
+    @Override
+    public CheckResult analyze(List<Op> history) {
+        Map<Integer, PerKey> keys = new HashMap<>();
+        long attempted = 0;
+        long acknowledged = 0;
+        for (Op op : history) {
+            if (op.type() == OpType.INVOKE) {
+                continue;
+            }
+            for (MicroOp m : op.mops()) {
+                if (m instanceof MicroOp.Send s) {
+                    PerKey pk = keys.computeIfAbsent(s.key(), k -> new PerKey());
+                    pk.sent.put(s.value(), op.type().ordinal());
+                    pk.sentOp.put(s.value(), op.index());
+                    attempted++;
+                    if (op.type() == OpType.OK) {
+                        acknowledged++;
+                    }
+                } else if (m instanceof MicroOp.Poll p && p.reads() != null && op.type() == OpType.OK) {
+                    for (Map.Entry<Integer, List<MicroOp.Record>> e : p.reads().entrySet()) {
+                        PerKey pk = keys.computeIfAbsent(e.getKey(), k -> new PerKey());
+                        for (MicroOp.Record r : e.getValue()) {
+                            long at = pk.readAt.get(r.value(), NOT_SEEN);
+                            if (at == NOT_SEEN) {
+                                pk.readAt.put(r.value(), r.offset());
+                                pk.readOp.put(r.value(), op.index());
+                            } else if (at != r.offset()) {
+                                pk.duplicated.put(r.value(), op.index());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        long[] tally = new long[4]; // lost, unexpected, duplicated, recovered
+        long[] read = {0};
+        Map<String, List<Example>> examples = new LinkedHashMap<>();
+        for (Map.Entry<Integer, PerKey> e : keys.entrySet()) {
+            int key = e.getKey();
+            PerKey pk = e.getValue();
+            pk.sent.forEach((v, type) -> {
+                boolean wasRead = pk.readAt.containsKey(v);
+                if (type == OpType.OK.ordinal() && !wasRead) {
+                    tally[0]++;
+                    example(examples, "lost", key, "key " + key + ": value " + v + " was acknowledged but never read",
+                            pk.sentOp.get(v, -1));
+                } else if (type == OpType.INFO.ordinal() && wasRead) {
+                    tally[3]++;
+                }
+            });
+            pk.readAt.forEach((v, offset) -> {
+                read[0]++;
+                if (!pk.sent.containsKey(v)) {
+                    tally[1]++;
+                    example(examples, "unexpected", key, "key " + key + ": value " + v + " was read at offset "
+                            + offset + " but nobody sent it", pk.readOp.get(v, -1));
+                }
+            });
+            pk.duplicated.forEach((v, opIndex) -> {
+                tally[2]++;
+                example(examples, "duplicated", key, "key " + key + ": value " + v + " was read at offset "
+                        + pk.readAt.get(v, -1) + " and at another offset", pk.readOp.get(v, -1), opIndex);
+            });
+        }
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put("lost", tally[0]);
+        counts.put("unexpected", tally[1]);
+        counts.put("duplicated", tally[2]);
+        counts.put("recovered", tally[3]);
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("attempted", attempted);
+        stats.put("acknowledged", acknowledged);
+        stats.put("read", read[0]);
+        boolean bad = tally[0] + tally[1] + tally[2] > 0;
+        Verdict verdict = bad ? Verdict.INVALID : acknowledged == 0 ? Verdict.UNKNOWN : Verdict.VALID;
+        return new CheckResult(name(), verdict, counts, Set.of("recovered"), examples, stats,
+                verdict == Verdict.UNKNOWN ? "nothing to judge: no acknowledged sends" : null);
+    }
+
+    private void example(Map<String, List<Example>> examples, String category, int key, String text, long... ops) {
+        List<Example> list = examples.computeIfAbsent(category, c -> new ArrayList<>());
+        if (list.size() < maxExamples) {
+            List<Long> idx = new ArrayList<>();
+            for (long o : ops) {
+                idx.add(o);
+            }
+            list.add(new Example(category, key, text, idx));
+        }
+    }
+}
