@@ -67,6 +67,12 @@ public final class Cluster implements AutoCloseable {
         return List.copyOf(nodes.values());
     }
 
+    /** Every node's name, index and fixed address. */
+    public List<NodeAddress> addresses() {
+        return nodes.values().stream()
+                .map(n -> new NodeAddress(n.name(), Integer.parseInt(n.name().substring(1)), n.ip())).toList();
+    }
+
     public Node node(String name) {
         Node n = nodes.get(name);
         if (n == null) throw new IllegalArgumentException("no node " + name + " in " + nodes.keySet());

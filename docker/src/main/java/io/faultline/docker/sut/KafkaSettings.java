@@ -1,0 +1,106 @@
+package io.faultline.docker.sut;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Per-run broker settings of a Kafka-protocol system under test. The defaults detect failures fast (seconds,
+ * not the production tens of seconds) so that a test sees many elections in a short run.
+ *
+ * @param flushIntervalMessages log.flush.interval.messages, or null for the broker's default (no fsync per append)
+ * @param flushIntervalMs       log.flush.interval.ms, or null for the broker's default
+ * @param extra                 any further server properties, applied last
+ */
+public record KafkaSettings(
+        int replicationFactor,
+        int minInsyncReplicas,
+        boolean uncleanLeaderElection,
+        long replicaLagTimeMaxMs,
+        Long flushIntervalMessages,
+        Long flushIntervalMs,
+        int brokerSessionTimeoutMs,
+        int brokerHeartbeatIntervalMs,
+        int quorumElectionTimeoutMs,
+        int quorumFetchTimeoutMs,
+        int quorumElectionBackoffMaxMs,
+        int heapMb,
+        Map<String, String> extra) {
+
+    public KafkaSettings {
+        if (replicationFactor < 1) throw new IllegalArgumentException("replication factor must be >= 1");
+        if (minInsyncReplicas < 1 || minInsyncReplicas > replicationFactor) {
+            throw new IllegalArgumentException("min.insync.replicas must be in 1.." + replicationFactor
+                    + " (the replication factor), got " + minInsyncReplicas);
+        }
+        extra = Map.copyOf(extra);
+    }
+
+    /** RF 3, min.insync.replicas 2, no unclean elections, fast failure detection (values measured in FACTS.md). */
+    public static KafkaSettings defaults() {
+        return new KafkaSettings(3, 2, false, 5000, null, null, 2000, 500, 500, 1000, 500, 512, Map.of());
+    }
+
+    public KafkaSettings withReplicationFactor(int rf) {
+        return new KafkaSettings(rf, Math.min(minInsyncReplicas, rf), uncleanLeaderElection, replicaLagTimeMaxMs,
+                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+    }
+
+    public KafkaSettings withMinInsyncReplicas(int minIsr) {
+        return new KafkaSettings(replicationFactor, minIsr, uncleanLeaderElection, replicaLagTimeMaxMs,
+                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+    }
+
+    public KafkaSettings withUncleanLeaderElection(boolean unclean) {
+        return new KafkaSettings(replicationFactor, minInsyncReplicas, unclean, replicaLagTimeMaxMs,
+                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+    }
+
+    public KafkaSettings withReplicaLagTimeMaxMs(long ms) {
+        return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, ms,
+                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+    }
+
+    /** log.flush.interval.messages / .ms; 1 message = fsync every append. Null keeps the default. */
+    public KafkaSettings withFlush(Long everyMessages, Long everyMs) {
+        return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, replicaLagTimeMaxMs,
+                everyMessages, everyMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+    }
+
+    public KafkaSettings withProperty(String key, String value) {
+        var more = new LinkedHashMap<>(extra);
+        more.put(key, value);
+        return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, replicaLagTimeMaxMs,
+                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, more);
+    }
+
+    /** The topic-level and broker-level properties these settings stand for, in server.properties form. */
+    public Map<String, String> brokerProperties(int clusterSize) {
+        var p = new LinkedHashMap<String, String>();
+        p.put("default.replication.factor", Integer.toString(Math.min(replicationFactor, clusterSize)));
+        p.put("min.insync.replicas", Integer.toString(minInsyncReplicas));
+        p.put("unclean.leader.election.enable", Boolean.toString(uncleanLeaderElection));
+        p.put("replica.lag.time.max.ms", Long.toString(replicaLagTimeMaxMs));
+        if (flushIntervalMessages != null) p.put("log.flush.interval.messages", flushIntervalMessages.toString());
+        if (flushIntervalMs != null) p.put("log.flush.interval.ms", flushIntervalMs.toString());
+        p.put("broker.session.timeout.ms", Integer.toString(brokerSessionTimeoutMs));
+        p.put("broker.heartbeat.interval.ms", Integer.toString(brokerHeartbeatIntervalMs));
+        p.put("controller.quorum.election.timeout.ms", Integer.toString(quorumElectionTimeoutMs));
+        p.put("controller.quorum.fetch.timeout.ms", Integer.toString(quorumFetchTimeoutMs));
+        p.put("controller.quorum.election.backoff.max.ms", Integer.toString(quorumElectionBackoffMaxMs));
+        int internalRf = Math.min(3, clusterSize);
+        p.put("offsets.topic.replication.factor", Integer.toString(internalRf));
+        p.put("transaction.state.log.replication.factor", Integer.toString(internalRf));
+        p.put("transaction.state.log.min.isr", Integer.toString(Math.min(2, internalRf)));
+        p.put("offsets.topic.num.partitions", "10");
+        p.put("group.initial.rebalance.delay.ms", "0");
+        p.put("auto.create.topics.enable", "false");
+        p.putAll(extra);
+        return p;
+    }
+}

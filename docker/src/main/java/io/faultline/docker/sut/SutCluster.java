@@ -1,0 +1,88 @@
+package io.faultline.docker.sut;
+
+import io.faultline.docker.Cluster;
+import io.faultline.docker.Node;
+import io.faultline.docker.NodeAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** A running system under test: its cluster of containers plus what it takes to drive and tear it down. */
+public final class SutCluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SutCluster.class);
+
+    private final SystemUnderTest sut;
+    private final Cluster cluster;
+
+    private SutCluster(SystemUnderTest sut, Cluster cluster) {
+        this.sut = sut;
+        this.cluster = cluster;
+    }
+
+    /** Builds the image, creates N nodes, writes their configuration, starts them and waits until ready. */
+    public static SutCluster start(SystemUnderTest sut, int nodes, Duration readyTimeout) {
+        String image = sut.buildImage();
+        Cluster cluster = Cluster.builder().withNodes(nodes)
+                .withNodeSpecs((self, all) -> sut.nodeSpec(image, self, all))
+                .createOnly()
+                .start();
+        try {
+            for (Node n : cluster.nodes()) sut.configure(n, cluster.addresses());
+            cluster.startAll();
+            sut.awaitReady(cluster, readyTimeout);
+            return new SutCluster(sut, cluster);
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    public SystemUnderTest sut() {
+        return sut;
+    }
+
+    public Cluster cluster() {
+        return cluster;
+    }
+
+    public List<Node> nodes() {
+        return cluster.nodes();
+    }
+
+    public Node node(String name) {
+        return cluster.node(name);
+    }
+
+    public List<NodeAddress> addresses() {
+        return cluster.addresses();
+    }
+
+    public String bootstrapServers() {
+        return sut.bootstrapServers(cluster);
+    }
+
+    /** Stops every node (bounded: SIGTERM, then SIGKILL), copies logs and data to collectDir, removes all. */
+    public void teardown(Path collectDir) {
+        try {
+            cluster.nodes().parallelStream().forEach(n -> {
+                try {
+                    sut.stop(n);
+                } catch (RuntimeException e) {
+                    LOG.warn("{}: stop failed, killing: {}", n.name(), e.getMessage());
+                    n.kill();
+                }
+            });
+            if (collectDir != null) cluster.collect(collectDir, sut.collectedPaths());
+        } finally {
+            cluster.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        cluster.close();
+    }
+}

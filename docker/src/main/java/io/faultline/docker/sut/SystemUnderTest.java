@@ -1,0 +1,51 @@
+package io.faultline.docker.sut;
+
+import io.faultline.docker.Cluster;
+import io.faultline.docker.Node;
+import io.faultline.docker.NodeAddress;
+import io.faultline.docker.NodeSpec;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A system under test, Jepsen's "db": how its nodes are built, configured, started, judged ready and
+ * torn down. Optional abilities (finding leaders, the controller, segment files) are the separate
+ * interfaces {@link LeaderAware}, {@link ControllerAware} and {@link SegmentStorage}.
+ * Implementations hold only configuration; the running state lives in the {@link Cluster}.
+ */
+public interface SystemUnderTest {
+    /** Short id used on the command line and in the run store, e.g. "apache-kafka". */
+    String name();
+
+    /** The version judged, e.g. "4.4.0". */
+    String version();
+
+    /** Builds (or reuses) the node image; returns its tag. */
+    String buildImage();
+
+    /** The program and environment of one node, knowing every node's address. */
+    NodeSpec nodeSpec(String image, NodeAddress self, List<NodeAddress> all);
+
+    /** Writes per-node files (configuration) into a created, not yet started node. */
+    void configure(Node node, List<NodeAddress> all);
+
+    /** Blocks until the cluster serves clients; throws with the name and log tail of a node that did not come up. */
+    void awaitReady(Cluster cluster, Duration timeout);
+
+    /** How clients on the host reach the cluster. */
+    String bootstrapServers(Cluster cluster);
+
+    /** Graceful stop of one node's program, bounded: SIGTERM, then SIGKILL after the grace. */
+    default void stop(Node node) {
+        node.stop(stopGrace());
+    }
+
+    /** How long a graceful stop may take before SIGKILL. */
+    default Duration stopGrace() {
+        return Duration.ofSeconds(5);
+    }
+
+    /** Paths inside a node worth copying out after a run: logs and data directories. */
+    List<String> collectedPaths();
+}
