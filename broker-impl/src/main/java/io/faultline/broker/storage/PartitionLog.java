@@ -1,11 +1,31 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.storage.RecordBatchAdapter.BatchHeader;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.errors.KafkaStorageException;
+import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One partition's log in directory {@code <topic>-<partition>}: Kafka-format segments
@@ -25,14 +45,45 @@ import org.apache.kafka.common.record.internal.MemoryRecords;
  * invariant (high watermark moving backward or past the end); {@link java.io.UncheckedIOException} for disk errors.
  */
 public final class PartitionLog implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(PartitionLog.class);
 
     /** ListOffsets special timestamps, as Kafka's ListOffsetsRequest defines them. */
     public static final long LATEST_TIMESTAMP = -1L;
     public static final long EARLIEST_TIMESTAMP = -2L;
     public static final long MAX_TIMESTAMP = -3L;
 
-    private PartitionLog() {
-        throw new UnsupportedOperationException("not yet");
+    private record PendingDelete(LogSegment segment, long deleteAtMs) {
+    }
+
+    private final TopicPartition topicPartition;
+    private final Path dir;
+    private final LogClock clock;
+    private volatile LogConfig config;
+    private final LeaderEpochCache epochCache;
+    /** Segments by base offset; the last is the active one. Structural changes hold {@link #structure}'s write lock. */
+    private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+    /** Readers hold the read lock; truncation, deletion and segment swaps hold the write lock. Appends hold neither. */
+    private final ReentrantReadWriteLock structure = new ReentrantReadWriteLock();
+    /** Serializes writers (appends, truncation, flush, retention, compaction, close). */
+    private final ReentrantLock writer = new ReentrantLock();
+    private final List<PendingDelete> pendingDeletes = new ArrayList<>();
+
+    private volatile LogSegment active;
+    private volatile long logEndOffset;
+    private volatile long logStartOffset;
+    private volatile long highWatermark;
+    private volatile long recoveryPoint;
+    private long unflushedRecords;
+    private long firstUnflushedAppendMs = -1;
+    private boolean directoryDirty;
+    private volatile boolean closed;
+
+    private PartitionLog(TopicPartition tp, Path dir, LogConfig config, LogClock clock, LeaderEpochCache epochCache) {
+        this.topicPartition = tp;
+        this.dir = dir;
+        this.config = config;
+        this.clock = clock;
+        this.epochCache = epochCache;
     }
 
     /**
@@ -42,12 +93,30 @@ public final class PartitionLog implements Closeable {
      * errors.
      */
     public static PartitionLog open(Path dir, LogConfig config, LogClock clock, RecoveryState state) throws IOException {
-        throw new UnsupportedOperationException("not yet");
+        Files.createDirectories(dir);
+        TopicPartition tp = parseTopicPartition(dir);
+        LeaderEpochCache cache = new LeaderEpochCache(dir);
+        LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock, state, cache);
+        PartitionLog pl = new PartitionLog(tp, dir, config, clock, cache);
+        pl.segments.putAll(loaded.segments());
+        pl.active = loaded.segments().lastEntry().getValue();
+        pl.logEndOffset = loaded.logEndOffset();
+        pl.logStartOffset = loaded.logStartOffset();
+        pl.recoveryPoint = loaded.logEndOffset();
+        pl.highWatermark = Math.min(Math.max(state.highWatermark(), pl.logStartOffset), pl.logEndOffset);
+        log.info("Opened {}: logStart={} logEnd={} highWatermark={} segments={} (clean shutdown: {})", dir,
+                pl.logStartOffset, pl.logEndOffset, pl.highWatermark, pl.segments.size(), state.cleanShutdown());
+        return pl;
     }
 
     /** Parses {@code <topic>-<partition>} from a partition directory name. */
     public static TopicPartition parseTopicPartition(Path dir) {
-        throw new UnsupportedOperationException("not yet");
+        String name = dir.getFileName().toString();
+        int dash = name.lastIndexOf('-');
+        if (dash <= 0 || dash == name.length() - 1) {
+            throw new IllegalArgumentException("not a <topic>-<partition> directory: " + dir);
+        }
+        return new TopicPartition(name.substring(0, dash), Integer.parseInt(name.substring(dash + 1)));
     }
 
     /** Directory name for a partition: {@code <topic>-<partition>}. */
@@ -61,7 +130,37 @@ public final class PartitionLog implements Closeable {
      * The buffer of {@code records} is modified in place. Only magic v2 batches are accepted.
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
-        throw new UnsupportedOperationException("not yet");
+        if (leaderEpoch < 0) throw new IllegalArgumentException("leader epoch must be >= 0: " + leaderEpoch);
+        writer.lock();
+        try {
+            ensureOpen();
+            LogConfig cfg = config;
+            long now = clock.milliseconds();
+            long next = logEndOffset;
+            int bytes = 0;
+            int count = 0;
+            for (MutableRecordBatch batch : RecordBatchAdapter.batches(records)) {
+                RecordBatchAdapter.validateForLeader(batch, cfg.maxMessageBytes());
+                if (cfg.compact() && !RecordBatchAdapter.allRecordsHaveKeys(batch)) {
+                    throw new InvalidRecordException("compacted topic " + topicPartition + " requires keys");
+                }
+                RecordBatchAdapter.assignForLeader(batch, next, leaderEpoch, cfg.timestampType(), now);
+                next = batch.lastOffset() + 1;
+                count += batch.countOrNull();
+                bytes += batch.sizeInBytes();
+            }
+            ByteBuffer buf = records.buffer();
+            if (bytes != buf.remaining()) {
+                throw new CorruptRecordException("append of " + buf.remaining() + " bytes has only " + bytes
+                        + " bytes of whole batches");
+            }
+            List<BatchHeader> headers = headers(buf);
+            if (!headers.isEmpty()) epochCache.assign(leaderEpoch, headers.get(0).baseOffset());
+            long appendTime = cfg.timestampType() == org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME ? now : -1;
+            return appendHeaders(buf, headers, count, appendTime, now);
+        } finally {
+            writer.unlock();
+        }
     }
 
     /**
@@ -70,7 +169,84 @@ public final class PartitionLog implements Closeable {
      * between batches are allowed, as compaction leaves them). Epochs found in the batches enter the cache.
      */
     public LogAppendInfo appendAsFollower(MemoryRecords records) {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            ensureOpen();
+            LogConfig cfg = config;
+            long expected = logEndOffset;
+            int bytes = 0;
+            int count = 0;
+            for (MutableRecordBatch batch : RecordBatchAdapter.batches(records)) {
+                RecordBatchAdapter.validateForFollower(batch);
+                boolean ok = cfg.compact() ? batch.baseOffset() >= expected : batch.baseOffset() == expected;
+                if (!ok) {
+                    throw new NonContiguousAppendException("follower append to " + topicPartition + " at offset "
+                            + batch.baseOffset() + ", expected " + expected, expected, batch.baseOffset());
+                }
+                if (batch.lastOffset() < batch.baseOffset()) {
+                    throw new InvalidRecordException("batch last offset below base offset");
+                }
+                if (batch.sizeInBytes() > Math.max(cfg.maxMessageBytes(), cfg.segmentBytes())) {
+                    throw new org.apache.kafka.common.errors.RecordTooLargeException("batch of " + batch.sizeInBytes() + " bytes");
+                }
+                expected = batch.lastOffset() + 1;
+                Integer c = batch.countOrNull();
+                count += c == null ? (int) (batch.lastOffset() - batch.baseOffset() + 1) : c;
+                bytes += batch.sizeInBytes();
+            }
+            ByteBuffer buf = records.buffer();
+            if (bytes != buf.remaining()) {
+                throw new CorruptRecordException("append of " + buf.remaining() + " bytes has only " + bytes
+                        + " bytes of whole batches");
+            }
+            List<BatchHeader> headers = headers(buf);
+            for (BatchHeader h : headers) epochCache.assign(h.partitionLeaderEpoch(), h.baseOffset());
+            return appendHeaders(buf, headers, count, -1, clock.milliseconds());
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    private static List<BatchHeader> headers(ByteBuffer buf) {
+        List<BatchHeader> out = new ArrayList<>(1);
+        int pos = buf.position();
+        while (pos < buf.limit()) {
+            BatchHeader h = RecordBatchAdapter.readHeader(buf, pos, buf.limit() - pos, pos - buf.position());
+            out.add(h);
+            pos += h.sizeInBytes();
+        }
+        return out;
+    }
+
+    private LogAppendInfo appendHeaders(ByteBuffer buf, List<BatchHeader> headers, int count, long appendTime, long now) {
+        if (headers.isEmpty()) {
+            return new LogAppendInfo(logEndOffset, logEndOffset - 1, RecordBatchAdapter.NO_TIMESTAMP, -1, appendTime,
+                    logStartOffset, 0, 0);
+        }
+        long first = headers.get(0).baseOffset();
+        long last = headers.get(headers.size() - 1).lastOffset();
+        long maxTs = RecordBatchAdapter.NO_TIMESTAMP;
+        long offsetOfMax = first;
+        for (BatchHeader h : headers) {
+            if (h.maxTimestamp() > maxTs) {
+                maxTs = h.maxTimestamp();
+                offsetOfMax = h.lastOffset();
+            }
+        }
+        int size = buf.remaining();
+        LogSegment seg = active;
+        if (seg.shouldRoll(config, size, maxTs, last, now)) seg = rollAt(Math.max(logEndOffset, first), now);
+        else if (last - seg.baseOffset() > Integer.MAX_VALUE || first < seg.baseOffset()) seg = rollAt(first, now);
+        seg.append(buf, headers);
+        logEndOffset = last + 1;
+        if (firstUnflushedAppendMs < 0) firstUnflushedAppendMs = now;
+        unflushedRecords += count;
+        LogConfig cfg = config;
+        if (cfg.fsyncEveryAppend() || unflushedRecords >= cfg.flushMessages()
+                || (cfg.flushMs() != Long.MAX_VALUE && now - firstUnflushedAppendMs >= cfg.flushMs())) {
+            flushLocked();
+        }
+        return new LogAppendInfo(first, last, maxTs, offsetOfMax, appendTime, logStartOffset, count, size);
     }
 
     /**
@@ -82,38 +258,69 @@ public final class PartitionLog implements Closeable {
      * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException outside [logStartOffset, logEndOffset]
      */
     public LogReadResult read(long fromOffset, int maxBytes, long maxOffsetExclusive) {
-        throw new UnsupportedOperationException("not yet");
+        structure.readLock().lock();
+        try {
+            ensureOpen();
+            long end = logEndOffset;
+            long start = logStartOffset;
+            long hw = highWatermark;
+            if (fromOffset < start || fromOffset > end) {
+                throw new OffsetOutOfRangeException("offset " + fromOffset + " outside [" + start + ", " + end
+                        + "] of " + topicPartition);
+            }
+            long limit = Math.min(end, maxOffsetExclusive);
+            if (fromOffset >= limit) {
+                return new LogReadResult(MemoryRecords.EMPTY, fromOffset, true, start, end, hw);
+            }
+            Long key = segments.floorKey(fromOffset);
+            if (key == null) key = segments.firstKey();
+            for (LogSegment seg : segments.tailMap(key, true).values()) {
+                LogSegment.SegmentRead r = seg.read(fromOffset, Math.max(0, maxBytes), maxOffsetExclusive);
+                if (r == null) continue;
+                boolean reachedEnd = r.hitUpperBound() || r.data().remaining() == 0 || r.nextOffset() >= limit;
+                return new LogReadResult(MemoryRecords.readableRecords(r.data()), r.nextOffset(), reachedEnd,
+                        start, end, hw);
+            }
+            return new LogReadResult(MemoryRecords.EMPTY, fromOffset, true, start, end, hw);
+        } finally {
+            structure.readLock().unlock();
+        }
     }
 
     public TopicPartition topicPartition() {
-        throw new UnsupportedOperationException("not yet");
+        return topicPartition;
     }
 
     public Path dir() {
-        throw new UnsupportedOperationException("not yet");
+        return dir;
     }
 
     public LogConfig config() {
-        throw new UnsupportedOperationException("not yet");
+        return config;
+    }
+
+    /** Replaces the config (e.g. after an AlterConfigs); takes effect on the next append / maintenance round. */
+    public void updateConfig(LogConfig newConfig) {
+        config = newConfig;
     }
 
     /** Offset the next appended record will get. */
     public long logEndOffset() {
-        throw new UnsupportedOperationException("not yet");
+        return logEndOffset;
     }
 
     /** First offset that may be read. */
     public long logStartOffset() {
-        throw new UnsupportedOperationException("not yet");
+        return logStartOffset;
     }
 
     /** Offsets below this are durable on disk (advanced only by flushes). */
     public long recoveryPoint() {
-        throw new UnsupportedOperationException("not yet");
+        return recoveryPoint;
     }
 
     public long highWatermark() {
-        throw new UnsupportedOperationException("not yet");
+        return highWatermark;
     }
 
     /**
@@ -122,15 +329,33 @@ public final class PartitionLog implements Closeable {
      * @throws IllegalArgumentException if it would move backward or past the log end offset
      */
     public void updateHighWatermark(long newHighWatermark) {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            if (newHighWatermark < highWatermark) {
+                throw new IllegalArgumentException("high watermark of " + topicPartition + " cannot move back from "
+                        + highWatermark + " to " + newHighWatermark);
+            }
+            if (newHighWatermark > logEndOffset) {
+                throw new IllegalArgumentException("high watermark " + newHighWatermark + " beyond log end offset "
+                        + logEndOffset + " of " + topicPartition);
+            }
+            highWatermark = newHighWatermark;
+        } finally {
+            writer.unlock();
+        }
     }
 
     /**
      * Sets the high watermark without the monotonic check, clamped to [logStartOffset, logEndOffset]: for a
      * follower learning the leader's value after truncation, or restoring a checkpoint.
      */
-    public void resetHighWatermark(long highWatermark) {
-        throw new UnsupportedOperationException("not yet");
+    public void resetHighWatermark(long newHighWatermark) {
+        writer.lock();
+        try {
+            highWatermark = Math.min(Math.max(newHighWatermark, logStartOffset), logEndOffset);
+        } finally {
+            writer.unlock();
+        }
     }
 
     /**
@@ -139,17 +364,53 @@ public final class PartitionLog implements Closeable {
      * Empty when no record is that new.
      */
     public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
-        throw new UnsupportedOperationException("not yet");
+        structure.readLock().lock();
+        try {
+            ensureOpen();
+            long start = logStartOffset;
+            if (timestamp == LATEST_TIMESTAMP) {
+                return Optional.of(new TimestampAndOffset(-1, logEndOffset, epochCache.latestEpoch()));
+            }
+            if (timestamp == EARLIEST_TIMESTAMP) {
+                return Optional.of(new TimestampAndOffset(-1, start, epochCache.epochForOffset(start)));
+            }
+            if (timestamp == MAX_TIMESTAMP) {
+                LogSegment best = null;
+                for (LogSegment s : segments.values()) {
+                    if (s.maxTimestampSoFar() >= 0 && (best == null || s.maxTimestampSoFar() > best.maxTimestampSoFar())) best = s;
+                }
+                if (best == null) return Optional.empty();
+                TimestampAndOffset t = best.findOffsetByTimestamp(best.maxTimestampSoFar(), start);
+                return Optional.ofNullable(t);
+            }
+            if (timestamp < 0) throw new IllegalArgumentException("unsupported special timestamp " + timestamp);
+            Long key = segments.floorKey(start);
+            if (key == null) key = segments.firstKey();
+            for (LogSegment s : segments.tailMap(key, true).values()) {
+                if (s.maxTimestampSoFar() >= timestamp) {
+                    TimestampAndOffset t = s.findOffsetByTimestamp(timestamp, start);
+                    if (t != null) return Optional.of(t);
+                }
+            }
+            return Optional.empty();
+        } finally {
+            structure.readLock().unlock();
+        }
     }
 
     /** OffsetForLeaderEpoch with Kafka's semantics (KIP-101/KIP-279); see {@link LeaderEpochCache#endOffsetFor}. */
     public EpochEndOffset endOffsetForEpoch(int leaderEpoch) {
-        throw new UnsupportedOperationException("not yet");
+        return epochCache.endOffsetFor(leaderEpoch, logEndOffset);
     }
 
     /** Latest leader epoch in the cache, if any. */
     public Optional<Integer> latestEpoch() {
-        throw new UnsupportedOperationException("not yet");
+        return epochCache.latestEpoch();
+    }
+
+    /** The leader epoch cache (read-only use intended; mutations go through this log). */
+    public List<LeaderEpochCache.EpochEntry> epochEntries() {
+        return epochCache.entries();
     }
 
     /**
@@ -157,12 +418,72 @@ public final class PartitionLog implements Closeable {
      * log end offset. Truncates the epoch cache, and clamps recovery point and high watermark.
      */
     public void truncateTo(long offset) {
-        throw new UnsupportedOperationException("not yet");
+        if (offset < 0) throw new IllegalArgumentException("cannot truncate to negative offset " + offset);
+        writer.lock();
+        try {
+            ensureOpen();
+            if (offset >= logEndOffset) return;
+            if (offset <= segments.firstKey()) {
+                truncateFullyAndStartAt(offset);
+                return;
+            }
+            log.info("Truncating {} from {} to {}", topicPartition, logEndOffset, offset);
+            structure.writeLock().lock();
+            try {
+                for (Long base : List.copyOf(segments.tailMap(offset, false).keySet())) {
+                    LogSegment s = segments.remove(base);
+                    s.deleteFiles();
+                }
+                LogSegment last = segments.lastEntry().getValue();
+                last.truncateTo(offset);
+                active = last;
+                logEndOffset = offset;
+                epochCache.truncateFromEnd(offset);
+                recoveryPoint = Math.min(recoveryPoint, offset);
+                highWatermark = Math.min(highWatermark, offset);
+                logStartOffset = Math.min(logStartOffset, offset);
+                directoryDirty = true;
+            } finally {
+                structure.writeLock().unlock();
+            }
+        } catch (IOException e) {
+            throw storageError("truncate", e);
+        } finally {
+            writer.unlock();
+        }
     }
 
     /** Deletes everything and restarts the log empty at {@code offset} (log start = end = offset). */
     public void truncateFullyAndStartAt(long offset) {
-        throw new UnsupportedOperationException("not yet");
+        if (offset < 0) throw new IllegalArgumentException("negative offset " + offset);
+        writer.lock();
+        try {
+            ensureOpen();
+            log.info("Truncating {} fully and starting at {}", topicPartition, offset);
+            structure.writeLock().lock();
+            try {
+                for (LogSegment s : segments.values()) s.deleteFiles();
+                segments.clear();
+                LogSegment seg = LogSegment.create(dir, offset, config, clock.milliseconds());
+                segments.put(offset, seg);
+                active = seg;
+                epochCache.clear();
+                logEndOffset = offset;
+                logStartOffset = offset;
+                recoveryPoint = offset;
+                highWatermark = offset;
+                unflushedRecords = 0;
+                firstUnflushedAppendMs = -1;
+                seg.flush();
+                CheckpointFile.fsyncDirectory(dir);
+            } finally {
+                structure.writeLock().unlock();
+            }
+        } catch (IOException e) {
+            throw storageError("truncateFullyAndStartAt", e);
+        } finally {
+            writer.unlock();
+        }
     }
 
     /**
@@ -170,22 +491,95 @@ public final class PartitionLog implements Closeable {
      * deleted by the next {@link #deleteOldSegments()}.
      */
     public void maybeIncrementLogStartOffset(long newLogStartOffset) {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            ensureOpen();
+            if (newLogStartOffset > highWatermark) {
+                throw new OffsetOutOfRangeException("log start offset " + newLogStartOffset
+                        + " beyond high watermark " + highWatermark + " of " + topicPartition);
+            }
+            if (newLogStartOffset <= logStartOffset) return;
+            epochCache.truncateFromStart(newLogStartOffset);
+            logStartOffset = newLogStartOffset;
+        } finally {
+            writer.unlock();
+        }
     }
 
-    /** Forces a new active segment now. */
+    /** Forces a new active segment now (no-op when the active segment is empty). */
     public void roll() {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            ensureOpen();
+            if (!active.isEmpty()) rollAt(logEndOffset, clock.milliseconds());
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    private LogSegment rollAt(long newBase, long now) {
+        try {
+            LogSegment old = active;
+            if (old.isEmpty()) {
+                if (old.baseOffset() == newBase) return old;
+                structure.writeLock().lock();
+                try {
+                    segments.remove(old.baseOffset());
+                    old.deleteFiles();
+                } finally {
+                    structure.writeLock().unlock();
+                }
+            } else {
+                old.onBecomeInactive();
+            }
+            LogSegment seg = LogSegment.create(dir, newBase, config, now);
+            segments.put(newBase, seg);
+            active = seg;
+            directoryDirty = true;
+            log.debug("Rolled {} to new segment at {}", topicPartition, newBase);
+            return seg;
+        } catch (IOException e) {
+            throw storageError("roll", e);
+        }
     }
 
     /** fsyncs everything up to the log end offset and advances the recovery point to it. */
     public void flush() {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            ensureOpen();
+            flushLocked();
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    private void flushLocked() {
+        long end = logEndOffset;
+        Long from = segments.floorKey(recoveryPoint);
+        for (LogSegment s : (from == null ? segments : segments.tailMap(from, true)).values()) s.flush();
+        if (directoryDirty) {
+            CheckpointFile.fsyncDirectory(dir);
+            directoryDirty = false;
+        }
+        recoveryPoint = end;
+        unflushedRecords = 0;
+        firstUnflushedAppendMs = -1;
     }
 
     /** Applies flush.ms: flushes when the oldest unflushed append is older than flush.ms. */
     public void flushIfDue() {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            ensureOpen();
+            long now = clock.milliseconds();
+            if (firstUnflushedAppendMs >= 0 && config.flushMs() != Long.MAX_VALUE
+                    && now - firstUnflushedAppendMs >= config.flushMs()) {
+                flushLocked();
+            }
+        } finally {
+            writer.unlock();
+        }
     }
 
     /**
@@ -194,12 +588,58 @@ public final class PartitionLog implements Closeable {
      * {@code .deleted}; returns the number of segments deleted.
      */
     public int deleteOldSegments() {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            ensureOpen();
+            long now = clock.milliseconds();
+            List<LogSegment> doomed = RetentionPolicy.deletable(List.copyOf(segments.values()), logEndOffset,
+                    highWatermark, logStartOffset, config, now);
+            if (doomed.isEmpty()) return 0;
+            if (doomed.contains(active)) rollAt(logEndOffset, now); // never leave the log without a segment
+            structure.writeLock().lock();
+            try {
+                for (LogSegment s : doomed) {
+                    segments.remove(s.baseOffset());
+                    s.renameWithSuffix(LogFileNames.DELETED);
+                    pendingDeletes.add(new PendingDelete(s, now + config.fileDeleteDelayMs()));
+                    log.info("Retention deleted {} of {} (largest timestamp {}, now {})", s, topicPartition,
+                            s.largestTimestamp(), now);
+                }
+                long newStart = Math.max(logStartOffset, segments.firstKey());
+                if (newStart > logStartOffset) {
+                    logStartOffset = newStart;
+                    epochCache.truncateFromStart(newStart);
+                }
+                highWatermark = Math.max(highWatermark, logStartOffset);
+                directoryDirty = true;
+            } finally {
+                structure.writeLock().unlock();
+            }
+            return doomed.size();
+        } catch (IOException e) {
+            throw storageError("retention", e);
+        } finally {
+            writer.unlock();
+        }
     }
 
     /** Physically removes {@code .deleted} files older than file.delete.delay.ms. */
     public void removeDeletedFiles() {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            long now = clock.milliseconds();
+            for (var it = pendingDeletes.iterator(); it.hasNext(); ) {
+                PendingDelete p = it.next();
+                if (closed || now >= p.deleteAtMs()) {
+                    p.segment().deleteFiles();
+                    it.remove();
+                }
+            }
+        } catch (IOException e) {
+            throw storageError("delete", e);
+        } finally {
+            writer.unlock();
+        }
     }
 
     /**
@@ -207,26 +647,130 @@ public final class PartitionLog implements Closeable {
      * high watermark, drops tombstones after delete.retention.ms; offsets are preserved. Returns bytes removed.
      */
     public long compact() {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            ensureOpen();
+            LogConfig cfg = config;
+            if (!cfg.compact()) return 0;
+            List<LogSegment> cleanable = new ArrayList<>();
+            List<LogSegment> all = List.copyOf(segments.values());
+            for (int i = 0; i + 1 < all.size(); i++) {
+                if (all.get(i + 1).baseOffset() > highWatermark) break;
+                cleanable.add(all.get(i));
+            }
+            if (cleanable.isEmpty()) return 0;
+            long now = clock.milliseconds();
+            Map<ByteBuffer, Long> latest = LogCompactor.buildOffsetMap(cleanable);
+            long removed = 0;
+            for (LogSegment seg : cleanable) {
+                Path swap = LogCompactor.writeCleanedSwap(seg, latest, now, cfg.deleteRetentionMs(), cfg.maxMessageBytes());
+                if (swap == null) continue;
+                structure.writeLock().lock();
+                try {
+                    long base = seg.baseOffset();
+                    int before = seg.size();
+                    seg.closeHandlers();
+                    Files.deleteIfExists(seg.offsetIndex().file());
+                    Files.deleteIfExists(seg.timeIndex().file());
+                    Files.move(swap, seg.logFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                    LogSegment replacement = LogSegment.openExisting(dir, base, cfg, now);
+                    replacement.recover(0, h -> { });
+                    replacement.onBecomeInactive();
+                    replacement.flush();
+                    segments.put(base, replacement);
+                    removed += before - replacement.size();
+                    CheckpointFile.fsyncDirectory(dir);
+                } finally {
+                    structure.writeLock().unlock();
+                }
+            }
+            if (removed > 0) log.info("Compacted {}: removed {} bytes", topicPartition, removed);
+            return removed;
+        } catch (IOException e) {
+            throw storageError("compaction", e);
+        } finally {
+            writer.unlock();
+        }
     }
 
     public int numberOfSegments() {
-        throw new UnsupportedOperationException("not yet");
+        return segments.size();
+    }
+
+    /** Base offsets of the segments, oldest first. */
+    public List<Long> segmentBaseOffsets() {
+        return List.copyOf(segments.keySet());
     }
 
     /** Bytes of all segments' .log files. */
     public long size() {
-        throw new UnsupportedOperationException("not yet");
+        long total = 0;
+        for (LogSegment s : segments.values()) total += s.size();
+        return total;
     }
 
-    /** Flushes and closes files; the log must not be used afterwards. */
+    /** Flushes and closes files; the log must not be used afterwards. Idempotent. */
     @Override
     public void close() {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            if (closed) return;
+            flushLocked();
+            structure.writeLock().lock();
+            try {
+                closed = true;
+                for (LogSegment s : segments.values()) s.close();
+                for (PendingDelete p : pendingDeletes) p.segment().closeHandlers();
+            } finally {
+                structure.writeLock().unlock();
+            }
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    /** Closes without flushing, as a crash would leave things (test helper for the fault harness). */
+    void closeWithoutFlush() {
+        writer.lock();
+        try {
+            closed = true;
+            for (LogSegment s : segments.values()) s.closeHandlers();
+        } finally {
+            writer.unlock();
+        }
     }
 
     /** Closes and deletes the whole directory. */
     public void delete() {
-        throw new UnsupportedOperationException("not yet");
+        writer.lock();
+        try {
+            closed = true;
+            for (LogSegment s : segments.values()) s.closeHandlers();
+            try (Stream<Path> walk = Files.walk(dir)) {
+                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw storageError("delete", e);
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    private void ensureOpen() {
+        if (closed) throw new KafkaStorageException("log " + topicPartition + " is closed");
+    }
+
+    private UncheckedIOException storageError(String what, IOException e) {
+        return new UncheckedIOException(what + " of " + topicPartition + " failed", e);
+    }
+
+    @Override
+    public String toString() {
+        return "PartitionLog(" + topicPartition + ", logStart=" + logStartOffset + ", logEnd=" + logEndOffset
+                + ", hw=" + highWatermark + ")";
     }
 }

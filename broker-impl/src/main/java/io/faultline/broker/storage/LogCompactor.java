@@ -1,0 +1,103 @@
+package io.faultline.broker.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords.RecordFilter;
+import org.apache.kafka.common.record.internal.MemoryRecords.RecordFilter.BatchRetention;
+import org.apache.kafka.common.record.internal.MemoryRecords.RecordFilter.BatchRetentionResult;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.internals.BufferSupplier;
+
+/**
+ * Compaction for cleanup.policy=compact, following Kafka's LogCleaner: over the cleanable segments (closed, below
+ * the high watermark) build key → latest offset, then rewrite each segment keeping only the latest record of each
+ * key, with offsets and batch headers preserved (kafka-clients' {@code MemoryRecords.filterTo}, as the cleaner
+ * uses). Tombstones follow KIP-534: the first clean stamps a delete horizon (now + delete.retention.ms) into the
+ * batch, a later clean after that horizon drops them. Simplification: the whole cleanable range is re-cleaned each
+ * time (no cleaner-offset checkpoint), and segments are not merged.
+ *
+ * <p>Crash safety: the cleaned copy is written as {@code <base>.log.cleaned}, fsynced, renamed to
+ * {@code .log.swap}; then the old indexes are deleted and the swap is renamed over the {@code .log}.
+ * {@link LogRecovery} completes a leftover swap and discards a leftover .cleaned.
+ *
+ * <p>Thread-safety: called by the partition's single writer.
+ */
+final class LogCompactor {
+    private LogCompactor() {
+    }
+
+    /** Key → offset of its latest record in the given segments. */
+    static Map<ByteBuffer, Long> buildOffsetMap(List<LogSegment> segments) {
+        Map<ByteBuffer, Long> latest = new HashMap<>();
+        for (LogSegment seg : segments) {
+            MemoryRecords records = MemoryRecords.readableRecords(seg.readAll());
+            for (MutableRecordBatch batch : records.batches()) {
+                if (batch.isControlBatch()) continue;
+                for (Record r : batch) {
+                    if (r.hasKey()) latest.put(copy(r.key()), r.offset());
+                }
+            }
+        }
+        return latest;
+    }
+
+    /**
+     * Writes the compacted copy of {@code seg} as a {@code .swap} file and returns its path, or null if nothing
+     * would be removed.
+     */
+    static Path writeCleanedSwap(LogSegment seg, Map<ByteBuffer, Long> latest, long now, long deleteRetentionMs,
+                                 int maxBatchSize) throws IOException {
+        MemoryRecords records = MemoryRecords.readableRecords(seg.readAll());
+        RecordFilter filter = new RecordFilter(now, deleteRetentionMs) {
+            @Override
+            protected BatchRetentionResult checkBatchRetention(RecordBatch batch) {
+                return new BatchRetentionResult(BatchRetention.DELETE_EMPTY, false);
+            }
+
+            @Override
+            protected boolean shouldRetainRecord(RecordBatch batch, Record record) {
+                if (!record.hasKey()) return true;
+                Long newest = latest.get(record.key());
+                if (newest != null && record.offset() < newest) return false;
+                if (!record.hasValue()) {
+                    var horizon = batch.deleteHorizonMs();
+                    return horizon.isEmpty() || now < horizon.getAsLong();
+                }
+                return true;
+            }
+        };
+        ByteBuffer out = ByteBuffer.allocate(Math.max(64, records.sizeInBytes()));
+        MemoryRecords.FilterResult result = records.filterTo(filter, out, BufferSupplier.NO_CACHING, maxBatchSize);
+        ByteBuffer cleaned = result.outputBuffer();
+        cleaned.flip();
+        if (cleaned.remaining() == records.sizeInBytes() && cleaned.equals(records.buffer())) return null;
+        Path cleanedFile = seg.logFile().resolveSibling(seg.logFile().getFileName() + LogFileNames.CLEANED);
+        try (FileChannel ch = FileChannel.open(cleanedFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            while (cleaned.hasRemaining()) ch.write(cleaned);
+            ch.force(true);
+        }
+        Path swap = seg.logFile().resolveSibling(seg.logFile().getFileName() + LogFileNames.SWAP);
+        Files.move(cleanedFile, swap, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        CheckpointFile.fsyncDirectory(seg.logFile().getParent());
+        return swap;
+    }
+
+    private static ByteBuffer copy(ByteBuffer b) {
+        ByteBuffer c = ByteBuffer.allocate(b.remaining());
+        c.put(b.duplicate());
+        c.flip();
+        return c;
+    }
+}
