@@ -14,8 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -24,9 +22,8 @@ import java.util.stream.Collectors;
  * further node is a broker only. node.id = the node's index. Clients on the host reach each broker on its
  * fixed address, port 9092.
  */
-public final class ApacheKafka implements SystemUnderTest, LeaderAware, ControllerAware, SegmentStorage {
+public final class ApacheKafka extends KafkaProtocolSut implements ControllerAware {
     public static final String VERSION = "4.4.0";
-    public static final int PORT = 9092;
     public static final int CONTROLLER_PORT = 9093;
     private static final String RESOURCES = "/io/faultline/docker/images/apache-kafka/";
     private static final int QUORUM_SIZE = 3;
@@ -116,47 +113,6 @@ public final class ApacheKafka implements SystemUnderTest, LeaderAware, Controll
     }
 
     @Override
-    public void awaitReady(Cluster cluster, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Set<Integer> seen = Set.of();
-        try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
-            while (System.nanoTime() < deadline) {
-                try {
-                    seen = admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).stream()
-                            .map(org.apache.kafka.common.Node::id).collect(Collectors.toSet());
-                    if (seen.size() == cluster.nodes().size()) return;
-                } catch (Exception notYet) {
-                    // brokers still starting
-                }
-                sleep(250);
-            }
-        }
-        Set<String> missing = new TreeSet<>();
-        for (Node n : cluster.nodes()) if (!seen.contains(indexOf(n))) missing.add(n.name());
-        var msg = new StringBuilder("Apache Kafka did not come up within " + timeout.toSeconds() + " s: "
-                + (seen.isEmpty() ? "no broker answered" : "missing " + missing));
-        for (String name : missing) msg.append("\n--- last lines of ").append(name).append(" ---\n").append(logTail(cluster.node(name), 30));
-        throw new IllegalStateException(msg.toString());
-    }
-
-    static String logTail(Node node, int lines) {
-        String log;
-        try {
-            log = node.readString("/logs/server.log");
-        } catch (RuntimeException e) {
-            log = node.consoleLog();
-        }
-        List<String> all = log.lines().toList();
-        String running = node.isRunning() ? "running" : "exited with " + node.exitCode();
-        return "(" + running + ")\n" + String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    }
-
-    @Override
-    public String bootstrapServers(Cluster cluster) {
-        return cluster.nodes().stream().map(n -> n.ip() + ":" + PORT).collect(Collectors.joining(","));
-    }
-
-    @Override
     public List<String> collectedPaths() {
         return List.of("/logs", "/data", "/opt/kafka/config/server.properties");
     }
@@ -167,40 +123,17 @@ public final class ApacheKafka implements SystemUnderTest, LeaderAware, Controll
     }
 
     @Override
-    public Optional<Node> leaderOf(Cluster cluster, String topic, int partition) {
+    public Optional<Node> activeController(Cluster cluster) {
         try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
-            var description = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
-            var leader = description.partitions().get(partition).leader();
-            return leader == null || leader.isEmpty() ? Optional.empty() : nodeById(cluster, leader.id());
+            int id = admin.describeMetadataQuorum().quorumInfo().get(10, TimeUnit.SECONDS).leaderId();
+            return nodeByBrokerId(cluster, id);
         } catch (Exception e) {
             return Optional.empty();
         }
     }
 
     @Override
-    public Optional<Node> activeController(Cluster cluster) {
-        try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
-            int id = admin.describeMetadataQuorum().quorumInfo().get(10, TimeUnit.SECONDS).leaderId();
-            return nodeById(cluster, id);
-        } catch (Exception e) {
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<Node> nodeById(Cluster cluster, int id) {
-        return cluster.nodes().stream().filter(n -> indexOf(n) == id).findFirst();
-    }
-
-    private static int indexOf(Node n) {
-        return Integer.parseInt(n.name().substring(1));
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+    protected String serverLogPath() {
+        return "/logs/server.log";
     }
 }

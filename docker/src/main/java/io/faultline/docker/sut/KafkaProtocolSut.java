@@ -1,0 +1,100 @@
+package io.faultline.docker.sut;
+
+import io.faultline.docker.Cluster;
+import io.faultline.docker.Node;
+import org.apache.kafka.clients.admin.Admin;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * What every Kafka-protocol system under test shares: node n&lt;i&gt; is broker id i, clients reach each broker
+ * on its fixed address at {@link #PORT}, readiness and leaders are asked of the cluster through the Admin API.
+ */
+public abstract class KafkaProtocolSut implements SystemUnderTest, LeaderAware, SegmentStorage {
+    public static final int PORT = 9092;
+
+    /** The node's main log file, for the tail shown when it does not come up; null: its console. */
+    protected abstract String serverLogPath();
+
+    @Override
+    public void awaitReady(Cluster cluster, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Set<Integer> seen = Set.of();
+        try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
+            while (System.nanoTime() < deadline) {
+                try {
+                    seen = admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).stream()
+                            .map(org.apache.kafka.common.Node::id).collect(Collectors.toSet());
+                    if (seen.size() == cluster.nodes().size()) return;
+                } catch (Exception notYet) {
+                    // brokers still starting
+                }
+                sleep(250);
+            }
+        }
+        Set<String> missing = new TreeSet<>();
+        for (Node n : cluster.nodes()) if (!seen.contains(brokerId(n))) missing.add(n.name());
+        var msg = new StringBuilder(name() + " did not come up within " + timeout.toSeconds() + " s: "
+                + (seen.isEmpty() ? "no broker answered" : "missing " + missing));
+        for (String name : missing) {
+            msg.append("\n--- last lines of ").append(name).append(" ---\n").append(logTail(cluster.node(name), 30));
+        }
+        throw new IllegalStateException(msg.toString());
+    }
+
+    /** The last lines of the node's log file (or its console when the file is missing), and whether it runs. */
+    protected String logTail(Node node, int lines) {
+        String log = null;
+        if (serverLogPath() != null) {
+            try {
+                log = node.readString(serverLogPath());
+            } catch (RuntimeException missing) {
+                // not written yet: the console says why
+            }
+        }
+        if (log == null) log = node.consoleLog();
+        List<String> all = log.lines().toList();
+        String state = node.isRunning() ? "running" : "exited with " + node.exitCode();
+        return "(" + state + ")\n" + String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    }
+
+    @Override
+    public String bootstrapServers(Cluster cluster) {
+        return cluster.nodes().stream().map(n -> n.ip() + ":" + PORT).collect(Collectors.joining(","));
+    }
+
+    @Override
+    public Optional<Node> leaderOf(Cluster cluster, String topic, int partition) {
+        try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
+            var description = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+            var leader = description.partitions().get(partition).leader();
+            return leader == null || leader.isEmpty() ? Optional.empty() : nodeByBrokerId(cluster, leader.id());
+        } catch (Exception e) {
+            return Optional.empty();
+        }
+    }
+
+    protected static Optional<Node> nodeByBrokerId(Cluster cluster, int id) {
+        return cluster.nodes().stream().filter(n -> brokerId(n) == id).findFirst();
+    }
+
+    /** n3 is broker 3. */
+    protected static int brokerId(Node n) {
+        return Integer.parseInt(n.name().substring(1));
+    }
+
+    protected static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
