@@ -1,0 +1,159 @@
+package io.faultline.workloads.generator;
+
+import io.faultline.checker.history.HistoryRecorder;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a generator against clients, as Jepsen's interpreter does: one dispatcher (the calling thread) owns the
+ * generator; one worker thread per client executes ops and records them through the {@link HistoryRecorder}.
+ * After an {@code info} completion the worker closes its client and opens a fresh one: the recorder has retired
+ * the process, and the new process must not inherit the old one's state.
+ */
+public final class Interpreter {
+    /** Longest the dispatcher sleeps before asking a pending generator again (time-based wrappers need this). */
+    private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private final HistoryRecorder recorder;
+    private final Client.Factory clients;
+
+    public Interpreter(HistoryRecorder recorder, Client.Factory clients) {
+        this.recorder = recorder;
+        this.clients = clients;
+    }
+
+    private record Done(int thread, Op op) {
+    }
+
+    /** Runs {@code gen} to exhaustion and waits for every op it started. Returns the number of ops completed. */
+    public long run(Gen gen) throws InterruptedException {
+        int threads = recorder.threadCount();
+        BlockingQueue<Done> completions = new LinkedBlockingQueue<>();
+        List<BlockingQueue<Invocation>> inboxes = new ArrayList<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            BlockingQueue<Invocation> inbox = new LinkedBlockingQueue<>();
+            inboxes.add(inbox);
+            int thread = t;
+            Thread w = new Thread(() -> work(thread, inbox, completions), "faultline-worker-" + t);
+            w.setDaemon(true);
+            workers.add(w);
+            w.start();
+        }
+        TreeSet<Integer> free = new TreeSet<>();
+        for (int t = 0; t < threads; t++) {
+            free.add(t);
+        }
+        long completed = 0;
+        try {
+            while (true) {
+                // Fold in everything that has completed so far.
+                for (Done d = completions.poll(); d != null; d = completions.poll()) {
+                    free.add(d.thread());
+                    completed++;
+                    gen = gen.update(context(free, threads), d.op());
+                }
+                Context ctx = context(free, threads);
+                Step step = free.isEmpty() ? Step.PENDING : gen.next(ctx);
+                if (step instanceof Step.Done) {
+                    if (free.size() == threads) {
+                        return completed;
+                    }
+                    step = Step.PENDING; // finished, but ops are still running: wait for them
+                }
+                if (step instanceof Step.Pending) {
+                    Done d = completions.poll(IDLE_POLL_NANOS, TimeUnit.NANOSECONDS);
+                    if (d != null) {
+                        completions.add(d); // handled at the top of the loop, in order
+                    }
+                    continue;
+                }
+                Step.Emit e = (Step.Emit) step;
+                long wait = e.op().time() - ctx.time();
+                if (wait > 0) {
+                    // Not yet. Sleep until then unless something completes first; either way, ask again.
+                    Done d = completions.poll(Math.min(wait, IDLE_POLL_NANOS * 10), TimeUnit.NANOSECONDS);
+                    if (d != null) {
+                        completions.add(d);
+                    }
+                    continue;
+                }
+                int t = e.op().thread();
+                if (!free.remove(t)) {
+                    throw new IllegalStateException("generator emitted an op for busy thread " + t + ": " + e.op());
+                }
+                gen = e.next();
+                inboxes.get(t).add(e.op());
+            }
+        } finally {
+            for (Thread w : workers) {
+                w.interrupt();
+            }
+            for (Thread w : workers) {
+                w.join(TimeUnit.SECONDS.toMillis(30));
+            }
+        }
+    }
+
+    private Context context(TreeSet<Integer> free, int threads) {
+        return new Context(recorder.now(), threads, new ArrayList<>(free));
+    }
+
+    private void work(int thread, BlockingQueue<Invocation> inbox, BlockingQueue<Done> completions) {
+        Client client = null;
+        try {
+            while (true) {
+                Invocation inv = inbox.take();
+                if (client == null) {
+                    client = openQuietly(thread);
+                }
+                recorder.invoke(thread, inv.f(), inv.value());
+                Client.Completion c;
+                if (client == null) {
+                    c = new Client.Completion(OpType.FAIL, inv.value(), "client could not be opened");
+                } else {
+                    try {
+                        c = client.invoke(inv.f(), inv.value());
+                    } catch (RuntimeException ex) { // a client bug: we cannot know what happened
+                        c = new Client.Completion(OpType.INFO, inv.value(), "client threw: " + ex);
+                    }
+                }
+                Op done = recorder.complete(thread, c.type(), c.value(), c.error());
+                if (c.type() == OpType.INFO && client != null) {
+                    closeQuietly(client);
+                    client = null; // reopened lazily, for the new process
+                }
+                completions.add(new Done(thread, done));
+            }
+        } catch (InterruptedException stop) {
+            Thread.currentThread().interrupt();
+        } finally {
+            if (client != null) {
+                closeQuietly(client);
+            }
+        }
+    }
+
+    private Client openQuietly(int thread) {
+        try {
+            return clients.open(thread);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static void closeQuietly(Client c) {
+        try {
+            c.close();
+        } catch (RuntimeException ignored) {
+            // closing a broken client may fail; the fresh one does not depend on it
+        }
+    }
+}

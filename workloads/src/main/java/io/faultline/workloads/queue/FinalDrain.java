@@ -1,0 +1,100 @@
+package io.faultline.workloads.queue;
+
+import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+import io.faultline.workloads.generator.Context;
+import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Gens;
+import io.faultline.workloads.generator.Invocation;
+import io.faultline.workloads.generator.Step;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One thread's part of the final phase: crash (a fresh client, free of any state the faults left behind), assign
+ * every key from the beginning, then poll until this thread has read up to the highest offset anyone was told
+ * about for every key. Use {@link #forAllThreads} for the whole phase.
+ */
+public record FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int stage) implements Gen {
+    private static final int CRASH = 0;
+    private static final int ASSIGN = 1;
+    private static final int POLL = 2;
+
+    /** Every thread drains, all bounded by {@code timeoutNanos}. {@code targets}: key → highest known offset. */
+    public static Gen forAllThreads(Map<Integer, Long> targets, long timeoutNanos) {
+        if (targets.isEmpty()) {
+            return Gens.seq();
+        }
+        List<Integer> keys = new ArrayList<>(new TreeMap<>(targets).keySet());
+        return Gens.timeLimit(timeoutNanos, Gens.eachThread(new FinalDrain(keys, Map.copyOf(targets), CRASH)));
+    }
+
+    /** Highest offset per key that any completion reported (OK sends and polls, and sends of info ops). */
+    public static Map<Integer, Long> targetsFrom(List<Op> history) {
+        Map<Integer, Long> out = new HashMap<>();
+        for (Op op : history) {
+            if (op.type() != OpType.OK && op.type() != OpType.INFO) {
+                continue;
+            }
+            for (MicroOp m : op.mops()) {
+                if (m instanceof MicroOp.Send s && s.offset() != null) {
+                    out.merge(s.key(), s.offset(), Math::max);
+                } else if (m instanceof MicroOp.Poll p) {
+                    p.readsOrEmpty().forEach((k, recs) -> {
+                        if (!recs.isEmpty()) {
+                            out.merge(k, recs.get(recs.size() - 1).offset(), Math::max);
+                        }
+                    });
+                }
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Step next(Context ctx) {
+        if (stage == POLL && remaining.isEmpty()) {
+            return Step.DONE;
+        }
+        int t = ctx.anyFreeThread();
+        if (t < 0) {
+            return Step.PENDING;
+        }
+        Invocation op = switch (stage) {
+            case CRASH -> new Invocation(t, ctx.time(), Op.CRASH, OpValue.None.INSTANCE);
+            case ASSIGN -> new Invocation(t, ctx.time(), Op.ASSIGN, new OpValue.Keys(keys, true));
+            default -> new Invocation(t, ctx.time(), Op.POLL, OpValue.Txn.of(MicroOp.Poll.invoke()));
+        };
+        return Step.emit(op, new FinalDrain(keys, remaining, Math.min(POLL, stage + 1)));
+    }
+
+    @Override
+    public Gen update(Context ctx, Op event) {
+        if (event.f().equals(Op.CRASH)) {
+            return this; // the crash's info is expected
+        }
+        if (event.type() == OpType.INFO || (event.f().equals(Op.ASSIGN) && event.type() != OpType.OK)) {
+            return new FinalDrain(keys, remaining, ASSIGN); // fresh client, or no assignment: assign again
+        }
+        if (event.type() != OpType.OK || !event.f().equals(Op.POLL)) {
+            return this;
+        }
+        Map<Integer, Long> left = new HashMap<>(remaining);
+        for (MicroOp m : event.mops()) {
+            if (m instanceof MicroOp.Poll p) {
+                p.readsOrEmpty().forEach((k, recs) -> {
+                    if (!recs.isEmpty() && recs.get(recs.size() - 1).offset() >= left.getOrDefault(k, Long.MAX_VALUE)) {
+                        left.remove(k);
+                    }
+                });
+            }
+        }
+        return left.size() == remaining.size() ? this : new FinalDrain(keys, Map.copyOf(left), stage);
+    }
+}

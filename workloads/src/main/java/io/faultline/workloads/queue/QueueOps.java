@@ -1,0 +1,168 @@
+package io.faultline.workloads.queue;
+
+import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+import io.faultline.workloads.generator.Context;
+import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Invocation;
+import io.faultline.workloads.generator.Rng;
+import io.faultline.workloads.generator.Step;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The queue workload's main generator (pure, seeded). It keeps {@code activeKeys} keys in play; a key that has
+ * received {@code maxWritesPerKey} values retires and a fresh key takes its slot, as in Jepsen, so every run keeps
+ * producing short, fully checkable logs. Values count up from 1 per key, hence are unique per key.
+ *
+ * <p>A thread whose process is new (at start, after a crash or any {@code info}) or whose keys went stale (a key
+ * retired) first gets an assign/subscribe covering the active keys; otherwise ops are sends of 1..n micro-ops,
+ * polls, occasional re-assigns and, if enabled, crashes.
+ */
+public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes, int nextKey, boolean[] needsAssign)
+        implements Gen {
+
+    public enum KeyDistribution { UNIFORM, EXPONENTIAL }
+
+    /**
+     * @param activeKeys      keys in play at any time
+     * @param maxWritesPerKey values sent to a key before it retires
+     * @param distribution    how sends pick among active keys (EXPONENTIAL: slot i has weight 2^-i)
+     * @param maxSendMops     each send op carries 1..this many [key value] micro-ops
+     * @param sendFraction    share of sends among sends and polls
+     * @param reassignChance  chance that an op is a (re-)assign/subscribe instead
+     * @param crashChance     chance that an op is a client crash (close and reopen)
+     * @param subscribe       use subscribe (consumer group) rather than assign
+     */
+    public record Options(int activeKeys, int maxWritesPerKey, KeyDistribution distribution, int maxSendMops,
+                          double sendFraction, double reassignChance, double crashChance, boolean subscribe) {
+        public Options {
+            if (activeKeys < 1 || maxWritesPerKey < 1 || maxSendMops < 1) {
+                throw new IllegalArgumentException("activeKeys, maxWritesPerKey and maxSendMops must be ≥ 1");
+            }
+        }
+
+        public static Options defaults() {
+            return new Options(8, 1000, KeyDistribution.EXPONENTIAL, 3, 0.5, 1.0 / 64, 0, false);
+        }
+
+        public Options withKeys(int active, int maxWrites, KeyDistribution dist) {
+            return new Options(active, maxWrites, dist, maxSendMops, sendFraction, reassignChance, crashChance,
+                    subscribe);
+        }
+
+        public Options withMix(int maxMops, double sends, double reassign, double crash) {
+            return new Options(activeKeys, maxWritesPerKey, distribution, maxMops, sends, reassign, crash,
+                    subscribe);
+        }
+
+        public Options withSubscribe(boolean sub) {
+            return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
+                    crashChance, sub);
+        }
+    }
+
+    public static QueueOps create(Options options, long seed, int threads) {
+        int[] keys = new int[options.activeKeys()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = i;
+        }
+        boolean[] needs = new boolean[threads];
+        Arrays.fill(needs, true);
+        return new QueueOps(options, Rng.seeded(seed), keys, new int[keys.length], keys.length, needs);
+    }
+
+    @Override
+    public Step next(Context ctx) {
+        int t = ctx.anyFreeThread();
+        if (t < 0) {
+            return Step.PENDING;
+        }
+        if (t < needsAssign.length && needsAssign[t]) {
+            boolean[] needs = needsAssign.clone();
+            needs[t] = false;
+            return Step.emit(keysOp(t, ctx.time()),
+                    new QueueOps(options, rng, activeKeys, writes, nextKey, needs));
+        }
+        Rng r = rng;
+        double u = r.unit();
+        r = r.advance();
+        if (u < options.crashChance()) {
+            return Step.emit(new Invocation(t, ctx.time(), Op.CRASH, OpValue.None.INSTANCE),
+                    new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign));
+        }
+        if (u < options.crashChance() + options.reassignChance()) {
+            return Step.emit(keysOp(t, ctx.time()), new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign));
+        }
+        double v = r.unit();
+        r = r.advance();
+        if (v >= options.sendFraction()) {
+            return Step.emit(new Invocation(t, ctx.time(), Op.POLL, OpValue.Txn.of(MicroOp.Poll.invoke())),
+                    new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign));
+        }
+        int n = 1 + r.below(options.maxSendMops());
+        r = r.advance();
+        int[] keys = activeKeys.clone();
+        int[] w = writes.clone();
+        int next = nextKey;
+        boolean retired = false;
+        List<MicroOp> mops = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int slot = pickSlot(r.unit());
+            r = r.advance();
+            w[slot]++;
+            mops.add(MicroOp.Send.invoke(keys[slot], w[slot]));
+            if (w[slot] >= options.maxWritesPerKey()) {
+                keys[slot] = next++; // retire: a fresh key takes the slot, counting from 1 again
+                w[slot] = 0;
+                retired = true;
+            }
+        }
+        boolean[] needs = needsAssign;
+        if (retired) {
+            needs = new boolean[needsAssign.length];
+            Arrays.fill(needs, true); // every consumer should follow the new key set
+        }
+        return Step.emit(new Invocation(t, ctx.time(), Op.SEND, new OpValue.Txn(mops)),
+                new QueueOps(options, r, keys, w, next, needs));
+    }
+
+    @Override
+    public Gen update(Context ctx, Op event) {
+        int t = ctx.threadOf(event.process());
+        boolean lostClient = event.type() == OpType.INFO;
+        boolean assignFailed = event.type() == OpType.FAIL && event.value() instanceof OpValue.Keys;
+        if (t < 0 || t >= needsAssign.length || !(lostClient || assignFailed) || needsAssign[t]) {
+            return this;
+        }
+        boolean[] needs = needsAssign.clone();
+        needs[t] = true;
+        return new QueueOps(options, rng, activeKeys, writes, nextKey, needs);
+    }
+
+    private Invocation keysOp(int thread, long time) {
+        List<Integer> keys = new ArrayList<>();
+        for (int k : activeKeys) {
+            keys.add(k);
+        }
+        keys.sort(null);
+        return new Invocation(thread, time, options.subscribe() ? Op.SUBSCRIBE : Op.ASSIGN,
+                new OpValue.Keys(keys, false));
+    }
+
+    /** Maps a uniform draw to a key slot under the configured distribution. */
+    int pickSlot(double u) {
+        int n = activeKeys.length;
+        if (options.distribution() == KeyDistribution.UNIFORM) {
+            return Math.min(n - 1, (int) (u * n));
+        }
+        // Truncated geometric: P(i) ∝ 2^-i for i in [0, n). Inverse CDF.
+        double mass = 1 - Math.pow(2, -n);
+        int i = (int) Math.floor(-Math.log(1 - u * mass) / Math.log(2));
+        return Math.max(0, Math.min(n - 1, i));
+    }
+}

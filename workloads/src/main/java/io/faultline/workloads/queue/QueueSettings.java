@@ -1,0 +1,106 @@
+package io.faultline.workloads.queue;
+
+import java.util.Map;
+
+/**
+ * Kafka client settings for one run.
+ *
+ * @param acks               "0", "1" or "all"
+ * @param idempotence        enable.idempotence (requires acks=all and retries &gt; 0)
+ * @param retries            producer retries
+ * @param requestTimeoutMs   request.timeout.ms (producer and consumer)
+ * @param deliveryTimeoutMs  delivery.timeout.ms: upper bound on a send, retries included
+ * @param consumerMode       ASSIGN (manual partitions) or SUBSCRIBE (consumer group)
+ * @param isolationLevel     "read_committed" or "read_uncommitted"
+ * @param pollMs             how long one poll waits for records
+ * @param maxPollRecords     max.poll.records
+ * @param groupId            consumer group for SUBSCRIBE (null: derived from the topic prefix)
+ * @param partitionsPerTopic keys map to topic-partitions: key k is partition k % n of topic prefix-(k / n)
+ * @param replicationFactor  for topics we create; -1 means the broker's default
+ * @param createTopics       create topics with the Admin API before first use (else rely on auto-creation)
+ * @param extraProducer      further producer properties, applied last
+ * @param extraConsumer      further consumer properties, applied last
+ */
+public record QueueSettings(String acks, boolean idempotence, int retries, int requestTimeoutMs,
+                            int deliveryTimeoutMs, ConsumerMode consumerMode, String isolationLevel, int pollMs,
+                            int maxPollRecords, String groupId, int partitionsPerTopic, short replicationFactor,
+                            boolean createTopics, Map<String, String> extraProducer,
+                            Map<String, String> extraConsumer) {
+
+    public enum ConsumerMode { ASSIGN, SUBSCRIBE }
+
+    public QueueSettings {
+        if (!acks.equals("0") && !acks.equals("1") && !acks.equals("all") && !acks.equals("-1")) {
+            throw new IllegalArgumentException("acks must be 0, 1 or all: " + acks);
+        }
+        if (idempotence && !(acks.equals("all") || acks.equals("-1"))) {
+            throw new IllegalArgumentException("idempotence requires acks=all");
+        }
+        if (idempotence && retries < 1) {
+            throw new IllegalArgumentException("idempotence requires retries > 0");
+        }
+        if (deliveryTimeoutMs < requestTimeoutMs) {
+            throw new IllegalArgumentException("delivery.timeout.ms must be ≥ request.timeout.ms");
+        }
+        if (!isolationLevel.equals("read_committed") && !isolationLevel.equals("read_uncommitted")) {
+            throw new IllegalArgumentException("isolation level: " + isolationLevel);
+        }
+        if (partitionsPerTopic < 1) {
+            throw new IllegalArgumentException("partitionsPerTopic must be ≥ 1");
+        }
+        extraProducer = Map.copyOf(extraProducer);
+        extraConsumer = Map.copyOf(extraConsumer);
+    }
+
+    /** acks=all, idempotent, assign, read_committed, timeouts suited to fault injection (see FACTS.md). */
+    public static QueueSettings defaults() {
+        return new QueueSettings("all", true, Integer.MAX_VALUE, 5_000, 15_000, ConsumerMode.ASSIGN,
+                "read_committed", 500, 100, null, 1, (short) -1, true, Map.of(), Map.of());
+    }
+
+    public QueueSettings withAcks(String a, boolean idem) {
+        return new QueueSettings(a, idem, retries, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
+                isolationLevel, pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics,
+                extraProducer, extraConsumer);
+    }
+
+    public QueueSettings withRetries(int r) {
+        return new QueueSettings(acks, idempotence, r, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
+                isolationLevel, pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics,
+                extraProducer, extraConsumer);
+    }
+
+    public QueueSettings withTimeouts(int requestMs, int deliveryMs) {
+        return new QueueSettings(acks, idempotence, retries, requestMs, deliveryMs, consumerMode, isolationLevel,
+                pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics, extraProducer,
+                extraConsumer);
+    }
+
+    public QueueSettings withConsumer(ConsumerMode mode, String isolation) {
+        return new QueueSettings(acks, idempotence, retries, requestTimeoutMs, deliveryTimeoutMs, mode, isolation,
+                pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics, extraProducer,
+                extraConsumer);
+    }
+
+    public QueueSettings withTopics(int partitions, short replication, boolean create) {
+        return new QueueSettings(acks, idempotence, retries, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
+                isolationLevel, pollMs, maxPollRecords, groupId, partitions, replication, create, extraProducer,
+                extraConsumer);
+    }
+
+    public QueueSettings withPolling(int pollMillis, int maxRecords) {
+        return new QueueSettings(acks, idempotence, retries, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
+                isolationLevel, pollMillis, maxRecords, groupId, partitionsPerTopic, replicationFactor, createTopics,
+                extraProducer, extraConsumer);
+    }
+
+    public QueueSettings withExtra(Map<String, String> producer, Map<String, String> consumer) {
+        return new QueueSettings(acks, idempotence, retries, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
+                isolationLevel, pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics,
+                producer, consumer);
+    }
+
+    public boolean subscribes() {
+        return consumerMode == ConsumerMode.SUBSCRIBE;
+    }
+}

@@ -1,0 +1,116 @@
+package io.faultline.workloads.queue;
+
+import io.faultline.checker.history.HistoryRecorder;
+import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.queue.QueueChecker;
+import io.faultline.workloads.generator.Client;
+import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Gens;
+import io.faultline.workloads.generator.Interpreter;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the queue workload against any Kafka-protocol bootstrap string:
+ * <pre>
+ * QueueWorkloadConfig cfg = QueueWorkloadConfig.defaults("127.0.0.1:9092", "q" + System.nanoTime())
+ *         .withRun(42, Duration.ofSeconds(30), 5, 100);
+ * try (HistoryRecorder rec = HistoryRecorder.toFile(dir.resolve("history.jsonl"), cfg.concurrency())) {
+ *     QueueWorkload.Summary s = QueueWorkload.run(cfg, rec);
+ *     CheckResult r = QueueWorkload.checker(cfg).check(rec.ops());
+ * }
+ * </pre>
+ * Two phases: the main phase (generated sends, polls, assigns, optional crashes for {@code timeLimit}), then the
+ * final drain ({@link FinalDrain}): every worker reopens, assigns all keys from the beginning and polls until it
+ * has read up to the highest offset anyone was told about, bounded by {@code finalTimeout}.
+ */
+public final class QueueWorkload {
+    private QueueWorkload() {
+    }
+
+    /**
+     * @param ops      history entries recorded by this run
+     * @param main     duration of the main phase
+     * @param drain    duration of the final drain
+     * @param targets  key → highest offset known after the main phase (what the drain had to reach)
+     * @param drained  whether every worker reached every target before the drain timed out
+     */
+    public record Summary(long ops, Duration main, Duration drain, Map<Integer, Long> targets, boolean drained) {
+    }
+
+    /** Runs against a real broker with {@link KafkaQueueClient}s. {@code rec} must have cfg.concurrency threads. */
+    public static Summary run(QueueWorkloadConfig cfg, HistoryRecorder rec) throws InterruptedException {
+        try (TopicManager topics = new TopicManager(cfg)) {
+            return run(cfg, rec, thread -> new KafkaQueueClient(cfg, topics, thread));
+        }
+    }
+
+    /** Runs with the given clients (tests use an in-memory queue). */
+    public static Summary run(QueueWorkloadConfig cfg, HistoryRecorder rec, Client.Factory clients)
+            throws InterruptedException {
+        if (rec.threadCount() != cfg.concurrency()) {
+            throw new IllegalArgumentException("recorder has " + rec.threadCount() + " threads, config wants "
+                    + cfg.concurrency());
+        }
+        Interpreter interpreter = new Interpreter(rec, clients);
+        long t0 = rec.now();
+        interpreter.run(mainGenerator(cfg));
+        long t1 = rec.now();
+        List<Op> afterMain = rec.ops();
+        Map<Integer, Long> targets = FinalDrain.targetsFrom(afterMain);
+        interpreter.run(FinalDrain.forAllThreads(targets, cfg.finalTimeout().toNanos()));
+        long t2 = rec.now();
+        List<Op> all = rec.ops();
+        boolean drained = reachedEverywhere(all.subList(afterMain.size(), all.size()), targets, cfg.concurrency());
+        return new Summary(all.size(), Duration.ofNanos(t1 - t0), Duration.ofNanos(t2 - t1), Map.copyOf(targets),
+                drained);
+    }
+
+    /** The main phase's generator: seeded queue ops, spaced to the configured rate, for the time limit. */
+    public static Gen mainGenerator(QueueWorkloadConfig cfg) {
+        QueueOps.Options keys = cfg.keys().withSubscribe(cfg.settings().subscribes());
+        Gen g = QueueOps.create(keys, cfg.seed(), cfg.concurrency());
+        if (cfg.opsPerSecond() > 0) {
+            g = Gens.stagger((long) (1e9 / cfg.opsPerSecond()), cfg.seed() * 31 + 7, g);
+        }
+        return Gens.timeLimit(cfg.timeLimit().toNanos(), g);
+    }
+
+    /** The checker matching this run's settings (subscribe allows poll-skip and nonmonotonic-poll). */
+    public static QueueChecker checker(QueueWorkloadConfig cfg) {
+        return QueueChecker.forRun(cfg.settings().subscribes());
+    }
+
+    private static boolean reachedEverywhere(List<Op> drainOps, Map<Integer, Long> targets, int threads) {
+        Map<Integer, Map<Integer, Long>> reachedByThread = new HashMap<>();
+        for (Op op : drainOps) {
+            if (op.type() != OpType.OK || !op.f().equals(Op.POLL)) {
+                continue;
+            }
+            Map<Integer, Long> reached = reachedByThread.computeIfAbsent(op.process() % threads, t -> new HashMap<>());
+            for (MicroOp m : op.mops()) {
+                if (m instanceof MicroOp.Poll p) {
+                    p.readsOrEmpty().forEach((k, recs) -> {
+                        if (!recs.isEmpty()) {
+                            reached.merge(k, recs.get(recs.size() - 1).offset(), Math::max);
+                        }
+                    });
+                }
+            }
+        }
+        for (int t = 0; t < threads; t++) {
+            Map<Integer, Long> reached = reachedByThread.getOrDefault(t, Map.of());
+            for (Map.Entry<Integer, Long> e : targets.entrySet()) {
+                if (reached.getOrDefault(e.getKey(), -1L) < e.getValue()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,61 @@
+package io.faultline.workloads.queue;
+
+import java.time.Duration;
+
+/**
+ * Everything one queue run needs.
+ *
+ * @param bootstrapServers  Kafka bootstrap string, e.g. "127.0.0.1:9092"
+ * @param topicPrefix       topics are named prefix-N; use a fresh prefix per run
+ * @param settings          client settings
+ * @param seed              generator seed: same seed, same op stream
+ * @param timeLimit         length of the main phase
+ * @param concurrency       worker threads (each with its own producer and consumer)
+ * @param opsPerSecond      target rate over all workers (random spacing with this mean); ≤ 0 for no limit
+ * @param keys              key generation (active keys, retirement, distribution, op mix)
+ * @param finalTimeout      bound on the final drain phase
+ */
+public record QueueWorkloadConfig(String bootstrapServers, String topicPrefix, QueueSettings settings, long seed,
+                                  Duration timeLimit, int concurrency, double opsPerSecond, QueueOps.Options keys,
+                                  Duration finalTimeout) {
+
+    public QueueWorkloadConfig {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be ≥ 1");
+        }
+        if (topicPrefix == null || topicPrefix.isBlank()) {
+            throw new IllegalArgumentException("topicPrefix is required");
+        }
+    }
+
+    /** 30 s at 100 ops/s with 5 workers, default settings and key options, 60 s final drain bound. */
+    public static QueueWorkloadConfig defaults(String bootstrapServers, String topicPrefix) {
+        return new QueueWorkloadConfig(bootstrapServers, topicPrefix, QueueSettings.defaults(), 1,
+                Duration.ofSeconds(30), 5, 100, QueueOps.Options.defaults(), Duration.ofSeconds(60));
+    }
+
+    public QueueWorkloadConfig withSettings(QueueSettings s) {
+        return new QueueWorkloadConfig(bootstrapServers, topicPrefix, s, seed, timeLimit, concurrency, opsPerSecond,
+                keys, finalTimeout);
+    }
+
+    public QueueWorkloadConfig withRun(long newSeed, Duration limit, int threads, double rate) {
+        return new QueueWorkloadConfig(bootstrapServers, topicPrefix, settings, newSeed, limit, threads, rate, keys,
+                finalTimeout);
+    }
+
+    public QueueWorkloadConfig withKeys(QueueOps.Options k) {
+        return new QueueWorkloadConfig(bootstrapServers, topicPrefix, settings, seed, timeLimit, concurrency,
+                opsPerSecond, k, finalTimeout);
+    }
+
+    public QueueWorkloadConfig withFinalTimeout(Duration d) {
+        return new QueueWorkloadConfig(bootstrapServers, topicPrefix, settings, seed, timeLimit, concurrency,
+                opsPerSecond, keys, d);
+    }
+
+    /** The consumer group used in SUBSCRIBE mode. */
+    public String groupId() {
+        return settings.groupId() != null ? settings.groupId() : topicPrefix + "-group";
+    }
+}
