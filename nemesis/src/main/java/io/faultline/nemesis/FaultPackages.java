@@ -1,0 +1,131 @@
+package io.faultline.nemesis;
+
+import io.faultline.nemesis.clock.ClockChange;
+import io.faultline.nemesis.clock.ClockNemesis;
+import io.faultline.nemesis.disk.DiskFault;
+import io.faultline.nemesis.disk.DiskNemesis;
+import io.faultline.nemesis.net.Grudges;
+import io.faultline.nemesis.net.PartitionShape;
+import io.faultline.nemesis.net.Partitioner;
+import io.faultline.nemesis.process.ProcessNemesis;
+import io.faultline.nemesis.process.Target;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The fault catalogue by name. {@link #create} builds the named packages for a cluster, with op choices that fit
+ * its size and its system's abilities (leader and controller faults only when the system can name them), sharing
+ * one nemesis of each kind, and returns them in the order their final heals should run: network first (so the
+ * nodes can talk again), then thawing, clocks, processes, and last the disk faults' recovery.
+ */
+public final class FaultPackages {
+    public static final String PARTITION = "partition";
+    public static final String PAUSE = "pause";
+    public static final String CLOCK = "clock";
+    public static final String KILL = "kill";
+    public static final String STOP = "stop";
+    public static final String RESTART = "restart";
+    public static final String DISK = "disk";
+    /** Every name, in heal order. */
+    public static final List<String> NAMES = List.of(PARTITION, PAUSE, CLOCK, KILL, STOP, RESTART, DISK);
+
+    private FaultPackages() {}
+
+    public static List<FaultPackage> create(Collection<String> names, NemesisContext ctx, FaultOptions options) {
+        for (String n : names) {
+            if (!NAMES.contains(n)) throw new IllegalArgumentException("unknown fault package " + n + "; known: " + NAMES);
+        }
+        var partitioner = new Partitioner();
+        var process = new ProcessNemesis();
+        List<FaultPackage> out = new ArrayList<>();
+        for (String name : NAMES) {
+            if (!names.contains(name)) continue;
+            out.add(switch (name) {
+                case PARTITION -> partition(ctx, options, partitioner);
+                case PAUSE -> processPackage(PAUSE, ProcessNemesis.PAUSE, ProcessNemesis.RESUME, "#9B8AC4", ctx, options, process);
+                case CLOCK -> clock(ctx, options);
+                case KILL -> processPackage(KILL, ProcessNemesis.KILL, ProcessNemesis.START, "#E76F51", ctx, options, process);
+                case STOP -> processPackage(STOP, ProcessNemesis.STOP, ProcessNemesis.START, "#F4A261", ctx, options, process);
+                case RESTART -> restart(ctx, options, process);
+                case DISK -> disk(options);
+                default -> throw new AssertionError(name);
+            });
+        }
+        return out;
+    }
+
+    static FaultPackage partition(NemesisContext ctx, FaultOptions options, Partitioner partitioner) {
+        int n = ctx.nodeNames().size();
+        if (n < 2) throw new IllegalArgumentException("partitions need at least 2 nodes");
+        List<PartitionShape> shapes = new ArrayList<>(List.of(new PartitionShape.IsolateOne(), new PartitionShape.Halves(),
+                new PartitionShape.MinorityThird()));
+        if (n >= 3) shapes.add(new PartitionShape.Bridge());
+        if (Grudges.ringPossible(n)) shapes.add(new PartitionShape.MajoritiesRing());
+        if (ctx.knowsLeaders()) options.primaries().forEach(p -> shapes.add(new PartitionShape.IsolateLeader(p)));
+        if (ctx.knowsController()) shapes.add(new PartitionShape.IsolateController());
+        var generator = OpGenerator.flipFlop(r -> FaultOp.of(Partitioner.START, shapes.get(r.nextInt(shapes.size()))),
+                r -> FaultOp.of(Partitioner.STOP));
+        return new FaultPackage(PARTITION, partitioner, generator, List.of(FaultOp.of(Partitioner.STOP)), "#E9C46A",
+                Set.of(Partitioner.START), Set.of(Partitioner.STOP));
+    }
+
+    /** The ways to pick nodes for process faults on this cluster. */
+    static List<Target> processTargets(NemesisContext ctx, FaultOptions options) {
+        List<Target> targets = new ArrayList<>(List.of(new Target.One(), new Target.Minority(), new Target.Majority(),
+                new Target.All()));
+        if (ctx.knowsLeaders() && !options.primaries().isEmpty()) targets.add(new Target.Primaries(options.primaries()));
+        if (ctx.knowsController()) targets.add(new Target.Controller());
+        return targets;
+    }
+
+    static FaultPackage processPackage(String name, String faultF, String healF, String colour, NemesisContext ctx,
+                                       FaultOptions options, ProcessNemesis process) {
+        List<Target> targets = processTargets(ctx, options);
+        var generator = OpGenerator.flipFlop(r -> FaultOp.of(faultF, targets.get(r.nextInt(targets.size()))),
+                r -> FaultOp.of(healF, new Target.All()));
+        return new FaultPackage(name, process, generator, List.of(FaultOp.of(healF, new Target.All())), colour,
+                Set.of(faultF), Set.of(healF));
+    }
+
+    static FaultPackage restart(NemesisContext ctx, FaultOptions options, ProcessNemesis process) {
+        List<Target> targets = processTargets(ctx, options);
+        OpGenerator generator = (r, n) -> FaultOp.of(ProcessNemesis.RESTART, targets.get(r.nextInt(targets.size())));
+        return new FaultPackage(RESTART, process, generator, List.of(FaultOp.of(ProcessNemesis.START, new Target.All())),
+                "#D98880", Set.of(ProcessNemesis.RESTART), Set.of());
+    }
+
+    static FaultPackage clock(NemesisContext ctx, FaultOptions options) {
+        List<Target> targets = List.of(new Target.One(), new Target.Minority(), new Target.Majority(), new Target.All());
+        Function<Random, Target> target = r -> targets.get(r.nextInt(targets.size()));
+        List<Function<Random, FaultOp>> makers = List.of(
+                r -> FaultOp.of(ClockNemesis.BUMP, new ClockChange.Bump(target.apply(r), bumpMillis(r, options.maxBumpMillis()))),
+                r -> FaultOp.of(ClockNemesis.STROBE, new ClockChange.Strobe(target.apply(r), 0,
+                        bumpMillis(r, options.maxBumpMillis()), options.strobePeriodMillis(), options.strobeMillis())),
+                r -> FaultOp.of(ClockNemesis.RESET, new ClockChange.Reset(target.apply(r))));
+        return new FaultPackage(CLOCK, new ClockNemesis(), OpGenerator.anyOf(makers),
+                List.of(FaultOp.of(ClockNemesis.RESET, new ClockChange.Reset(new Target.All()))), "#2A9D8F",
+                Set.of(ClockNemesis.BUMP, ClockNemesis.STROBE), Set.of(ClockNemesis.RESET));
+    }
+
+    /** ± 4 ms .. ± max, spread evenly over powers of two so that small and large skews are both common. */
+    static long bumpMillis(Random r, long max) {
+        double log2Max = Math.log(max) / Math.log(2);
+        long magnitude = Math.round(Math.pow(2, 2 + r.nextDouble() * (log2Max - 2)));
+        return r.nextBoolean() ? magnitude : -magnitude;
+    }
+
+    static FaultPackage disk(FaultOptions options) {
+        Target one = new Target.One();
+        List<Function<Random, FaultOp>> makers = List.of(
+                r -> FaultOp.of(DiskNemesis.TRUNCATE, new DiskFault.Truncate(one, 1 + r.nextInt((int) Math.min(Integer.MAX_VALUE - 1, options.maxTruncateBytes())))),
+                r -> FaultOp.of(DiskNemesis.BITFLIP, new DiskFault.BitFlip(one, 1 + r.nextInt(options.maxBitFlips()))),
+                r -> FaultOp.of(DiskNemesis.DELETE_INDEX, new DiskFault.DeleteIndex(one)));
+        return new FaultPackage(DISK, new DiskNemesis(), OpGenerator.anyOf(makers), List.of(FaultOp.of(DiskNemesis.RECOVER)),
+                "#8AB6D6", Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.DELETE_INDEX), Set.of());
+    }
+}

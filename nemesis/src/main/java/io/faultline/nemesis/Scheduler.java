@@ -1,0 +1,198 @@
+package io.faultline.nemesis;
+
+import io.faultline.nemesis.FaultLog.FaultEvent;
+import io.faultline.nemesis.FaultLog.Phase;
+import io.faultline.nemesis.Schedule.PlannedOp;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * Runs composed fault packages: {@link #setup()}, then a seeded {@link Schedule} on a thread of its own until its
+ * deadline ({@link #start}/{@link #awaitFinished}), then {@link #finalHeal} (every package's heal ops, in package
+ * order, then a recovery wait) and {@link #teardown()}. Ops run one at a time, as from Jepsen's single nemesis
+ * process; each is logged when it starts and when it ends, failures included.
+ */
+public final class Scheduler implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+
+    private final NemesisContext ctx;
+    private final Map<String, FaultPackage> packages = new LinkedHashMap<>();
+    private final List<FaultOp> executed = Collections.synchronizedList(new ArrayList<>());
+    private volatile boolean stopRequested;
+    private Thread thread;
+    private boolean setUp;
+
+    public Scheduler(NemesisContext ctx, List<FaultPackage> packages) {
+        this.ctx = ctx;
+        for (FaultPackage p : packages) {
+            if (this.packages.put(p.name(), p) != null) throw new IllegalArgumentException("package twice: " + p.name());
+        }
+    }
+
+    public List<FaultPackage> packages() {
+        return List.copyOf(packages.values());
+    }
+
+    /**
+     * The ops a schedule will run, with their times: a pure function of the packages and the schedule (seed
+     * included), so a run's faults can be printed, compared and replayed.
+     */
+    public static List<PlannedOp> plan(List<FaultPackage> packages, Schedule schedule) {
+        if (packages.isEmpty()) return List.of();
+        Random random = new Random(schedule.seed());
+        long intervalMs = schedule.interval().toMillis();
+        long endMs = schedule.duration().toMillis();
+        Map<String, Long> emitted = new HashMap<>();
+        List<PlannedOp> plan = new ArrayList<>();
+        long t = 0;
+        while (true) {
+            t += (long) (random.nextDouble() * 2 * intervalMs);
+            if (t >= endMs) return plan;
+            FaultPackage p = packages.get(random.nextInt(packages.size()));
+            long n = emitted.merge(p.name(), 1L, Long::sum) - 1;
+            FaultOp op = p.generator().next(random, n);
+            plan.add(new PlannedOp(t, p.name(), op));
+            if (p.isHeal(op.f())) t += schedule.quietPeriod().toMillis();
+        }
+    }
+
+    /** Sets up every distinct nemesis once, in package order. */
+    public synchronized void setup() {
+        if (setUp) return;
+        for (var nemesis : distinctNemeses()) nemesis.setup(ctx);
+        setUp = true;
+    }
+
+    /** Runs one op of a package now, logging its start and end; never throws, a failure is in the returned op. */
+    public FaultOp invoke(String packageName, FaultOp op) {
+        FaultPackage p = packages.get(packageName);
+        if (p == null) throw new IllegalArgumentException("no package " + packageName + " in " + packages.keySet());
+        ctx.log().record(new FaultEvent(Phase.START, p.name(), op.f(), op.describeValue(), ctx.now(), null));
+        FaultOp done;
+        try {
+            done = p.nemesis().invoke(ctx, op);
+        } catch (RuntimeException e) {
+            LOG.warn("{} {} failed: {}", p.name(), op.f(), e.toString());
+            done = op.failed(e);
+        }
+        ctx.log().record(new FaultEvent(Phase.END, p.name(), op.f(),
+                done.result() == null ? op.describeValue() : done.result(), ctx.now(), done.error()));
+        LOG.info("nemesis {}", done);
+        executed.add(done);
+        return done;
+    }
+
+    /** Runs the schedule on the calling thread until its deadline (or {@link #stop()}). */
+    public void run(Schedule schedule) {
+        setup();
+        List<PlannedOp> plan = plan(packages(), schedule);
+        long start = System.nanoTime();
+        long deadline = start + schedule.duration().toNanos();
+        for (PlannedOp planned : plan) {
+            long due = start + planned.atMillis() * 1_000_000;
+            if (!sleepUntil(Math.min(due, deadline)) || System.nanoTime() >= deadline) break;
+            invoke(planned.packageName(), planned.op());
+        }
+        sleepUntil(deadline);
+    }
+
+    /** Starts {@link #run} on its own thread. */
+    public synchronized void start(Schedule schedule) {
+        if (thread != null) throw new IllegalStateException("already started");
+        setup();
+        thread = new Thread(() -> run(schedule), "faultline-nemesis");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Asks the schedule to end after the op in progress. */
+    public void stop() {
+        stopRequested = true;
+        Thread t = thread;
+        if (t != null) t.interrupt();
+    }
+
+    /** Waits for the scheduled run to end; false if it is still running after the timeout. */
+    public boolean awaitFinished(Duration timeout) throws InterruptedException {
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t == null) return true;
+        t.join(timeout.toMillis());
+        return !t.isAlive();
+    }
+
+    /**
+     * Ends every fault: each package's final heal ops in package order (a failed heal is logged and the rest still
+     * run), then waits {@code recoveryWait} for the system to settle. Returns the completed heal ops.
+     */
+    public List<FaultOp> finalHeal(Duration recoveryWait) {
+        stopRequested = false; // a stop() of the schedule must not cut the heal short
+        List<FaultOp> heals = new ArrayList<>();
+        for (FaultPackage p : packages.values()) {
+            for (FaultOp op : p.finalHeal()) heals.add(invoke(p.name(), op));
+        }
+        sleepUntil(System.nanoTime() + recoveryWait.toNanos());
+        return heals;
+    }
+
+    /** Every op run so far, completed, in order. */
+    public List<FaultOp> executed() {
+        synchronized (executed) {
+            return List.copyOf(executed);
+        }
+    }
+
+    /** Tears down every distinct nemesis in reverse package order. */
+    public synchronized void teardown() {
+        var nemeses = new ArrayList<>(distinctNemeses());
+        Collections.reverse(nemeses);
+        for (var n : nemeses) {
+            try {
+                n.teardown(ctx);
+            } catch (RuntimeException e) {
+                LOG.warn("teardown of {} failed: {}", n.getClass().getSimpleName(), e.toString());
+            }
+        }
+        setUp = false;
+    }
+
+    @Override
+    public void close() {
+        stop();
+        teardown();
+    }
+
+    private List<Nemesis> distinctNemeses() {
+        Set<Nemesis> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Nemesis> out = new ArrayList<>();
+        for (FaultPackage p : packages.values()) if (seen.add(p.nemesis())) out.add(p.nemesis());
+        return out;
+    }
+
+    /** Sleeps until the nanoTime deadline; false if stopped or interrupted first. */
+    private boolean sleepUntil(long deadlineNanos) {
+        while (!stopRequested) {
+            long left = deadlineNanos - System.nanoTime();
+            if (left <= 0) return true;
+            try {
+                Thread.sleep(Math.min(left / 1_000_000 + 1, 200));
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,17 @@
+package io.faultline.nemesis.disk;
+
+import io.faultline.nemesis.process.Target;
+
+/** The closed set of storage faults. Each is applied to one partition directory of each (permitted) target. */
+public sealed interface DiskFault {
+    Target target();
+
+    /** Cuts the last {@code bytes} off the newest segment file: a torn write, or data never flushed. */
+    record Truncate(Target target, long bytes) implements DiskFault {}
+
+    /** Inverts {@code bits} distinct random bits of the newest segment file. */
+    record BitFlip(Target target, int bits) implements DiskFault {}
+
+    /** Removes the offset and time index files of a partition, so recovery must rebuild them. */
+    record DeleteIndex(Target target) implements DiskFault {}
+}

@@ -1,0 +1,159 @@
+package io.faultline.nemesis.net;
+
+import io.faultline.docker.Node;
+import io.faultline.nemesis.FaultOp;
+import io.faultline.nemesis.Nemesis;
+import io.faultline.nemesis.NemesisContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Applies grudges with iptables inside the nodes: for each node and each peer it drops, one
+ * {@code iptables -A INPUT -s <peer ip> -j DROP}. It remembers exactly the rules it added so that healing deletes
+ * those and nothing else, and it re-applies a node's rules whenever that node starts again, because a container
+ * restart starts with empty tables.
+ *
+ * <p>Ops: {@code start-partition} (value: a {@link PartitionShape}; replaces any partition in force) and
+ * {@code stop-partition}.
+ */
+public final class Partitioner implements Nemesis {
+    public static final String START = "start-partition";
+    public static final String STOP = "stop-partition";
+    private static final Logger LOG = LoggerFactory.getLogger(Partitioner.class);
+
+    /** Node name -> addresses of the peers whose packets it drops: exactly the rules in force. */
+    private final Map<String, List<String>> rules = new TreeMap<>();
+    private final Map<Node, Consumer<Node>> listeners = new HashMap<>();
+    private Grudge current = Grudge.none();
+
+    @Override
+    public Set<String> fs() {
+        return Set.of(START, STOP);
+    }
+
+    @Override
+    public synchronized void setup(NemesisContext ctx) {
+        for (Node node : ctx.nodes()) {
+            if (listeners.containsKey(node)) continue;
+            Consumer<Node> reapply = this::reapply;
+            node.addStartListener(reapply);
+            listeners.put(node, reapply);
+        }
+    }
+
+    @Override
+    public FaultOp invoke(NemesisContext ctx, FaultOp op) {
+        return switch (op.f()) {
+            case START -> {
+                if (!(op.value() instanceof PartitionShape shape)) {
+                    throw new IllegalArgumentException(START + " needs a PartitionShape, got " + op.value());
+                }
+                Grudge grudge = shape.grudge(ctx, ctx.random());
+                apply(ctx, grudge);
+                yield op.completed("cut " + grudge);
+            }
+            case STOP -> {
+                int removed = heal(ctx);
+                yield op.completed("fully connected (removed " + removed + " rules)");
+            }
+            default -> throw new IllegalArgumentException("partitioner cannot " + op.f());
+        };
+    }
+
+    /** Heals any partition in force, then cuts the links of the grudge. */
+    public synchronized void apply(NemesisContext ctx, Grudge grudge) {
+        heal(ctx);
+        Map<String, String> ips = new HashMap<>();
+        ctx.nodes().forEach(n -> ips.put(n.name(), n.ip()));
+        grudge.drops().forEach((node, from) -> rules.put(node, from.stream().map(ips::get).toList()));
+        current = grudge;
+        rules.keySet().parallelStream().forEach(name -> {
+            Node node = ctx.node(name);
+            // a node that is down gets its rules from the start listener when it comes back
+            if (node.isRunning()) run(node, addCommand(rules.get(name)));
+        });
+    }
+
+    /** Deletes exactly the rules this partitioner added; returns how many were in force. */
+    public synchronized int heal(NemesisContext ctx) {
+        int count = rules.values().stream().mapToInt(List::size).sum();
+        rules.entrySet().parallelStream().forEach(e -> {
+            Node node = ctx.node(e.getKey());
+            // a stopped node lost its rules already; deleting a rule that is gone is not an error
+            if (node.isRunning()) run(node, deleteCommand(e.getValue()));
+        });
+        rules.clear();
+        current = Grudge.none();
+        return count;
+    }
+
+    /** The grudge in force, or an empty one. */
+    public synchronized Grudge current() {
+        return current;
+    }
+
+    private synchronized void reapply(Node node) {
+        List<String> mine = rules.get(node.name());
+        if (mine == null || mine.isEmpty()) return;
+        LOG.info("{} restarted during a partition: re-applying {} rules", node.name(), mine.size());
+        run(node, addCommand(mine));
+    }
+
+    @Override
+    public synchronized void teardown(NemesisContext ctx) {
+        try {
+            heal(ctx);
+        } catch (RuntimeException e) {
+            LOG.warn("partition heal at teardown failed: {}", e.toString());
+        }
+        listeners.forEach(Node::removeStartListener);
+        listeners.clear();
+    }
+
+    /** Adds each rule unless an identical one is there (-C), so a re-application never duplicates a rule. */
+    static String addCommand(List<String> peerIps) {
+        var sb = new StringBuilder("set -e\n");
+        for (String ip : peerIps) {
+            sb.append("iptables -w -C INPUT -s ").append(ip).append(" -j DROP 2>/dev/null || iptables -w -A INPUT -s ")
+                    .append(ip).append(" -j DROP\n");
+        }
+        return sb.toString();
+    }
+
+    static String deleteCommand(List<String> peerIps) {
+        var sb = new StringBuilder();
+        for (String ip : peerIps) sb.append("iptables -w -D INPUT -s ").append(ip).append(" -j DROP 2>/dev/null || true\n");
+        return sb.toString();
+    }
+
+    /**
+     * Runs an iptables script in the node. The engine refuses exec into a frozen container, so a paused node is
+     * thawed for the few milliseconds the script takes and frozen again.
+     */
+    private static void run(Node node, String script) {
+        boolean paused = node.isPaused();
+        if (paused) node.resume();
+        try {
+            node.exec("sh", "-c", script).orThrow(node.name() + ": iptables");
+        } finally {
+            if (paused) node.pause();
+        }
+    }
+
+    /** For checks: the DROP rules a node's INPUT chain holds right now. */
+    public static List<String> dropRules(Node node) {
+        List<String> out = new ArrayList<>();
+        for (String line : node.exec("iptables", "-w", "-S", "INPUT").orThrow("iptables -S").split("\n")) {
+            if (line.contains("-j DROP")) out.add(line.strip());
+        }
+        return out;
+    }
+}
