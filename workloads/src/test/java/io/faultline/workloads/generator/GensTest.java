@@ -1,0 +1,140 @@
+package io.faultline.workloads.generator;
+
+import io.faultline.checker.history.OpValue;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GensTest {
+    static final long MS = 1_000_000L;
+
+    static Invocation op(String f) {
+        return Gens.op(f, OpValue.None.INSTANCE);
+    }
+
+    static Gen randomFs(long seed) {
+        return Gens.random(seed, rng -> op("f" + rng.below(100)));
+    }
+
+    @Test
+    void rngIsDeterministicAndInRange() {
+        Rng a = Rng.seeded(5);
+        Rng b = Rng.seeded(5);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(a.bits(), b.bits());
+            int x = a.below(7);
+            assertTrue(x >= 0 && x < 7);
+            double u = a.unit();
+            assertTrue(u >= 0 && u < 1);
+            a = a.advance();
+            b = b.advance();
+        }
+        assertNotEquals(Rng.seeded(5).bits(), Rng.seeded(6).bits());
+        assertNotEquals(Rng.seeded(5).split(1).bits(), Rng.seeded(5).split(2).bits());
+    }
+
+    @Test
+    void sameSeedSameOpsDifferentSeedDifferentOps() {
+        List<String> a = fs(GenSim.run(randomFs(1), 3, 200, MS));
+        List<String> b = fs(GenSim.run(randomFs(1), 3, 200, MS));
+        List<String> c = fs(GenSim.run(randomFs(2), 3, 200, MS));
+        assertEquals(200, a.size());
+        assertEquals(a, b);
+        assertNotEquals(a, c);
+    }
+
+    @Test
+    void generatorsAreValuesAskingTwiceGivesTheSameAnswer() {
+        Gen g = Gens.stagger(10 * MS, 3, randomFs(9));
+        Context ctx = Context.allFree(0, 2);
+        assertEquals(((Step.Emit) g.next(ctx)).op(), ((Step.Emit) g.next(ctx)).op());
+    }
+
+    @Test
+    void staggerSpacesOpsByTheMeanOnAverage() {
+        List<GenSim.Dispatched> d = GenSim.run(Gens.stagger(MS, 4, Gens.repeat(op("x"))), 4, 2000, 10_000);
+        long span = d.get(d.size() - 1).at() - d.get(0).at();
+        assertTrue(span > 1800 * MS && span < 2200 * MS, "span " + span);
+        for (int i = 1; i < d.size(); i++) {
+            assertTrue(d.get(i).at() >= d.get(i - 1).at());
+        }
+    }
+
+    @Test
+    void delayIsARateLimit() {
+        List<GenSim.Dispatched> d = GenSim.run(Gens.delay(5 * MS, Gens.repeat(op("x"))), 8, 100, 1_000);
+        for (int i = 1; i < d.size(); i++) {
+            assertTrue(d.get(i).at() - d.get(i - 1).at() >= 5 * MS);
+        }
+    }
+
+    @Test
+    void timeLimitStopsEmitting() {
+        List<GenSim.Dispatched> d = GenSim.run(Gens.timeLimit(100 * MS, Gens.delay(MS, Gens.repeat(op("x")))), 2,
+                10_000, 1_000);
+        assertTrue(d.size() >= 95 && d.size() <= 100, "ops " + d.size());
+        d.forEach(x -> assertTrue(x.at() < 100 * MS));
+    }
+
+    @Test
+    void limitAndOnce() {
+        assertEquals(7, GenSim.run(Gens.limit(7, Gens.repeat(op("x"))), 3, 100, MS).size());
+        assertEquals(1, GenSim.run(Gens.once(op("x")), 3, 100, MS).size());
+    }
+
+    @Test
+    void mixDrawsFromAllAndDropsExhausted() {
+        Gen m = Gens.mix(11, Gens.repeat(op("a")), Gens.repeat(op("b")), Gens.limit(5, Gens.repeat(op("c"))));
+        Map<String, Integer> n = new HashMap<>();
+        GenSim.run(m, 2, 1000, MS).forEach(d -> n.merge(d.op().f(), 1, Integer::sum));
+        assertEquals(5, n.get("c"));
+        assertTrue(n.get("a") > 400 && n.get("b") > 400, n.toString());
+    }
+
+    @Test
+    void phasesWaitForThePreviousPhaseToFinish() {
+        Gen g = Gens.phases(Gens.limit(10, Gens.repeat(op("one"))), Gens.limit(10, Gens.repeat(op("two"))));
+        List<GenSim.Dispatched> d = GenSim.run(g, 3, 100, 7 * MS);
+        assertEquals(20, d.size());
+        long lastOneDone = d.stream().filter(x -> x.op().f().equals("one")).mapToLong(GenSim.Dispatched::completedAt)
+                .max().getAsLong();
+        d.stream().filter(x -> x.op().f().equals("two")).forEach(x -> assertTrue(x.at() >= lastOneDone));
+        // seq does not wait: its second part overlaps the first's tail
+        List<GenSim.Dispatched> s = GenSim.run(Gens.seq(Gens.limit(10, Gens.repeat(op("one"))),
+                Gens.limit(10, Gens.repeat(op("two")))), 3, 100, 7 * MS);
+        long firstTwo = s.stream().filter(x -> x.op().f().equals("two")).mapToLong(GenSim.Dispatched::at).min()
+                .getAsLong();
+        long lastOneDoneSeq = s.stream().filter(x -> x.op().f().equals("one"))
+                .mapToLong(GenSim.Dispatched::completedAt).max().getAsLong();
+        assertTrue(firstTwo < lastOneDoneSeq);
+    }
+
+    @Test
+    void eachThreadRunsOneCopyPerThread() {
+        List<GenSim.Dispatched> d = GenSim.run(Gens.eachThread(Gens.limit(2, Gens.repeat(op("x")))), 4, 100, MS);
+        assertEquals(8, d.size());
+        Map<Integer, Integer> perThread = new HashMap<>();
+        d.forEach(x -> perThread.merge(x.op().thread(), 1, Integer::sum));
+        assertEquals(Map.of(0, 2, 1, 2, 2, 2, 3, 2), perThread);
+    }
+
+    @Test
+    void concurrencyRestrictsThreads() {
+        Set<Integer> used = new HashSet<>();
+        GenSim.run(Gens.concurrency(2, Gens.limit(50, Gens.repeat(op("x")))), 5, 100, MS)
+                .forEach(x -> used.add(x.op().thread()));
+        assertEquals(Set.of(0, 1), used);
+    }
+
+    private static List<String> fs(List<GenSim.Dispatched> d) {
+        return d.stream().map(x -> x.op().f() + "@" + x.op().thread()).toList();
+    }
+}

@@ -1,0 +1,138 @@
+package io.faultline.workloads.queue;
+
+import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+import io.faultline.workloads.generator.Context;
+import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Invocation;
+import io.faultline.workloads.generator.Step;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class QueueOpsTest {
+
+    /** Drives a generator on one free thread at a time (all threads free), completing each op OK at once. */
+    static List<Invocation> drive(Gen g, int threads, int n) {
+        List<Invocation> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int t = i % threads;
+            Context ctx = new Context(i, threads, List.of(t));
+            Step.Emit e = (Step.Emit) g.next(ctx);
+            out.add(e.op());
+            g = e.next().update(ctx, new Op(i, OpType.OK, t, i, e.op().f(), e.op().value(), null));
+        }
+        return out;
+    }
+
+    static QueueOps.Options opts(int keys, int maxWrites, QueueOps.KeyDistribution d) {
+        return QueueOps.Options.defaults().withKeys(keys, maxWrites, d);
+    }
+
+    @Test
+    void everyThreadStartsWithAnAssignOfTheActiveKeys() {
+        List<Invocation> ops = drive(QueueOps.create(opts(4, 100, QueueOps.KeyDistribution.UNIFORM), 1, 3), 3, 3);
+        for (int t = 0; t < 3; t++) {
+            assertEquals(Op.ASSIGN, ops.get(t).f());
+            assertEquals(new OpValue.Keys(List.of(0, 1, 2, 3), false), ops.get(t).value());
+        }
+        QueueOps.Options sub = opts(2, 100, QueueOps.KeyDistribution.UNIFORM).withSubscribe(true);
+        assertEquals(Op.SUBSCRIBE, drive(QueueOps.create(sub, 1, 1), 1, 1).get(0).f());
+    }
+
+    @Test
+    void valuesCountUpPerKeyAndKeysRetireAfterMaxWrites() {
+        List<Invocation> ops = drive(QueueOps.create(opts(3, 20, QueueOps.KeyDistribution.EXPONENTIAL), 7, 2), 2,
+                3000);
+        Map<Integer, List<Long>> values = new HashMap<>();
+        for (Invocation inv : ops) {
+            for (MicroOp m : ((inv.value() instanceof OpValue.Txn t) ? t.mops() : List.<MicroOp>of())) {
+                if (m instanceof MicroOp.Send s) {
+                    values.computeIfAbsent(s.key(), k -> new ArrayList<>()).add(s.value());
+                }
+            }
+        }
+        assertTrue(values.size() > 10, "keys should retire and be replaced: " + values.keySet());
+        values.forEach((k, vs) -> {
+            assertTrue(vs.size() <= 20, "key " + k + " got " + vs.size());
+            for (int i = 0; i < vs.size(); i++) {
+                assertEquals(i + 1L, vs.get(i), "key " + k);
+            }
+        });
+        // Retirement makes every thread re-assign; the new assignment includes a key never assigned before.
+        Set<Integer> assigned = new HashSet<>();
+        int growingAssigns = 0;
+        for (Invocation inv : ops) {
+            if (inv.value() instanceof OpValue.Keys k) {
+                if (assigned.addAll(k.keys())) {
+                    growingAssigns++;
+                }
+            }
+        }
+        assertTrue(growingAssigns > 5);
+    }
+
+    @Test
+    void sendsCarryOneToMaxMicroOps() {
+        QueueOps.Options o = opts(4, 1000, QueueOps.KeyDistribution.UNIFORM).withMix(3, 1.0, 0, 0);
+        Set<Integer> sizes = new HashSet<>();
+        for (Invocation inv : drive(QueueOps.create(o, 3, 1), 1, 500)) {
+            if (inv.f().equals(Op.SEND)) {
+                sizes.add(((OpValue.Txn) inv.value()).mops().size());
+            }
+        }
+        assertEquals(Set.of(1, 2, 3), sizes);
+    }
+
+    @Test
+    void keyDistributions() {
+        QueueOps g = QueueOps.create(opts(8, 1000, QueueOps.KeyDistribution.EXPONENTIAL), 1, 1);
+        int[] hist = new int[8];
+        for (int i = 0; i < 100_000; i++) {
+            hist[g.pickSlot((i + 0.5) / 100_000)]++;
+        }
+        assertTrue(Math.abs(hist[0] - 50_000) < 1000, "slot 0 ≈ half: " + hist[0]);
+        assertTrue(Math.abs(hist[1] - 25_000) < 1000, "slot 1 ≈ quarter: " + hist[1]);
+        assertTrue(hist[7] > 0);
+        QueueOps u = QueueOps.create(opts(8, 1000, QueueOps.KeyDistribution.UNIFORM), 1, 1);
+        int[] flat = new int[8];
+        for (int i = 0; i < 80_000; i++) {
+            flat[u.pickSlot((i + 0.5) / 80_000)]++;
+        }
+        for (int c : flat) {
+            assertEquals(10_000, c);
+        }
+    }
+
+    @Test
+    void infoCompletionMakesThatThreadReassign() {
+        Gen g = QueueOps.create(opts(2, 100, QueueOps.KeyDistribution.UNIFORM).withMix(1, 1.0, 0, 0), 5, 2);
+        Context t0 = new Context(0, 2, List.of(0));
+        Step.Emit first = (Step.Emit) g.next(t0);
+        assertEquals(Op.ASSIGN, first.op().f());
+        g = first.next();
+        Step.Emit send = (Step.Emit) g.next(t0);
+        assertEquals(Op.SEND, send.op().f());
+        g = send.next().update(t0, new Op(3, OpType.INFO, 0, 3, Op.SEND, send.op().value(), "timeout"));
+        assertEquals(Op.ASSIGN, ((Step.Emit) g.next(t0)).op().f());
+        // ...but only that thread: thread 1 still has its first assign pending and nothing else changes.
+        assertInstanceOf(Step.Emit.class, g.next(new Context(0, 2, List.of(1))));
+    }
+
+    @Test
+    void sameSeedSameStream() {
+        QueueOps.Options o = QueueOps.Options.defaults().withMix(3, 0.5, 0.05, 0.01);
+        assertEquals(drive(QueueOps.create(o, 9, 3), 3, 500), drive(QueueOps.create(o, 9, 3), 3, 500));
+    }
+}
