@@ -55,6 +55,17 @@ final class LogRecovery {
             boolean needsRecovery = upper > recoverFrom || !seg.loadIndexes() || seg.nextOffset() > upper
                     || (prevNext >= 0 && !seg.isEmpty() && firstOffsetBelow(seg, prevNext));
             int cut = 0;
+            if (needsRecovery && !config.compact() && prevNext >= 0 && base != prevNext) {
+                // Without compaction, segments are contiguous: a hole means an unflushed segment lost its tail
+                // while a later one survived (no ordering between files without fsync). Keep the prefix only.
+                log.warn("Recovery of {}: segment {} starts at {} but the log before it ends at {}", dir, seg,
+                        base, prevNext);
+                for (int j = i; j < order.size(); j++) {
+                    LogSegment later = segments.remove(order.get(j));
+                    later.deleteFiles();
+                }
+                break;
+            }
             if (needsRecovery) {
                 if (!epochCacheTruncated) {
                     // the tail is rebuilt from the data itself: forget what the checkpoint said about it

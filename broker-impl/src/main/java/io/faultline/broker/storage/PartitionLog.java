@@ -415,7 +415,9 @@ public final class PartitionLog implements Closeable {
 
     /**
      * Removes every record at or after {@code offset} (a follower's truncation on divergence). No-op if offset &gt;=
-     * log end offset. Truncates the epoch cache, and clamps recovery point and high watermark.
+     * log end offset. Truncation cuts whole batches: if {@code offset} falls inside a batch, that batch is removed
+     * too and the log end offset becomes its base offset (so the log never has holes). Truncates the epoch cache,
+     * and clamps recovery point and high watermark.
      */
     public void truncateTo(long offset) {
         if (offset < 0) throw new IllegalArgumentException("cannot truncate to negative offset " + offset);
@@ -437,11 +439,14 @@ public final class PartitionLog implements Closeable {
                 LogSegment last = segments.lastEntry().getValue();
                 last.truncateTo(offset);
                 active = last;
-                logEndOffset = offset;
-                epochCache.truncateFromEnd(offset);
-                recoveryPoint = Math.min(recoveryPoint, offset);
-                highWatermark = Math.min(highWatermark, offset);
-                logStartOffset = Math.min(logStartOffset, offset);
+                // The batch holding `offset` goes whole, so the end may land below `offset`; unlike Kafka (which
+                // sets the end to `offset` and leaves a gap) we keep the log free of holes.
+                long newEnd = Math.min(offset, Math.max(last.baseOffset(), last.nextOffset()));
+                logEndOffset = newEnd;
+                epochCache.truncateFromEnd(newEnd);
+                recoveryPoint = Math.min(recoveryPoint, newEnd);
+                highWatermark = Math.min(highWatermark, newEnd);
+                logStartOffset = Math.min(logStartOffset, newEnd);
                 directoryDirty = true;
             } finally {
                 structure.writeLock().unlock();
@@ -754,6 +759,11 @@ public final class PartitionLog implements Closeable {
         } finally {
             writer.unlock();
         }
+    }
+
+    /** Segments, oldest first (tests check indexes against full scans). */
+    List<LogSegment> segmentsView() {
+        return List.copyOf(segments.values());
     }
 
     boolean isClosed() {

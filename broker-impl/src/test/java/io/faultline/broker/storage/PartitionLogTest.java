@@ -205,14 +205,13 @@ class PartitionLogTest {
         open(LogConfig.builder().segmentBytes(size * 2).indexIntervalBytes(1).build());
         for (int i = 0; i < 6; i++) log.appendAsLeader(batch(10, 1), i); // epochs 0..5, one per batch
         log.updateHighWatermark(60);
-        log.truncateTo(25);
-        assertEquals(25, log.logEndOffset());
-        assertEquals(25, log.highWatermark());
+        log.truncateTo(25); // inside batch 20..29: the whole batch goes
+        assertEquals(20, log.logEndOffset());
+        assertEquals(20, log.highWatermark());
         assertEquals(List.of(0L, 20L), log.segmentBaseOffsets());
-        assertEquals(Optional.of(2), log.latestEpoch());
-        // batch 20..29 was cut whole (truncation cuts at batch boundaries like Kafka), so only 0..19 remain
+        assertEquals(Optional.of(1), log.latestEpoch());
         assertEquals(20, readAll(log).stream().mapToLong(b -> b.lastOffset() + 1).max().orElse(0));
-        log.truncateTo(20);
+        log.truncateTo(20); // no-op at the end
         log.appendAsLeader(batch(10, 1), 9);
         assertEquals(List.of(0L, 20L), log.segmentBaseOffsets());
         assertEquals(30, log.logEndOffset());
