@@ -73,6 +73,11 @@ public final class StoreServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** The socket address actually bound (always a loopback address). */
+    public InetSocketAddress address() {
+        return server.getAddress();
+    }
+
     public URI uri() {
         return URI.create("http://127.0.0.1:" + port() + "/");
     }
