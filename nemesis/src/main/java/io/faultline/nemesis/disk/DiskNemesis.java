@@ -5,7 +5,6 @@ import io.faultline.docker.sut.SegmentStorage;
 import io.faultline.nemesis.FaultOp;
 import io.faultline.nemesis.Nemesis;
 import io.faultline.nemesis.NemesisContext;
-import io.faultline.nemesis.net.Grudges;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,7 +43,7 @@ public final class DiskNemesis implements Nemesis {
 
     /** How many distinct nodes one run may corrupt: a strict minority. */
     public static int budget(int clusterSize) {
-        return Grudges.majority(clusterSize) - 1;
+        return Math.max(0, (clusterSize - 1) / 2);
     }
 
     @Override
