@@ -1,0 +1,103 @@
+package io.faultline.workloads.queue;
+
+import io.faultline.checker.CheckResult;
+import io.faultline.checker.Verdict;
+import io.faultline.checker.history.HistoryRecorder;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The real Kafka client, with no broker: nothing listens on 127.0.0.1:1. Every op must end (bounded by the
+ * timeouts), classified honestly, and the run must not hang. The end-to-end run against a real broker lives with
+ * the Docker SUT.
+ */
+class KafkaQueueClientTest {
+    static QueueWorkloadConfig unreachable(boolean createTopics) {
+        QueueSettings s = QueueSettings.defaults().withTimeouts(1000, 1500).withPolling(200, 100)
+                .withTopics(1, (short) -1, createTopics);
+        return QueueWorkloadConfig.defaults("127.0.0.1:1", "nobroker" + (createTopics ? "c" : "a"))
+                .withSettings(s).withRun(3, Duration.ofSeconds(2), 2, 10).withFinalTimeout(Duration.ofSeconds(2));
+    }
+
+    static long count(List<Op> ops, String f, OpType type) {
+        return ops.stream().filter(o -> o.f().equals(f) && o.type() == type).count();
+    }
+
+    @Test
+    void topicCreationFailureMeansDefiniteFailure() throws Exception {
+        QueueWorkloadConfig cfg = unreachable(true);
+        HistoryRecorder rec = HistoryRecorder.inMemory(cfg.concurrency());
+        long t0 = System.nanoTime();
+        QueueWorkload.run(cfg, rec);
+        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(60).toNanos());
+        List<Op> ops = rec.ops();
+        assertEquals(0, count(ops, Op.SEND, OpType.OK));
+        assertEquals(0, count(ops, Op.SEND, OpType.INFO));
+        assertTrue(count(ops, Op.SEND, OpType.FAIL) + count(ops, Op.ASSIGN, OpType.FAIL) > 0);
+        ops.stream().filter(o -> o.type() == OpType.FAIL && o.f().equals(Op.SEND))
+                .forEach(o -> assertTrue(o.error().contains("could not create topics"), o.error()));
+        CheckResult r = QueueWorkload.checker(cfg).check(ops);
+        assertEquals(Verdict.UNKNOWN, r.verdict(), r::toString);
+    }
+
+    @Test
+    void sendsThatTimeOutAreIndeterminateAndRetireTheProcess() throws Exception {
+        QueueWorkloadConfig cfg = unreachable(false);
+        HistoryRecorder rec = HistoryRecorder.inMemory(cfg.concurrency());
+        QueueWorkload.run(cfg, rec);
+        List<Op> ops = rec.ops();
+        assertEquals(0, count(ops, Op.SEND, OpType.OK));
+        assertTrue(count(ops, Op.SEND, OpType.INFO) > 0, "timeouts are info");
+        assertEquals(0, count(ops, Op.SEND, OpType.FAIL), "nothing here proves a send did not happen");
+        ops.stream().filter(o -> o.f().equals(Op.SEND) && o.type() == OpType.INFO)
+                .forEach(o -> assertTrue(o.error().contains("Timeout"), o.error()));
+        boolean retired = false;
+        for (int t = 0; t < cfg.concurrency(); t++) {
+            retired |= rec.processOf(t) >= cfg.concurrency();
+        }
+        assertTrue(retired, "info retires processes");
+        assertFalse(QueueWorkload.checker(cfg).check(ops).verdict() == Verdict.INVALID);
+    }
+
+    @Test
+    void propertiesFollowTheSettings() {
+        QueueWorkloadConfig cfg = unreachable(false).withSettings(QueueSettings.defaults().withAcks("1", false)
+                .withRetries(3).withConsumer(QueueSettings.ConsumerMode.SUBSCRIBE, "read_uncommitted")
+                .withExtra(Map.of("linger.ms", "7"), Map.of()));
+        Properties p = KafkaQueueClient.producerProps(cfg, "x");
+        assertEquals("1", p.get("acks"));
+        assertEquals(false, p.get("enable.idempotence"));
+        assertEquals(3, p.get("retries"));
+        assertEquals("7", p.get("linger.ms"));
+        Properties c = KafkaQueueClient.consumerProps(cfg, "x");
+        assertEquals("read_uncommitted", c.get("isolation.level"));
+        assertEquals(cfg.groupId(), c.get("group.id"));
+        assertFalse(KafkaQueueClient.consumerProps(unreachable(false), "x").containsKey("group.id"));
+        assertThrows(IllegalArgumentException.class, () -> QueueSettings.defaults().withAcks("1", true));
+    }
+
+    @Test
+    void keyMappingIsABijection() {
+        KeyMapping m = new KeyMapping("q", 3);
+        for (int k = 0; k < 50; k++) {
+            TopicPartition tp = m.partitionOf(k);
+            assertEquals(k, m.keyOf(tp.topic(), tp.partition()));
+        }
+        assertEquals(new TopicPartition("q-3", 1), m.partitionOf(10));
+        assertEquals(-1, m.keyOf("other-1", 0));
+        assertEquals(-1, m.keyOf("q-x", 0));
+        assertEquals(-1, m.keyOf("q-1", 3));
+    }
+}
