@@ -1,0 +1,33 @@
+package io.faultline.harness;
+
+import io.faultline.checker.history.HistoryReader;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** `faultline analyze RUN_DIR`: check a stored history again and rewrite its results and report; no cluster. */
+@Command(name = "analyze", mixinStandardHelpOptions = true,
+        description = "Re-check a stored run's history (no cluster) and rewrite results.json and report.html.")
+final class AnalyzeCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "RUN_DIR", description = "A run folder, e.g. store/latest")
+    Path runDir;
+
+    @Override
+    public Integer call() throws Exception {
+        Path dir = runDir.toRealPath();
+        var testJson = StoredRun.readTestJson(dir);
+        var config = StoredRun.configOf(testJson);
+        Path history = dir.resolve("history.jsonl");
+        if (!Files.isRegularFile(history)) throw new IllegalArgumentException(dir + " has no history.jsonl");
+        var ops = HistoryReader.read(history);
+        boolean complete = Files.exists(dir.resolve(TestRunner.COMPLETE_MARKER));
+        var outcome = RunAnalysis.analyze(StoredRun.runDirOf(dir), config, testJson, ops, complete,
+                StoredRun.startedAt(testJson), StoredRun.readClocks(dir));
+        System.out.println("faultline: " + ops.size() + " ops checked: " + outcome.verdict().name().toLowerCase()
+                + (complete ? "" : " (the run was incomplete)") + "; report: " + dir.resolve("report.html"));
+        return outcome.exitCode();
+    }
+}

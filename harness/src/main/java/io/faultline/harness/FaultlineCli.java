@@ -1,0 +1,54 @@
+package io.faultline.harness;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** `bin/faultline`: run Jepsen-style tests of Kafka-protocol brokers and read their results. */
+@Command(name = "faultline", mixinStandardHelpOptions = true, versionProvider = FaultlineCli.Version.class,
+        description = "Fault-injection tests of Kafka-protocol brokers, judged next to Apache Kafka.",
+        subcommands = {TestCommand.class, AnalyzeCommand.class, ReplayCommand.class, CampaignCommand.class,
+                ServeCommand.class})
+public final class FaultlineCli implements Runnable {
+    /** Exit codes: the verdict of the run(s), or a harness error. */
+    public static final int EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_UNKNOWN_OR_ERROR = 2;
+
+    public static void main(String[] args) {
+        // Libraries (Kafka clients, Testcontainers) log at INFO by default: keep the terminal for progress.
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
+                System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line; tests call {@code execute} on it. */
+    public static CommandLine commandLine() {
+        var cli = new CommandLine(new FaultlineCli());
+        // A bad flag gets one line, not a stack trace or a page of usage.
+        cli.setParameterExceptionHandler((ex, args) -> {
+            ex.getCommandLine().getErr().println("faultline: " + ex.getMessage()
+                    + " (see: faultline " + ex.getCommandLine().getCommandName() + " --help)");
+            return EXIT_UNKNOWN_OR_ERROR;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof IllegalArgumentException) {
+                commandLine.getErr().println("faultline: " + ex.getMessage());
+            } else {
+                commandLine.getErr().println("faultline: harness error: " + ex);
+                ex.printStackTrace(commandLine.getErr());
+            }
+            return EXIT_UNKNOWN_OR_ERROR;
+        });
+        return cli;
+    }
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[]{"faultline " + FaultlineVersion.get()};
+        }
+    }
+}

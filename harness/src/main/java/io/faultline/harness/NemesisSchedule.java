@@ -1,0 +1,113 @@
+package io.faultline.harness;
+
+import io.faultline.checker.history.HistoryRecorder;
+import io.faultline.docker.sut.SutCluster;
+import io.faultline.nemesis.ClusterHealth;
+import io.faultline.nemesis.ClusterView.PartitionRef;
+import io.faultline.nemesis.FaultLog;
+import io.faultline.nemesis.FaultOptions;
+import io.faultline.nemesis.FaultPackage;
+import io.faultline.nemesis.FaultPackages;
+import io.faultline.nemesis.NemesisContext;
+import io.faultline.nemesis.Schedule;
+import io.faultline.nemesis.Scheduler;
+import io.faultline.results.ReportInput;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The nemesis packages named by --nemesis, scheduled over a run and healed at its end. */
+final class NemesisSchedule implements FaultSchedule {
+    private final NemesisContext context;
+    private final Scheduler scheduler;
+    private final Schedule schedule;
+    private final Set<String> active = new LinkedHashSet<>();
+    private final RunLog log;
+
+    private NemesisSchedule(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics, RunLog log) {
+        this.log = log;
+        Map<String, FaultPackage> byFaultF = new LinkedHashMap<>();
+        // Faults record themselves in the history (Jepsen's info ops of process nemesis) and in the progress line.
+        FaultLog progress = event -> trackActive(event);
+        this.context = NemesisContext.builder(cluster)
+                .recorder(recorder)
+                .log(FaultLog.all(List.of(FaultLog.toHistory(recorder), progress)))
+                .seed(config.seed())
+                .build();
+        List<PartitionRef> primaries = new ArrayList<>();
+        for (String t : topics) primaries.add(new PartitionRef(t, 0));
+        List<FaultPackage> packages = FaultPackages.create(config.nemesis(), context,
+                FaultOptions.defaults().withPrimaries(primaries));
+        this.packages = packages;
+        this.scheduler = new Scheduler(context, packages);
+        this.schedule = Schedule.of(Duration.ofSeconds(config.nemesisIntervalSeconds()),
+                Duration.ofSeconds(config.timeLimitSeconds()), config.seed());
+    }
+
+    private final List<FaultPackage> packages;
+
+    static FaultSchedule create(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics,
+                                RunLog log) {
+        return config.nemesis().isEmpty() ? FaultSchedule.NONE : new NemesisSchedule(config, cluster, recorder, topics, log);
+    }
+
+    private void trackActive(FaultLog.FaultEvent event) {
+        synchronized (active) {
+            for (FaultPackage p : packagesOrEmpty()) {
+                if (!p.name().equals(event.packageName())) continue;
+                if (p.faultFs().contains(event.f()) && event.phase() == FaultLog.Phase.START) active.add(p.name());
+                if (p.isHeal(event.f()) && event.phase() == FaultLog.Phase.END) active.remove(p.name());
+            }
+        }
+    }
+
+    private List<FaultPackage> packagesOrEmpty() {
+        return packages == null ? List.of() : packages;
+    }
+
+    @Override
+    public void start() {
+        scheduler.start(schedule);
+    }
+
+    @Override
+    public List<String> active() {
+        synchronized (active) {
+            return List.copyOf(active);
+        }
+    }
+
+    @Override
+    public void stopAndHeal() {
+        try {
+            scheduler.stop();
+            scheduler.awaitFinished(Duration.ofSeconds(60));
+            scheduler.finalHeal(Duration.ZERO);
+            List<String> problems = ClusterHealth.awaitHealthy(context, Duration.ofSeconds(30));
+            if (!problems.isEmpty()) log.line("after the final heal: " + String.join("; ", problems));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            scheduler.finalHeal(Duration.ZERO);
+        } catch (RuntimeException e) {
+            log.line("final heal: " + e);
+        } finally {
+            scheduler.teardown();
+            synchronized (active) {
+                active.clear();
+            }
+        }
+    }
+
+    @Override
+    public Map<String, List<ReportInput.ClockPoint>> clockOffsets() {
+        Map<String, List<ReportInput.ClockPoint>> out = new LinkedHashMap<>();
+        context.clocks().series().forEach((node, samples) -> out.put(node, samples.stream()
+                .map(s -> new ReportInput.ClockPoint(s.timeNanos(), s.offsetMillis())).toList()));
+        return out;
+    }
+}

@@ -1,0 +1,50 @@
+package io.faultline.harness;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+
+/** The run's own log: every line goes to the terminal (stderr) and to faultline.log in the run folder. */
+final class RunLog implements AutoCloseable {
+    private final PrintStream terminal;
+    private Writer file;
+
+    RunLog(PrintStream terminal) {
+        this.terminal = terminal;
+    }
+
+    /** Starts copying lines to the run folder's faultline.log (before that, they only reach the terminal). */
+    synchronized void attach(Path logFile) throws IOException {
+        file = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    synchronized void line(String text) {
+        terminal.println("faultline: " + text);
+        terminal.flush();
+        if (file != null) {
+            try {
+                file.write(Instant.now() + " " + text + "\n");
+                file.flush();
+            } catch (IOException ignored) {
+                // the terminal still has it
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (file != null) {
+            try {
+                file.close();
+            } catch (IOException ignored) {
+                // nothing left to do
+            }
+            file = null;
+        }
+    }
+}

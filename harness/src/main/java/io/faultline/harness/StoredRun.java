@@ -1,0 +1,73 @@
+package io.faultline.harness;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.faultline.results.ReportInput;
+import io.faultline.results.RunDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * test.json and clocks.json of a run: what `analyze` and `replay` read back. test.json holds the test name,
+ * the start time, versions and every parameter (seed included) under "parameters".
+ */
+final class StoredRun {
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final String CLOCKS = "clocks.json";
+
+    private StoredRun() {}
+
+    static Map<String, Object> testJson(String testName, TestConfig config, Instant startedAt, String sutVersion) {
+        var m = new LinkedHashMap<String, Object>();
+        m.put("test-name", testName);
+        m.put("started-at", startedAt.toString());
+        m.put("seed", config.seed());
+        m.put("versions", Map.of("faultline", FaultlineVersion.get(), "sut", config.sut() + " " + sutVersion,
+                "kafka-clients", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion(),
+                "java", System.getProperty("java.version")));
+        m.put("parameters", config.asMap());
+        return m;
+    }
+
+    static Map<String, Object> readTestJson(Path runDir) throws IOException {
+        Path file = runDir.resolve("test.json");
+        if (!Files.isRegularFile(file)) throw new IllegalArgumentException(runDir + " has no test.json: not a run folder");
+        return JSON.readValue(file.toFile(), new TypeReference<LinkedHashMap<String, Object>>() {});
+    }
+
+    @SuppressWarnings("unchecked")
+    static TestConfig configOf(Map<String, Object> testJson) {
+        return TestConfig.fromMap((Map<String, Object>) testJson.get("parameters"));
+    }
+
+    static Instant startedAt(Map<String, Object> testJson) {
+        Object s = testJson.get("started-at");
+        return s == null ? Instant.EPOCH : Instant.parse(s.toString());
+    }
+
+    static RunDir runDirOf(Path dir) {
+        Path abs = dir.toAbsolutePath().normalize();
+        return new RunDir(abs, abs.getParent().getFileName().toString(), abs.getFileName().toString());
+    }
+
+    static void writeClocks(Path runDir, Map<String, List<ReportInput.ClockPoint>> clocks) throws IOException {
+        JSON.writeValue(runDir.resolve(CLOCKS).toFile(), clocks);
+    }
+
+    static Map<String, List<ReportInput.ClockPoint>> readClocks(Path runDir) {
+        Path file = runDir.resolve(CLOCKS);
+        if (!Files.isRegularFile(file)) return Map.of();
+        try {
+            return JSON.readValue(file.toFile(), new TypeReference<LinkedHashMap<String, List<ReportInput.ClockPoint>>>() {});
+        } catch (IOException e) {
+            return Map.of();
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.faultline.harness;
+
+import io.faultline.results.RunStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** `faultline test`: one Jepsen-style test (or several, until one fails, with --test-count). */
+@Command(name = "test", mixinStandardHelpOptions = true,
+        description = "Run a test: start a cluster, drive the workload under faults, check the history, write a report.")
+final class TestCommand implements Callable<Integer> {
+    @Mixin
+    TestOptions options;
+
+    @Option(names = "--test-count", description = "Run this many tests, stopping at the first that is not valid (default: ${DEFAULT-VALUE})")
+    int testCount = 1;
+
+    @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
+    Path store = Path.of("store");
+
+    @Override
+    public Integer call() throws Exception {
+        if (testCount < 1) throw new IllegalArgumentException("--test-count must be at least 1");
+        TestConfig first = options.toConfig();
+        int exit = FaultlineCli.EXIT_VALID;
+        for (int i = 0; i < testCount; i++) {
+            // Each repetition gets its own seed, derived from the first so the whole series replays.
+            TestConfig config = i == 0 ? first : first.withSeed(new java.util.SplittableRandom(first.seed() + i).nextLong() & Long.MAX_VALUE);
+            if (testCount > 1) System.err.println("faultline: test " + (i + 1) + " of " + testCount);
+            var result = new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create).run();
+            exit = result.exitCode();
+            if (exit != FaultlineCli.EXIT_VALID) break;
+        }
+        return exit;
+    }
+}

@@ -1,0 +1,111 @@
+package io.faultline.harness;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every parameter of one test run. Written to test.json, read back by `analyze` and `replay`, so a run can be
+ * repeated exactly from its seed.
+ */
+public record TestConfig(
+        String sut,
+        int nodes,
+        String workload,
+        List<String> nemesis,
+        int timeLimitSeconds,
+        double rate,
+        int concurrency,
+        int keys,
+        String acks,
+        boolean idempotence,
+        int minIsr,
+        int replicationFactor,
+        boolean unclean,
+        String subVia,
+        int nemesisIntervalSeconds,
+        long seed,
+        int recoverySeconds,
+        int drainSeconds) {
+
+    public TestConfig {
+        nemesis = List.copyOf(nemesis);
+        require(nodes >= 1 && nodes <= 9, "--nodes must be between 1 and 9, got " + nodes);
+        require(timeLimitSeconds >= 1, "--time-limit must be at least 1 second");
+        require(rate > 0, "--rate must be positive");
+        require(concurrency >= 1, "--concurrency must be at least 1");
+        require(keys >= 1, "--keys must be at least 1");
+        require(List.of("0", "1", "all").contains(acks), "--acks must be 0, 1 or all, got " + acks);
+        require(replicationFactor >= 1 && replicationFactor <= nodes,
+                "--rf must be between 1 and --nodes (" + nodes + "), got " + replicationFactor);
+        require(minIsr >= 1 && minIsr <= replicationFactor,
+                "--min-isr must be between 1 and --rf (" + replicationFactor + "), got " + minIsr);
+        require(List.of("assign", "subscribe").contains(subVia), "--sub-via must be assign or subscribe, got " + subVia);
+        require(nemesisIntervalSeconds >= 1, "--nemesis-interval must be at least 1 second");
+        require("queue".equals(workload), "--workload must be queue (the only workload so far), got " + workload);
+        require(List.of("apache-kafka", "broker-impl").contains(sut), "--sut must be apache-kafka or broker-impl, got " + sut);
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) throw new IllegalArgumentException(message);
+    }
+
+    /** The test's name in the store: what was run, under which fault packages and acks. */
+    public String testName() {
+        String faults = nemesis.isEmpty() ? "none" : String.join("+", nemesis);
+        return sut + "-" + workload + "-" + faults + "-acks" + acks;
+    }
+
+    public TestConfig withSeed(long newSeed) {
+        return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, newSeed,
+                recoverySeconds, drainSeconds);
+    }
+
+    /** test.json's "parameters" object: every field, by its CLI flag name. */
+    public Map<String, Object> asMap() {
+        var m = new LinkedHashMap<String, Object>();
+        m.put("sut", sut);
+        m.put("nodes", nodes);
+        m.put("workload", workload);
+        m.put("nemesis", nemesis);
+        m.put("time-limit", timeLimitSeconds);
+        m.put("rate", rate);
+        m.put("concurrency", concurrency);
+        m.put("keys", keys);
+        m.put("acks", acks);
+        m.put("idempotence", idempotence);
+        m.put("min-isr", minIsr);
+        m.put("rf", replicationFactor);
+        m.put("unclean", unclean);
+        m.put("sub-via", subVia);
+        m.put("nemesis-interval", nemesisIntervalSeconds);
+        m.put("seed", seed);
+        m.put("recovery", recoverySeconds);
+        m.put("drain", drainSeconds);
+        return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static TestConfig fromMap(Map<String, Object> m) {
+        return new TestConfig(
+                (String) m.get("sut"),
+                ((Number) m.get("nodes")).intValue(),
+                (String) m.get("workload"),
+                (List<String>) m.get("nemesis"),
+                ((Number) m.get("time-limit")).intValue(),
+                ((Number) m.get("rate")).doubleValue(),
+                ((Number) m.get("concurrency")).intValue(),
+                ((Number) m.get("keys")).intValue(),
+                String.valueOf(m.get("acks")),
+                (Boolean) m.get("idempotence"),
+                ((Number) m.get("min-isr")).intValue(),
+                ((Number) m.get("rf")).intValue(),
+                (Boolean) m.get("unclean"),
+                (String) m.get("sub-via"),
+                ((Number) m.get("nemesis-interval")).intValue(),
+                ((Number) m.get("seed")).longValue(),
+                ((Number) m.getOrDefault("recovery", 10)).intValue(),
+                ((Number) m.getOrDefault("drain", 30)).intValue());
+    }
+}

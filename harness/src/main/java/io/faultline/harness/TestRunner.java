@@ -1,0 +1,246 @@
+package io.faultline.harness;
+
+import io.faultline.checker.Verdict;
+import io.faultline.checker.history.HistoryReader;
+import io.faultline.checker.history.HistoryRecorder;
+import io.faultline.checker.history.Op;
+import io.faultline.docker.DockerEngine;
+import io.faultline.docker.sut.ApacheKafka;
+import io.faultline.docker.sut.BrokerImpl;
+import io.faultline.docker.sut.KafkaSettings;
+import io.faultline.docker.sut.SutCluster;
+import io.faultline.docker.sut.SystemUnderTest;
+import io.faultline.results.RunDir;
+import io.faultline.results.RunStore;
+import io.faultline.workloads.generator.Interpreter;
+import io.faultline.workloads.queue.FinalDrain;
+import io.faultline.workloads.queue.KafkaQueueClient;
+import io.faultline.workloads.queue.QueueOps;
+import io.faultline.workloads.queue.QueueSettings;
+import io.faultline.workloads.queue.QueueWorkload;
+import io.faultline.workloads.queue.QueueWorkloadConfig;
+import io.faultline.workloads.queue.TopicManager;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+/**
+ * One Jepsen-style test, phase by phase: provision → build images → start cluster → create topics →
+ * workload + nemesis → final heals → recovery wait → final drain → collect → teardown → check → report.
+ * Whatever happens (an error, Ctrl-C), the history stays on disk, the cluster is removed and a report is
+ * written; an interrupted run's report says it is incomplete.
+ */
+final class TestRunner {
+    /** Written into the run folder when every phase up to the final drain finished. */
+    static final String COMPLETE_MARKER = ".complete";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+
+    record Result(Verdict verdict, Path runDir, int exitCode) {}
+
+    private final TestConfig config;
+    private final RunStore store;
+    private final RunLog log;
+    private final FaultScheduleFactory faults;
+
+    /** Builds the fault schedule of a run once the cluster and the history exist. */
+    interface FaultScheduleFactory {
+        FaultSchedule create(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics,
+                             RunLog log);
+    }
+
+    TestRunner(TestConfig config, RunStore store, PrintStream terminal, FaultScheduleFactory faults) {
+        this.config = config;
+        this.store = store;
+        this.log = new RunLog(terminal);
+        this.faults = faults;
+    }
+
+    Result run() throws IOException {
+        // The seed comes first, so any run can be replayed even if everything after this line fails.
+        log.line("seed " + config.seed() + "  (replay: --seed " + config.seed() + ")");
+        Instant startedAt = Instant.now();
+        RunDir run = store.newRun(config.testName(), startedAt);
+        log.attach(run.faultlineLog());
+        log.line("run folder " + run.dir());
+        SystemUnderTest sut = systemUnderTest(config);
+        var testJson = StoredRun.testJson(run.testName(), config, startedAt, sut.version());
+        run.writeTestJson(testJson);
+
+        var state = new RunState();
+        Thread main = Thread.currentThread();
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            // Ctrl-C or a kill: stop the run where it is and let its own cleanup write what it has.
+            if (finished.getCount() == 0) return;
+            log.line("interrupted: tearing down and writing a partial report");
+            state.interrupted = true;
+            main.interrupt();
+            try {
+                finished.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException ignored) {
+                // exiting anyway
+            }
+        }, "faultline-interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
+
+        long planned = config.timeLimitSeconds() + config.recoverySeconds() + config.drainSeconds() + 60;
+        try (Progress progress = new Progress(log, planned, () -> state.schedule.active(), 5000)) {
+            try {
+                execute(run, sut, state, progress);
+            } catch (InterruptedException e) {
+                log.line("run interrupted in phase " + progress.phase());
+            } catch (Exception e) {
+                state.error = e;
+                log.line("harness error in phase " + progress.phase() + ": " + e);
+            } finally {
+                Thread.interrupted(); // clear, so cleanup can wait on I/O
+                cleanUp(run, state, progress);
+            }
+            return conclude(run, testJson, startedAt, state, progress);
+        } finally {
+            finished.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it waits for us
+            }
+            log.close();
+        }
+    }
+
+    /** Mutable state shared by the phases and the cleanup. */
+    private static final class RunState {
+        volatile SutCluster cluster;
+        volatile HistoryRecorder recorder;
+        volatile FaultSchedule schedule = FaultSchedule.NONE;
+        volatile boolean complete;
+        volatile boolean interrupted;
+        volatile Exception error;
+        volatile boolean healed;
+    }
+
+    private void execute(RunDir run, SystemUnderTest sut, RunState state, Progress progress) throws Exception {
+        progress.phase("provision");
+        DockerEngine.ensureAvailable();
+
+        progress.phase("build-images");
+        sut.buildImage();
+
+        progress.phase("start-cluster");
+        state.cluster = SutCluster.start(sut, config.nodes(), READY_TIMEOUT);
+        log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
+
+        QueueWorkloadConfig workload = workloadConfig(state.cluster.bootstrapServers(), run);
+        state.recorder = HistoryRecorder.toFile(run.historyJsonl(), config.concurrency());
+        progress.recorder(state.recorder);
+        try (TopicManager topics = new TopicManager(workload)) {
+            progress.phase("create-topics");
+            List<Integer> initialKeys = IntStream.range(0, config.keys()).boxed().toList();
+            topics.ensure(initialKeys);
+            List<String> topicNames = List.copyOf(topics.mapping().topicsOf(initialKeys));
+
+            Interpreter interpreter = new Interpreter(state.recorder, thread -> new KafkaQueueClient(workload, topics, thread));
+            progress.phase("workload");
+            state.schedule = faults.create(config, state.cluster, state.recorder, topicNames, log);
+            state.schedule.start();
+            interpreter.run(QueueWorkload.mainGenerator(workload));
+
+            progress.phase("final-heal");
+            state.schedule.stopAndHeal();
+            state.healed = true;
+
+            progress.phase("recovery");
+            Thread.sleep(config.recoverySeconds() * 1000L);
+
+            progress.phase("final-drain");
+            Map<Integer, Long> targets = FinalDrain.targetsFrom(state.recorder.ops());
+            interpreter.run(FinalDrain.forAllThreads(targets, Duration.ofSeconds(config.drainSeconds()).toNanos()));
+        }
+        state.complete = true;
+        Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
+    }
+
+    /** Always runs: heal, close the history, collect node files, remove every container. */
+    private void cleanUp(RunDir run, RunState state, Progress progress) {
+        if (!state.healed) {
+            try {
+                state.schedule.stopAndHeal();
+            } catch (RuntimeException e) {
+                log.line("final heal failed: " + e);
+            }
+        }
+        if (state.recorder != null) {
+            try {
+                state.recorder.close();
+            } catch (IOException e) {
+                log.line("closing the history failed: " + e);
+            }
+        }
+        try {
+            StoredRun.writeClocks(run.dir(), state.schedule.clockOffsets());
+        } catch (IOException e) {
+            log.line("writing clocks.json failed: " + e);
+        }
+        if (state.cluster != null) {
+            progress.phase("collect-and-teardown");
+            try {
+                state.cluster.teardown(state.interrupted ? null : run.nodesDir());
+            } catch (RuntimeException e) {
+                log.line("teardown failed: " + e);
+                state.cluster.close();
+            }
+        }
+    }
+
+    private Result conclude(RunDir run, Map<String, Object> testJson, Instant startedAt, RunState state,
+                            Progress progress) throws IOException {
+        progress.phase("check");
+        List<Op> history = Files.exists(run.historyJsonl()) ? HistoryReader.read(run.historyJsonl()) : List.of();
+        var outcome = RunAnalysis.analyze(run, config, testJson, history, state.complete, startedAt,
+                state.schedule.clockOffsets());
+        int exit = state.error != null && outcome.verdict() != Verdict.INVALID
+                ? FaultlineCli.EXIT_UNKNOWN_OR_ERROR : outcome.exitCode();
+        log.line(String.format("verdict %s%s; %d ops; report %s", outcome.verdict().name().toLowerCase(),
+                state.complete ? "" : " (incomplete run)", history.size(), run.reportHtml()));
+        var found = outcome.checks().values().stream().flatMap(r -> r.forbiddenFound().stream()).distinct().toList();
+        if (!found.isEmpty()) log.line("anomalies: " + String.join(", ", found));
+        return new Result(outcome.verdict(), run.dir(), exit);
+    }
+
+    static SystemUnderTest systemUnderTest(TestConfig config) {
+        KafkaSettings settings = KafkaSettings.defaults()
+                .withReplicationFactor(config.replicationFactor())
+                .withMinInsyncReplicas(config.minIsr())
+                .withUncleanLeaderElection(config.unclean());
+        return switch (config.sut()) {
+            case "apache-kafka" -> new ApacheKafka(settings);
+            case "broker-impl" -> new BrokerImpl(settings);
+            default -> throw new IllegalArgumentException("unknown --sut " + config.sut());
+        };
+    }
+
+    private QueueWorkloadConfig workloadConfig(String bootstrap, RunDir run) {
+        QueueSettings settings = QueueSettings.defaults()
+                .withAcks(config.acks(), config.idempotence() && "all".equals(config.acks()))
+                .withConsumer("subscribe".equals(config.subVia()) ? QueueSettings.ConsumerMode.SUBSCRIBE
+                        : QueueSettings.ConsumerMode.ASSIGN, "read_committed")
+                .withTopics(1, (short) config.replicationFactor(), true);
+        QueueOps.Options keys = QueueOps.Options.defaults()
+                .withKeys(config.keys(), QueueOps.Options.defaults().maxWritesPerKey(),
+                        QueueOps.Options.defaults().distribution());
+        return QueueWorkloadConfig.defaults(bootstrap, "fl" + run.timestamp().replaceAll("[^0-9]", ""))
+                .withSettings(settings)
+                .withKeys(keys)
+                .withRun(config.seed(), Duration.ofSeconds(config.timeLimitSeconds()), config.concurrency(), config.rate())
+                .withFinalTimeout(Duration.ofSeconds(config.drainSeconds()));
+    }
+}
