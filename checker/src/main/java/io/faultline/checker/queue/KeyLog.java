@@ -37,8 +37,8 @@ final class KeyLog {
     final Map<Long, long[]> duplicateOps = new HashMap<>();
     /** value → position of the completion op that sent it. */
     final LongLongMap writer = new LongLongMap(64);
-    /** value → position of the first OK poll that read it. */
-    final LongLongMap okReader = new LongLongMap(64);
+    /** value → position of the first poll (OK, or INFO with records) that returned it. */
+    final LongLongMap reader = new LongLongMap(64);
 
     // Filled by seal():
     long[] offsets; // non-empty offsets, ascending

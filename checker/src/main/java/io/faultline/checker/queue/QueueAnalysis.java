@@ -77,6 +77,9 @@ final class QueueAnalysis {
                 continue;
             }
             boolean ok = op.type() == OpType.OK;
+            // A poll that returned records but then failed to commit is indeterminate, yet its records were
+            // really delivered to a client: they count as seen (for lost, unseen and aborted reads) all the same.
+            boolean seen = ok || op.type() == OpType.INFO;
             boolean sentSomething = false;
             for (MicroOp m : txn.mops()) {
                 if (m instanceof MicroOp.Send s) {
@@ -100,8 +103,8 @@ final class QueueAnalysis {
                             // Polls count for the version order whatever their outcome: a consumer must only
                             // ever be shown committed data.
                             l.observe(r.offset(), r.value(), pos);
-                            if (ok) {
-                                l.okReader.putIfAbsent(r.value(), pos);
+                            if (seen) {
+                                l.reader.putIfAbsent(r.value(), pos);
                             }
                         }
                     }
@@ -111,12 +114,12 @@ final class QueueAnalysis {
                 infoSends.add(pos);
             }
         }
-        // An indeterminate send whose effect some OK poll saw did happen; only then may its offsets shape the log.
+        // An indeterminate send whose effect some poll saw did happen; only then may its offsets shape the log.
         for (int pos : infoSends) {
             List<MicroOp> mops = ops.get(pos).mops();
             boolean proven = false;
             for (MicroOp m : mops) {
-                if (m instanceof MicroOp.Send s && log(s.key()).okReader.containsKey(s.value())) {
+                if (m instanceof MicroOp.Send s && log(s.key()).reader.containsKey(s.value())) {
                     proven = true;
                     break;
                 }
@@ -285,7 +288,7 @@ final class QueueAnalysis {
                 KeyLog l = log(e.getKey());
                 int key = l.key;
                 // Aborted reads: a value whose send definitely failed.
-                if (ok) {
+                if (ok || op.type() == OpType.INFO) {
                     for (MicroOp.Record r : recs) {
                         long w = l.writer.get(r.value(), -1);
                         if (w >= 0 && ops.get((int) w).type() == OpType.FAIL) {
@@ -372,12 +375,11 @@ final class QueueAnalysis {
     // ---- per key ------------------------------------------------------------------------------------------
 
     private void lostAndUnseen(KeyLog l) {
-        // The furthest point of the log that some OK poll is known to have reached.
-        int bound = -1;
+        // The furthest point of the log that some poll is known to have reached.
         long[] boundValue = {0};
         long[] boundReader = {-1};
         int[] b = {-1};
-        l.okReader.forEach((v, reader) -> {
+        l.reader.forEach((v, reader) -> {
             int i = l.indexOf(v);
             if (i > b[0]) {
                 b[0] = i;
@@ -385,7 +387,7 @@ final class QueueAnalysis {
                 boundReader[0] = reader;
             }
         });
-        bound = b[0];
+        int bound = b[0];
         // Everything whose last appearance is at or below the bound should have been read by someone.
         for (int i = 0; i <= bound; i++) {
             checkLost(l, i, l.valueAtIndex(i), bound, boundValue[0], (int) boundReader[0]);
@@ -398,7 +400,7 @@ final class QueueAnalysis {
         }
         l.writer.forEach((v, w) -> {
             Op writer = ops.get((int) w);
-            if (writer.type() == OpType.OK && !l.okReader.containsKey(v)) {
+            if (writer.type() == OpType.OK && !l.reader.containsKey(v)) {
                 long offset = l.offsetOf.get(v, -1);
                 add(QueueAnomaly.UNSEEN, l.key, () -> "key " + l.key + ": value " + v + " was acknowledged"
                         + (offset >= 0 ? " at offset " + offset : "") + " (op " + writer.index()
@@ -408,7 +410,7 @@ final class QueueAnalysis {
     }
 
     private void checkLost(KeyLog l, int i, long v, int bound, long boundValue, int boundReader) {
-        if (l.indexOf(v) != i || l.lastIndexOf(v) > bound || l.okReader.containsKey(v)) {
+        if (l.indexOf(v) != i || l.lastIndexOf(v) > bound || l.reader.containsKey(v)) {
             return; // counted at its first index only; a later copy beyond the bound may yet be read; or was read
         }
         long w = l.writer.get(v, -1);

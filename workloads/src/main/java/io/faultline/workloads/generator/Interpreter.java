@@ -51,46 +51,41 @@ public final class Interpreter {
         for (int t = 0; t < threads; t++) {
             free.add(t);
         }
-        long completed = 0;
+        long[] completed = {0};
         try {
             while (true) {
-                // Fold in everything that has completed so far.
+                // Fold in everything that has completed so far, in completion order.
                 for (Done d = completions.poll(); d != null; d = completions.poll()) {
-                    free.add(d.thread());
-                    completed++;
-                    gen = gen.update(context(free, threads), d.op());
+                    gen = absorb(gen, d, free, threads, completed);
                 }
                 Context ctx = context(free, threads);
                 Step step = free.isEmpty() ? Step.PENDING : gen.next(ctx);
                 if (step instanceof Step.Done) {
                     if (free.size() == threads) {
-                        return completed;
+                        return completed[0];
                     }
                     step = Step.PENDING; // finished, but ops are still running: wait for them
                 }
-                if (step instanceof Step.Pending) {
-                    Done d = completions.poll(IDLE_POLL_NANOS, TimeUnit.NANOSECONDS);
-                    if (d != null) {
-                        completions.add(d); // handled at the top of the loop, in order
+                long waitNanos = IDLE_POLL_NANOS;
+                if (step instanceof Step.Emit e) {
+                    long wait = e.op().time() - ctx.time();
+                    if (wait <= 0) {
+                        int t = e.op().thread();
+                        if (!free.remove(t)) {
+                            throw new IllegalStateException("generator emitted an op for busy thread " + t + ": "
+                                    + e.op());
+                        }
+                        gen = e.next();
+                        inboxes.get(t).add(e.op());
+                        continue;
                     }
-                    continue;
+                    // Not yet: sleep until then unless something completes first; either way, ask again.
+                    waitNanos = Math.min(wait, IDLE_POLL_NANOS * 10);
                 }
-                Step.Emit e = (Step.Emit) step;
-                long wait = e.op().time() - ctx.time();
-                if (wait > 0) {
-                    // Not yet. Sleep until then unless something completes first; either way, ask again.
-                    Done d = completions.poll(Math.min(wait, IDLE_POLL_NANOS * 10), TimeUnit.NANOSECONDS);
-                    if (d != null) {
-                        completions.add(d);
-                    }
-                    continue;
+                Done d = completions.poll(waitNanos, TimeUnit.NANOSECONDS);
+                if (d != null) {
+                    gen = absorb(gen, d, free, threads, completed);
                 }
-                int t = e.op().thread();
-                if (!free.remove(t)) {
-                    throw new IllegalStateException("generator emitted an op for busy thread " + t + ": " + e.op());
-                }
-                gen = e.next();
-                inboxes.get(t).add(e.op());
             }
         } finally {
             for (Thread w : workers) {
@@ -100,6 +95,12 @@ public final class Interpreter {
                 w.join(TimeUnit.SECONDS.toMillis(30));
             }
         }
+    }
+
+    private Gen absorb(Gen gen, Done d, TreeSet<Integer> free, int threads, long[] completed) {
+        free.add(d.thread());
+        completed[0]++;
+        return gen.update(context(free, threads), d.op());
     }
 
     private Context context(TreeSet<Integer> free, int threads) {
