@@ -1,0 +1,30 @@
+package io.faultline.broker;
+
+import io.faultline.broker.common.Time;
+import io.faultline.broker.server.BrokerConfig;
+import io.faultline.broker.server.KafkaBroker;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code java -cp ... io.faultline.broker.BrokerMain server.properties}: runs one broker until SIGTERM, then shuts
+ * down cleanly (flush, checkpoints, clean-shutdown marker).
+ */
+public final class BrokerMain {
+    private BrokerMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: BrokerMain <server.properties>");
+            System.exit(2);
+        }
+        KafkaBroker broker = new KafkaBroker(BrokerConfig.load(Path.of(args[0])), Time.SYSTEM).start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            broker.close();
+            stopped.countDown();
+        }, "shutdown"));
+        stopped.await();
+    }
+}

@@ -1,0 +1,103 @@
+package io.faultline.broker.api;
+
+import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.network.Request;
+import io.faultline.broker.server.BrokerContext;
+import io.faultline.broker.storage.CleanupPolicy;
+import io.faultline.broker.storage.LogConfig;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.message.DescribeConfigsRequestData;
+import org.apache.kafka.common.message.DescribeConfigsResponseData;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult;
+import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.TimestampType;
+
+/** DescribeConfigs for topics (effective log settings) and this broker. */
+public final class ConfigApis {
+    /** DescribeConfigs config sources, as Kafka numbers them. */
+    private static final byte DYNAMIC_TOPIC_CONFIG = 1;
+    private static final byte STATIC_BROKER_CONFIG = 4;
+    private static final byte DEFAULT_CONFIG = 5;
+
+    private final BrokerContext ctx;
+
+    public ConfigApis(BrokerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** A LogConfig under Kafka's topic config names. */
+    static Map<String, String> topicConfigs(LogConfig c) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("cleanup.policy", c.cleanupPolicy().stream().map(p -> p == CleanupPolicy.COMPACT ? "compact" : "delete")
+                .sorted().collect(Collectors.joining(",")));
+        m.put("delete.retention.ms", Long.toString(c.deleteRetentionMs()));
+        m.put("file.delete.delay.ms", Long.toString(c.fileDeleteDelayMs()));
+        m.put("flush.messages", Long.toString(c.flushMessages()));
+        m.put("flush.ms", Long.toString(c.flushMs()));
+        m.put("index.interval.bytes", Integer.toString(c.indexIntervalBytes()));
+        m.put("max.message.bytes", Integer.toString(c.maxMessageBytes()));
+        m.put("message.timestamp.type", c.timestampType() == TimestampType.LOG_APPEND_TIME ? "LogAppendTime" : "CreateTime");
+        m.put("min.insync.replicas", "1");
+        m.put("retention.bytes", Long.toString(c.retentionBytes()));
+        m.put("retention.ms", Long.toString(c.retentionMs()));
+        m.put("segment.bytes", Integer.toString(c.segmentBytes()));
+        m.put("segment.index.bytes", Integer.toString(c.segmentIndexBytes()));
+        m.put("segment.ms", Long.toString(c.segmentMs()));
+        return m;
+    }
+
+    public void describeConfigs(Request r) {
+        DescribeConfigsRequestData req = r.data();
+        DescribeConfigsResponseData resp = new DescribeConfigsResponseData().setThrottleTimeMs(0);
+        for (DescribeConfigsRequestData.DescribeConfigsResource res : req.resources()) {
+            DescribeConfigsResult out = new DescribeConfigsResult().setResourceType(res.resourceType())
+                    .setResourceName(res.resourceName());
+            Map<String, String> values;
+            Map<String, String> overrides;
+            byte overrideSource;
+            if (res.resourceType() == ConfigResource.Type.TOPIC.id()) {
+                Optional<TopicInfo> t = ctx.topics().byName(res.resourceName());
+                if (t.isEmpty()) {
+                    resp.results().add(out.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                            .setErrorMessage("Topic " + res.resourceName() + " does not exist"));
+                    continue;
+                }
+                values = topicConfigs(ctx.config().defaultLogConfig().with(t.get().configs()));
+                overrides = t.get().configs();
+                overrideSource = DYNAMIC_TOPIC_CONFIG;
+            } else if (res.resourceType() == ConfigResource.Type.BROKER.id()
+                    && (res.resourceName().isEmpty() || res.resourceName().equals(Integer.toString(ctx.nodeId())))) {
+                values = new LinkedHashMap<>();
+                values.put("node.id", Integer.toString(ctx.nodeId()));
+                values.put("num.partitions", Integer.toString(ctx.config().numPartitions()));
+                values.put("auto.create.topics.enable", Boolean.toString(ctx.config().autoCreateTopics()));
+                values.put("offsets.topic.num.partitions", Integer.toString(ctx.config().offsetsTopicPartitions()));
+                values.put("log.dirs", ctx.config().logDir().toString());
+                values.put("socket.request.max.bytes", Integer.toString(ctx.config().socketRequestMaxBytes()));
+                overrides = values;
+                overrideSource = STATIC_BROKER_CONFIG;
+            } else {
+                resp.results().add(out.setErrorCode(Errors.INVALID_REQUEST.code())
+                        .setErrorMessage("Unsupported resource " + res.resourceType() + "/" + res.resourceName()));
+                continue;
+            }
+            List<String> keys = res.configurationKeys();
+            values.forEach((name, value) -> {
+                if (keys != null && !keys.isEmpty() && !keys.contains(name)) return;
+                boolean overridden = overrides.containsKey(name);
+                out.configs().add(new DescribeConfigsResourceResult().setName(name).setValue(value)
+                        .setReadOnly(res.resourceType() != ConfigResource.Type.TOPIC.id())
+                        .setConfigSource(overridden ? overrideSource : DEFAULT_CONFIG)
+                        .setIsSensitive(false));
+            });
+            resp.results().add(out.setErrorCode(Errors.NONE.code()));
+        }
+        ctx.channel().sendResponse(r, resp);
+    }
+}

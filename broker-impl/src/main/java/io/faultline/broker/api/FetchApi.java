@@ -1,0 +1,158 @@
+package io.faultline.broker.api;
+
+import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.network.Request;
+import io.faultline.broker.partition.Partition;
+import io.faultline.broker.purgatory.DelayedOperation;
+import io.faultline.broker.server.BrokerContext;
+import io.faultline.broker.storage.LogReadResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.FetchRequestData;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.message.FetchResponseData.FetchableTopicResponse;
+import org.apache.kafka.common.message.FetchResponseData.PartitionData;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fetch v4-v18 with full fetches only (session id 0): topic names up to v12, ids from v13. Consumers read up to
+ * the high watermark, replicas up to the log end. A fetch waits in the fetch purgatory until minBytes are
+ * available, an error occurs, or maxWaitMs passes.
+ */
+public final class FetchApi {
+    private static final Logger log = LoggerFactory.getLogger(FetchApi.class);
+    private static final short FIRST_TOPIC_ID_VERSION = 13;
+    private static final short FIRST_REPLICA_STATE_VERSION = 15;
+    private static final short FIRST_SESSION_VERSION = 7;
+
+    private final BrokerContext ctx;
+
+    public FetchApi(BrokerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    /** One requested partition, resolved. */
+    private record Target(String topicName, Uuid topicId, TopicPartition tp, FetchRequestData.FetchPartition req,
+                          Errors resolveError) {
+    }
+
+    /** The answer assembled from one read pass. */
+    private record ReadPass(FetchResponseData response, int bytes, boolean anyError) {
+    }
+
+    public void handle(Request r) {
+        FetchRequestData req = r.data();
+        short v = r.version();
+        if (v >= FIRST_SESSION_VERSION && req.sessionId() != 0) {
+            // We never create sessions, so a client can only name one from a previous broker incarnation.
+            ctx.channel().sendResponse(r, new FetchResponseData().setErrorCode(Errors.FETCH_SESSION_ID_NOT_FOUND.code())
+                    .setSessionId(0));
+            return;
+        }
+        int replicaId = v >= FIRST_REPLICA_STATE_VERSION ? req.replicaState().replicaId() : req.replicaId();
+        boolean consumer = replicaId < 0;
+        List<Target> targets = new ArrayList<>();
+        for (FetchRequestData.FetchTopic ft : req.topics()) {
+            Optional<TopicInfo> t = v >= FIRST_TOPIC_ID_VERSION ? ctx.topics().byId(ft.topicId())
+                    : ctx.topics().byName(ft.topic());
+            for (FetchRequestData.FetchPartition fp : ft.partitions()) {
+                if (t.isEmpty()) {
+                    targets.add(new Target(ft.topic(), ft.topicId(), null, fp, v >= FIRST_TOPIC_ID_VERSION
+                            ? Errors.UNKNOWN_TOPIC_ID : Errors.UNKNOWN_TOPIC_OR_PARTITION));
+                } else {
+                    targets.add(new Target(t.get().name(), t.get().id(), new TopicPartition(t.get().name(),
+                            fp.partition()), fp, Errors.NONE));
+                }
+            }
+        }
+        int maxBytes = req.maxBytes() <= 0 ? Integer.MAX_VALUE : req.maxBytes();
+        ReadPass first = readAll(targets, v, consumer, maxBytes);
+        if (req.maxWaitMs() <= 0 || first.anyError() || first.bytes() >= req.minBytes() || targets.isEmpty()) {
+            ctx.channel().sendResponse(r, first.response());
+            return;
+        }
+        List<TopicPartition> keys = targets.stream().filter(t -> t.tp() != null).map(Target::tp).distinct().toList();
+        ctx.partitions().watchFetch(new DelayedOperation(req.maxWaitMs()) {
+            private ReadPass ready;
+
+            @Override
+            public boolean tryComplete() {
+                ReadPass pass = readAll(targets, v, consumer, maxBytes);
+                if (pass.anyError() || pass.bytes() >= req.minBytes()) {
+                    ready = pass;
+                    return forceComplete();
+                }
+                return false;
+            }
+
+            @Override
+            protected void onComplete() {
+                ReadPass pass = ready != null ? ready : readAll(targets, v, consumer, maxBytes);
+                ctx.channel().sendResponse(r, pass.response());
+            }
+        }, keys);
+    }
+
+    private ReadPass readAll(List<Target> targets, short v, boolean consumer, int maxBytes) {
+        FetchResponseData resp = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code())
+                .setSessionId(0);
+        int remaining = maxBytes;
+        int total = 0;
+        boolean anyError = false;
+        FetchableTopicResponse current = null;
+        for (Target t : targets) {
+            boolean sameTopic = current != null && (v >= FIRST_TOPIC_ID_VERSION
+                    ? current.topicId().equals(t.topicId()) : current.topic().equals(t.topicName()));
+            if (!sameTopic) {
+                current = new FetchableTopicResponse();
+                if (v >= FIRST_TOPIC_ID_VERSION) current.setTopicId(t.topicId());
+                else current.setTopic(t.topicName());
+                resp.responses().add(current);
+            }
+            PartitionData pd = new PartitionData().setPartitionIndex(t.req().partition()).setHighWatermark(-1)
+                    .setLastStableOffset(-1).setLogStartOffset(-1).setPreferredReadReplica(-1)
+                    .setRecords(MemoryRecords.EMPTY);
+            current.partitions().add(pd);
+            if (t.resolveError() != Errors.NONE) {
+                pd.setErrorCode(t.resolveError().code());
+                anyError = true;
+                continue;
+            }
+            Optional<Partition> p = ctx.partitions().get(t.tp());
+            if (p.isEmpty()) {
+                pd.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                anyError = true;
+                continue;
+            }
+            Partition part = p.get();
+            long hw = part.highWatermark();
+            pd.setHighWatermark(hw).setLastStableOffset(hw).setLogStartOffset(part.log().logStartOffset());
+            try {
+                int limit = Math.min(t.req().partitionMaxBytes(), remaining);
+                if (limit <= 0 && total > 0) continue; // response full: later partitions get nothing this time
+                LogReadResult res = part.read(t.req().fetchOffset(), Math.max(limit, 1), consumer,
+                        t.req().currentLeaderEpoch());
+                pd.setRecords(res.records()).setHighWatermark(res.highWatermark())
+                        .setLastStableOffset(res.highWatermark()).setLogStartOffset(res.logStartOffset());
+                int size = res.records().sizeInBytes();
+                total += size;
+                remaining -= size;
+            } catch (ApiException e) {
+                pd.setErrorCode(Errors.forException(e).code());
+                anyError = true;
+            } catch (RuntimeException e) {
+                log.warn("Fetch from {} failed", t.tp(), e);
+                pd.setErrorCode(Errors.forException(e).code());
+                anyError = true;
+            }
+        }
+        return new ReadPass(resp, total, anyError);
+    }
+}

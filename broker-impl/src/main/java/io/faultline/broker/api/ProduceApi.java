@@ -1,0 +1,124 @@
+package io.faultline.broker.api;
+
+import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.network.Request;
+import io.faultline.broker.partition.Partition;
+import io.faultline.broker.server.BrokerContext;
+import java.nio.ByteBuffer;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
+import org.apache.kafka.common.message.ProduceResponseData.TopicProduceResponse;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.BaseRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Produce v3-v13: topic names up to v12, topic ids from v13. acks=0 gets no response (the connection is closed
+ * if anything failed, as Kafka does), acks=1 answers after the local append, acks=all waits in the produce
+ * purgatory for the high watermark.
+ */
+public final class ProduceApi {
+    private static final Logger log = LoggerFactory.getLogger(ProduceApi.class);
+    /** Produce v13 is the first to address topics by id. */
+    private static final short FIRST_TOPIC_ID_VERSION = 13;
+
+    private final BrokerContext ctx;
+
+    public ProduceApi(BrokerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    public void handle(Request r) {
+        ProduceRequestData req = r.data();
+        short v = r.version();
+        short acks = req.acks();
+        ProduceResponseData resp = new ProduceResponseData().setThrottleTimeMs(0);
+        Map<TopicPartition, Map.Entry<PartitionProduceResponse, Long>> waiting = new LinkedHashMap<>();
+        boolean anyError = false;
+        Errors requestError = Errors.NONE;
+        if (acks != 0 && acks != 1 && acks != -1) requestError = Errors.INVALID_REQUIRED_ACKS;
+        if (req.transactionalId() != null) requestError = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+        for (ProduceRequestData.TopicProduceData td : req.topicData()) {
+            Optional<TopicInfo> topic = v >= FIRST_TOPIC_ID_VERSION ? ctx.topics().byId(td.topicId())
+                    : ctx.topics().byName(td.name());
+            TopicProduceResponse tr = new TopicProduceResponse();
+            if (v >= FIRST_TOPIC_ID_VERSION) tr.setTopicId(td.topicId());
+            else tr.setName(td.name());
+            for (ProduceRequestData.PartitionProduceData pd : td.partitionData()) {
+                PartitionProduceResponse pr = new PartitionProduceResponse().setIndex(pd.index())
+                        .setBaseOffset(-1).setLogAppendTimeMs(-1).setLogStartOffset(-1);
+                tr.partitionResponses().add(pr);
+                if (requestError != Errors.NONE) {
+                    pr.setErrorCode(requestError.code());
+                    anyError = true;
+                    continue;
+                }
+                if (topic.isEmpty()) {
+                    pr.setErrorCode((v >= FIRST_TOPIC_ID_VERSION ? Errors.UNKNOWN_TOPIC_ID
+                            : Errors.UNKNOWN_TOPIC_OR_PARTITION).code());
+                    anyError = true;
+                    continue;
+                }
+                TopicPartition tp = new TopicPartition(topic.get().name(), pd.index());
+                Optional<Partition> partition = ctx.partitions().get(tp);
+                if (partition.isEmpty()) {
+                    pr.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                    anyError = true;
+                    continue;
+                }
+                try {
+                    Partition.AppendResult res = partition.get().appendAsLeader(copyOf(pd.records()));
+                    pr.setBaseOffset(res.firstOffset()).setLogAppendTimeMs(res.logAppendTime())
+                            .setLogStartOffset(res.logStartOffset());
+                    waiting.put(tp, new AbstractMap.SimpleEntry<>(pr, res.lastOffset() + 1));
+                } catch (ApiException e) {
+                    anyError = true;
+                    pr.setErrorCode(Errors.forException(e).code());
+                    if (v >= 8) pr.setErrorMessage(e.getMessage());
+                    log.debug("Produce to {} failed: {}", tp, e.toString());
+                } catch (RuntimeException e) {
+                    anyError = true;
+                    Errors err = Errors.forException(e);
+                    pr.setErrorCode((err == Errors.UNKNOWN_SERVER_ERROR && e instanceof IllegalArgumentException
+                            ? Errors.CORRUPT_MESSAGE : err).code());
+                    log.warn("Produce to {} failed", tp, e);
+                }
+            }
+            resp.responses().add(tr);
+        }
+        if (acks == 0) {
+            if (anyError) ctx.channel().closeConnection(r);
+            else ctx.channel().noResponse(r);
+            return;
+        }
+        if (acks == 1 || waiting.isEmpty()) {
+            ctx.channel().sendResponse(r, resp);
+            return;
+        }
+        DelayedProduce op = new DelayedProduce(req.timeoutMs(), ctx.partitions(), waiting,
+                () -> ctx.channel().sendResponse(r, resp));
+        ctx.partitions().watchProduce(op, new ArrayList<>(waiting.keySet()));
+    }
+
+    /** The request's records point into the request buffer: the log gets its own copy (offsets are rewritten). */
+    private static MemoryRecords copyOf(BaseRecords records) {
+        if (!(records instanceof MemoryRecords mr)) {
+            throw new CorruptRecordException("records of unexpected type " + (records == null ? null : records.getClass()));
+        }
+        ByteBuffer src = mr.buffer().duplicate();
+        ByteBuffer copy = ByteBuffer.allocate(src.remaining());
+        copy.put(src).flip();
+        return MemoryRecords.readableRecords(copy);
+    }
+}

@@ -1,0 +1,45 @@
+package io.faultline.broker.api;
+
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersion;
+import org.apache.kafka.common.message.ApiVersionsResponseData.ApiVersionCollection;
+import org.apache.kafka.common.protocol.ApiKeys;
+
+/**
+ * The APIs this broker implements, each from the Kafka 4.x baseline ({@link ApiKeys#oldestVersion()}, what Kafka
+ * 4.0+ still accepts) to the latest stable version of kafka-clients 4.4.0. Only these are advertised in
+ * ApiVersions, and the network layer refuses any other key or version.
+ */
+public final class SupportedApis {
+    private static final Set<ApiKeys> IMPLEMENTED = EnumSet.of(
+            ApiKeys.API_VERSIONS, ApiKeys.METADATA, ApiKeys.CREATE_TOPICS, ApiKeys.DELETE_TOPICS,
+            ApiKeys.DESCRIBE_CLUSTER, ApiKeys.DESCRIBE_CONFIGS, ApiKeys.PRODUCE, ApiKeys.FETCH,
+            ApiKeys.LIST_OFFSETS, ApiKeys.OFFSET_FOR_LEADER_EPOCH, ApiKeys.INIT_PRODUCER_ID,
+            ApiKeys.FIND_COORDINATOR, ApiKeys.JOIN_GROUP, ApiKeys.SYNC_GROUP, ApiKeys.HEARTBEAT,
+            ApiKeys.LEAVE_GROUP, ApiKeys.OFFSET_COMMIT, ApiKeys.OFFSET_FETCH, ApiKeys.DESCRIBE_GROUPS,
+            ApiKeys.LIST_GROUPS);
+
+    private SupportedApis() {
+    }
+
+    public static boolean isSupported(ApiKeys api, short version) {
+        return IMPLEMENTED.contains(api) && version >= api.oldestVersion() && version <= maxVersion(api);
+    }
+
+    public static short maxVersion(ApiKeys api) {
+        return api.latestVersion(false);
+    }
+
+    public static Set<ApiKeys> implemented() {
+        return IMPLEMENTED;
+    }
+
+    public static ApiVersionCollection asCollection() {
+        ApiVersionCollection c = new ApiVersionCollection();
+        for (ApiKeys k : IMPLEMENTED) {
+            c.add(new ApiVersion().setApiKey(k.id).setMinVersion(k.oldestVersion()).setMaxVersion(maxVersion(k)));
+        }
+        return c;
+    }
+}

@@ -1,0 +1,273 @@
+package io.faultline.broker.network;
+
+import io.faultline.broker.common.Time;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiPredicate;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.RequestHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A network thread: owns a set of connections, reads size-prefixed frames, parses header and body, hands requests
+ * to the {@link RequestChannel} and writes responses back.
+ *
+ * <p>In-order responses: like Kafka, a connection is muted (no reads) from the moment a request is handed off
+ * until its response has been written, so each connection has at most one request in the broker. Pipelined
+ * requests wait in the socket buffer.
+ *
+ * <p>Bad input never reaches the I/O threads: a negative or oversized length prefix, an unparsable header, an
+ * unknown API key, an unsupported version (other than ApiVersions, which is answered at v0) or an unparsable
+ * body closes the connection with one log line; every other connection is unaffected.
+ */
+public final class Processor implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(Processor.class);
+
+    private final int id;
+    private final RequestChannel channel;
+    private final Time time;
+    private final int maxRequestBytes;
+    private final long idleNanos;
+    private final AtomicInteger connectionCount;
+    private final BiPredicate<ApiKeys, Short> supported;
+    private final Selector selector;
+    private final Queue<SocketChannel> newConnections = new ConcurrentLinkedQueue<>();
+    private final Queue<Response> responses = new ConcurrentLinkedQueue<>();
+    private final Map<String, Connection> connections = new HashMap<>();
+    private volatile boolean running = true;
+    private long nextConnectionId;
+    private long lastIdleCheck;
+
+    /** Per-connection read/write state; touched only by this processor's thread. */
+    private static final class Connection {
+        final String id;
+        final SocketChannel socket;
+        final SelectionKey key;
+        final String host;
+        final ByteBuffer sizeBuf = ByteBuffer.allocate(4);
+        ByteBuffer payload;
+        ByteBuffer send;
+        boolean inFlight;
+        long lastActiveNanos;
+
+        Connection(String id, SocketChannel socket, SelectionKey key, String host) {
+            this.id = id;
+            this.socket = socket;
+            this.key = key;
+            this.host = host;
+        }
+    }
+
+    Processor(int id, RequestChannel channel, Time time, int maxRequestBytes, long idleMs,
+              AtomicInteger connectionCount, BiPredicate<ApiKeys, Short> supported) throws IOException {
+        this.id = id;
+        this.channel = channel;
+        this.time = time;
+        this.maxRequestBytes = maxRequestBytes;
+        this.idleNanos = idleMs * 1_000_000L;
+        this.connectionCount = connectionCount;
+        this.supported = supported;
+        this.selector = Selector.open();
+    }
+
+    int id() {
+        return id;
+    }
+
+    void accept(SocketChannel socket) {
+        newConnections.add(socket);
+        selector.wakeup();
+    }
+
+    void enqueueResponse(Response r) {
+        responses.add(r);
+        selector.wakeup();
+    }
+
+    void shutdown() {
+        running = false;
+        selector.wakeup();
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            try {
+                registerNewConnections();
+                processResponses();
+                selector.select(300);
+                Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+                while (it.hasNext()) {
+                    SelectionKey key = it.next();
+                    it.remove();
+                    Connection c = (Connection) key.attachment();
+                    try {
+                        if (key.isValid() && key.isReadable()) read(c);
+                        if (key.isValid() && key.isWritable()) write(c);
+                    } catch (IOException | CancelledKeyException e) {
+                        close(c, null);
+                    }
+                }
+                closeIdle();
+            } catch (Throwable t) {
+                log.error("Processor {} loop error", id, t);
+            }
+        }
+        for (Connection c : connections.values().toArray(new Connection[0])) close(c, null);
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // shutting down
+        }
+    }
+
+    private void registerNewConnections() {
+        SocketChannel sc;
+        while ((sc = newConnections.poll()) != null) {
+            try {
+                sc.configureBlocking(false);
+                SelectionKey key = sc.register(selector, SelectionKey.OP_READ);
+                String host = String.valueOf(sc.getRemoteAddress());
+                Connection c = new Connection(id + "-" + (nextConnectionId++) + "-" + host, sc, key, host);
+                c.lastActiveNanos = time.nanoseconds();
+                key.attach(c);
+                connections.put(c.id, c);
+            } catch (IOException e) {
+                closeQuietly(sc);
+                connectionCount.decrementAndGet();
+            }
+        }
+    }
+
+    private void processResponses() {
+        Response r;
+        while ((r = responses.poll()) != null) {
+            Connection c = connections.get(r.request().connectionId());
+            if (c == null) continue; // connection closed meanwhile
+            if (r instanceof Response.Send s) {
+                c.send = s.bytes();
+                c.key.interestOps(SelectionKey.OP_WRITE);
+            } else if (r instanceof Response.NoResponse) {
+                unmute(c);
+            } else {
+                close(c, "closing connection after " + r.request());
+            }
+        }
+    }
+
+    private void read(Connection c) throws IOException {
+        c.lastActiveNanos = time.nanoseconds();
+        if (c.payload == null) {
+            if (c.socket.read(c.sizeBuf) < 0) {
+                close(c, null);
+                return;
+            }
+            if (c.sizeBuf.hasRemaining()) return;
+            int size = c.sizeBuf.getInt(0);
+            if (size < 0 || size > maxRequestBytes) {
+                close(c, "request frame of " + size + " bytes exceeds socket.request.max.bytes=" + maxRequestBytes);
+                return;
+            }
+            c.payload = ByteBuffer.allocate(size);
+        }
+        if (c.socket.read(c.payload) < 0) {
+            close(c, null);
+            return;
+        }
+        if (c.payload.hasRemaining()) return;
+        ByteBuffer frame = c.payload;
+        frame.flip();
+        c.payload = null;
+        c.sizeBuf.clear();
+        handleFrame(c, frame);
+    }
+
+    private void handleFrame(Connection c, ByteBuffer frame) {
+        RequestHeader header;
+        try {
+            header = RequestHeader.parse(frame);
+        } catch (RuntimeException e) {
+            close(c, "unparsable request header (" + e.getMessage() + ")");
+            return;
+        }
+        ApiKeys api = header.apiKey();
+        AbstractRequest body = null;
+        if (!supported.test(api, header.apiVersion())) {
+            // ApiVersions has a protocol-defined answer for any version (v0 + UNSUPPORTED_VERSION); others do not.
+            if (api != ApiKeys.API_VERSIONS) {
+                close(c, "unsupported " + api + " version " + header.apiVersion());
+                return;
+            }
+        } else {
+            try {
+                body = AbstractRequest.parseRequest(api, header.apiVersion(), new ByteBufferAccessor(frame)).request;
+            } catch (RuntimeException e) {
+                close(c, "unparsable " + api + " v" + header.apiVersion() + " body (" + e + ")");
+                return;
+            }
+        }
+        Request req = new Request(id, c.id, header, body, time.nanoseconds(), c.host);
+        c.inFlight = true;
+        c.key.interestOps(0); // mute until the response is written
+        try {
+            channel.sendRequest(req);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close(c, null);
+        }
+    }
+
+    private void write(Connection c) throws IOException {
+        c.lastActiveNanos = time.nanoseconds();
+        c.socket.write(c.send);
+        if (!c.send.hasRemaining()) {
+            c.send = null;
+            unmute(c);
+        }
+    }
+
+    private void unmute(Connection c) {
+        c.inFlight = false;
+        if (c.key.isValid()) c.key.interestOps(SelectionKey.OP_READ);
+    }
+
+    private void closeIdle() {
+        long now = time.nanoseconds();
+        if (now - lastIdleCheck < 1_000_000_000L) return;
+        lastIdleCheck = now;
+        for (Connection c : connections.values().toArray(new Connection[0])) {
+            if (!c.inFlight && c.send == null && now - c.lastActiveNanos > idleNanos) {
+                close(c, "closing idle connection");
+            }
+        }
+    }
+
+    private void close(Connection c, String reason) {
+        if (connections.remove(c.id) == null) return;
+        if (reason != null) log.warn("{}: {}", c.id, reason);
+        c.key.cancel();
+        closeQuietly(c.socket);
+        connectionCount.decrementAndGet();
+    }
+
+    private static void closeQuietly(SocketChannel sc) {
+        try {
+            sc.close();
+        } catch (IOException ignored) {
+            // nothing to do
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.faultline.broker.network;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hand-off between network threads and I/O threads: one bounded request queue (back-pressure on the
+ * processors when the I/O threads fall behind, like queued.max.requests) and, per processor, a response queue.
+ */
+public final class RequestChannel {
+    private static final Logger log = LoggerFactory.getLogger(RequestChannel.class);
+
+    private final BlockingQueue<Request> requests;
+    private final CopyOnWriteArrayList<Processor> processors = new CopyOnWriteArrayList<>();
+
+    public RequestChannel(int queueSize) {
+        this.requests = new ArrayBlockingQueue<>(queueSize);
+    }
+
+    void addProcessor(Processor p) {
+        processors.add(p);
+        if (processors.indexOf(p) != p.id()) throw new IllegalStateException("processors must register in id order");
+    }
+
+    void sendRequest(Request r) throws InterruptedException {
+        requests.put(r);
+    }
+
+    /** Next request, or null after the timeout. */
+    public Request receiveRequest(long timeoutMs) throws InterruptedException {
+        return requests.poll(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Serializes the response at the request's version and queues it for the request's processor. */
+    public void sendResponse(Request request, ApiMessage body) {
+        sendResponse(request, body, request.version());
+    }
+
+    /** As {@link #sendResponse(Request, ApiMessage)} but at an explicit version (ApiVersions fallback to v0). */
+    public void sendResponse(Request request, ApiMessage body, short version) {
+        ByteBuffer bytes;
+        try {
+            bytes = ResponseSerializer.serialize(request.apiKey(), version, request.header().correlationId(), body);
+        } catch (RuntimeException e) {
+            log.error("Cannot serialize response to {}; closing the connection", request, e);
+            enqueue(new Response.Close(request));
+            return;
+        }
+        enqueue(new Response.Send(request, bytes));
+    }
+
+    public void noResponse(Request request) {
+        enqueue(new Response.NoResponse(request));
+    }
+
+    public void closeConnection(Request request) {
+        enqueue(new Response.Close(request));
+    }
+
+    private void enqueue(Response response) {
+        processors.get(response.request().processorId()).enqueueResponse(response);
+    }
+}

@@ -1,0 +1,20 @@
+package io.faultline.broker.network;
+
+import java.nio.ByteBuffer;
+
+/** What a processor must do for a request once the I/O thread is done with it. */
+public sealed interface Response permits Response.Send, Response.NoResponse, Response.Close {
+    Request request();
+
+    /** Write these bytes (size prefix included), then read the next request. */
+    record Send(Request request, ByteBuffer bytes) implements Response {
+    }
+
+    /** No bytes to send (acks=0 produce): just read the next request. */
+    record NoResponse(Request request) implements Response {
+    }
+
+    /** Close the connection (e.g. a failed acks=0 produce, as Kafka does, so the client notices). */
+    record Close(Request request) implements Response {
+    }
+}

@@ -1,0 +1,201 @@
+package io.faultline.broker.partition;
+
+import io.faultline.broker.storage.LogAppendInfo;
+import io.faultline.broker.storage.LogReadResult;
+import io.faultline.broker.storage.PartitionLog;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.errors.FencedLeaderEpochException;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.UnknownLeaderEpochException;
+import org.apache.kafka.common.errors.UnsupportedForMessageFormatException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.RecordBatch;
+
+/**
+ * One partition hosted by this node: its log, its role ({@link PartitionRole}), its idempotent-producer state and
+ * its high watermark. This class is the single owner of role transitions and high-watermark moves; appends are
+ * serialized by {@link #appendLock} so the producer-state check and the append are atomic.
+ */
+public final class Partition {
+    /** The answer to an append. */
+    public record AppendResult(long firstOffset, long lastOffset, long logAppendTime, long logStartOffset,
+                               boolean duplicate) {
+    }
+
+    private final TopicPartition tp;
+    private final Uuid topicId;
+    private final PartitionLog log;
+    private final int localNodeId;
+    private final Consumer<TopicPartition> onHighWatermarkChange;
+    private final ProducerStateManager producers = new ProducerStateManager();
+    private final Object appendLock = new Object();
+    private volatile PartitionRole role;
+
+    Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
+              Consumer<TopicPartition> onHighWatermarkChange) {
+        this.tp = tp;
+        this.topicId = topicId;
+        this.log = log;
+        this.localNodeId = localNodeId;
+        this.onHighWatermarkChange = onHighWatermarkChange;
+        rebuildProducerState();
+    }
+
+    public TopicPartition topicPartition() {
+        return tp;
+    }
+
+    public Uuid topicId() {
+        return topicId;
+    }
+
+    public PartitionLog log() {
+        return log;
+    }
+
+    public PartitionRole role() {
+        return role;
+    }
+
+    public int leaderEpoch() {
+        return role.leaderEpoch();
+    }
+
+    public boolean isLeader() {
+        return role instanceof PartitionRole.Leader;
+    }
+
+    /**
+     * Becomes leader at {@code epoch} with {@code isr}. With this node as the only in-sync replica everything in
+     * the log is committed, so the high watermark moves to the log end offset.
+     */
+    public void makeLeader(int epoch, Set<Integer> isr) {
+        synchronized (appendLock) {
+            role = new PartitionRole.Leader(epoch, isr);
+            maybeIncrementHighWatermark();
+        }
+    }
+
+    /**
+     * Leader append: validates magic, CRC and producer sequences, appends, advances the high watermark when the
+     * ISR allows. A retried batch already in the log is answered with its original offsets.
+     */
+    public AppendResult appendAsLeader(MemoryRecords records) {
+        synchronized (appendLock) {
+            if (!(role instanceof PartitionRole.Leader leader)) {
+                throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
+            }
+            Map<Long, Integer> pendingLastSeq = new HashMap<>();
+            for (MutableRecordBatch batch : records.batches()) {
+                if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
+                    throw new UnsupportedForMessageFormatException("only magic v2 batches are accepted, got v"
+                            + batch.magic());
+                }
+                if (!batch.isValid()) throw new CorruptRecordException("batch CRC mismatch in " + tp);
+                if (!batch.hasProducerId()) continue;
+                long pid = batch.producerId();
+                Integer pending = pendingLastSeq.get(pid);
+                if (pending != null) {
+                    if (batch.baseSequence() != pending + 1) {
+                        throw new OutOfOrderSequenceException("out of order batches for producer " + pid);
+                    }
+                } else {
+                    Optional<ProducerStateManager.BatchMetadata> dup = producers.check(pid, batch.producerEpoch(),
+                            batch.baseSequence(), batch.lastSequence());
+                    if (dup.isPresent()) {
+                        ProducerStateManager.BatchMetadata d = dup.get();
+                        return new AppendResult(d.firstOffset(), d.lastOffset(), -1, log.logStartOffset(), true);
+                    }
+                }
+                pendingLastSeq.put(pid, batch.lastSequence());
+            }
+            LogAppendInfo info = log.appendAsLeader(records, leader.leaderEpoch());
+            // The storage engine rewrote base offsets in place: record the producer state with real offsets.
+            for (MutableRecordBatch batch : records.batches()) recordProducerBatch(batch);
+            maybeIncrementHighWatermark();
+            return new AppendResult(info.firstOffset(), info.lastOffset(), info.logAppendTime(),
+                    info.logStartOffset(), false);
+        }
+    }
+
+    /**
+     * Reads for a consumer (bounded by the high watermark) or a follower (bounded by the log end offset).
+     *
+     * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException outside the log
+     */
+    public LogReadResult read(long fetchOffset, int maxBytes, boolean consumer, int currentLeaderEpoch) {
+        PartitionRole r = role;
+        validateLeaderEpoch(currentLeaderEpoch, r);
+        if (!(r instanceof PartitionRole.Leader)) {
+            throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
+        }
+        return log.read(fetchOffset, maxBytes, consumer ? log.highWatermark() : Long.MAX_VALUE);
+    }
+
+    /** The fencing check of KIP-320: requests carry the leader epoch the client believes in (-1 = unknown). */
+    public void validateLeaderEpoch(int requestEpoch) {
+        validateLeaderEpoch(requestEpoch, role);
+    }
+
+    private void validateLeaderEpoch(int requestEpoch, PartitionRole r) {
+        if (requestEpoch < 0) return;
+        if (requestEpoch < r.leaderEpoch()) {
+            throw new FencedLeaderEpochException("epoch " + requestEpoch + " is older than " + r.leaderEpoch());
+        }
+        if (requestEpoch > r.leaderEpoch()) {
+            throw new UnknownLeaderEpochException("epoch " + requestEpoch + " is newer than " + r.leaderEpoch());
+        }
+    }
+
+    public long highWatermark() {
+        return log.highWatermark();
+    }
+
+    /** Leader only: the high watermark is the smallest log end offset in the ISR (just ours on one node). */
+    private void maybeIncrementHighWatermark() {
+        if (!(role instanceof PartitionRole.Leader leader)) return;
+        if (!leader.isr().equals(Set.of(localNodeId))) return; // replication will compute it from follower offsets
+        long leo = log.logEndOffset();
+        if (leo > log.highWatermark()) {
+            log.updateHighWatermark(leo);
+            onHighWatermarkChange.accept(tp);
+        }
+    }
+
+    private void recordProducerBatch(RecordBatch batch) {
+        if (!batch.hasProducerId()) return;
+        producers.update(batch.producerId(), batch.producerEpoch(), new ProducerStateManager.BatchMetadata(
+                batch.baseSequence(), batch.lastSequence(), batch.baseOffset(), batch.lastOffset(),
+                batch.maxTimestamp()));
+    }
+
+    /** Producer state survives restarts by replaying the batch headers of the log (no snapshot yet). */
+    private void rebuildProducerState() {
+        producers.clear();
+        long offset = log.logStartOffset();
+        long end = log.logEndOffset();
+        while (offset < end) {
+            LogReadResult r = log.read(offset, 1 << 20, Long.MAX_VALUE);
+            long next = r.nextOffset();
+            for (MutableRecordBatch b : r.records().batches()) {
+                if (b.lastOffset() >= offset) recordProducerBatch(b);
+            }
+            if (next <= offset) break;
+            offset = next;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return tp + " (" + role + ")";
+    }
+}

@@ -1,0 +1,59 @@
+package io.faultline.broker.server;
+
+import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.metadata.TopicRegistry;
+import io.faultline.broker.partition.PartitionManager;
+import io.faultline.broker.storage.LogConfig;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.internals.Topic;
+
+/** Creates and deletes topics: the registry entry first (durable), then the partitions and their logs. */
+public final class TopicManager {
+    private final BrokerConfig config;
+    private final TopicRegistry registry;
+    private final PartitionManager partitions;
+
+    public TopicManager(BrokerConfig config, TopicRegistry registry, PartitionManager partitions) {
+        this.config = config;
+        this.registry = registry;
+        this.partitions = partitions;
+    }
+
+    /** Checks name, partition count and configs; throws the ApiException Kafka would answer with. */
+    public void validate(String name, int numPartitions, Map<String, String> configs) {
+        Topic.validate(name);
+        if (numPartitions <= 0) throw new InvalidPartitionsException("Number of partitions must be larger than 0.");
+        try {
+            config.defaultLogConfig().with(configs);
+        } catch (RuntimeException e) {
+            throw new InvalidConfigurationException("Invalid topic config: " + e.getMessage());
+        }
+    }
+
+    public synchronized TopicInfo create(String name, int numPartitions, Map<String, String> configs) {
+        validate(name, numPartitions, configs);
+        TopicInfo t = registry.create(name, numPartitions, configs);
+        partitions.createPartitions(t);
+        return t;
+    }
+
+    /** Returns the topic, creating it if absent (auto-creation and internal topics). */
+    public synchronized TopicInfo getOrCreate(String name, int numPartitions, Map<String, String> configs) {
+        Optional<TopicInfo> t = registry.byName(name);
+        return t.orElseGet(() -> create(name, numPartitions, configs));
+    }
+
+    public synchronized Optional<TopicInfo> delete(String name) {
+        Optional<TopicInfo> t = registry.delete(name);
+        t.ifPresent(partitions::deletePartitions);
+        return t;
+    }
+
+    public LogConfig logConfig(String topic) {
+        return registry.byName(topic).map(t -> config.defaultLogConfig().with(t.configs()))
+                .orElse(config.defaultLogConfig());
+    }
+}

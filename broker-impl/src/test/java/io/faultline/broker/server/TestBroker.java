@@ -1,0 +1,109 @@
+package io.faultline.broker.server;
+
+import io.faultline.broker.common.Time;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** An in-process broker on 127.0.0.1 and an ephemeral port, plus real kafka-clients 4.4.0 clients for it. */
+final class TestBroker implements AutoCloseable {
+    final Path dir;
+    final KafkaBroker broker;
+
+    private TestBroker(Path dir, KafkaBroker broker) {
+        this.dir = dir;
+        this.broker = broker;
+    }
+
+    static Properties config(Path dir, int port, Map<String, String> overrides) {
+        Properties p = new Properties();
+        p.setProperty("node.id", "1");
+        p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + port);
+        p.setProperty("log.dirs", dir.toString());
+        p.setProperty("num.network.threads", "2");
+        p.setProperty("num.io.threads", "4");
+        p.setProperty("offsets.topic.num.partitions", "3");
+        p.setProperty("group.initial.rebalance.delay.ms", "0");
+        p.setProperty("group.min.session.timeout.ms", "500");
+        overrides.forEach(p::setProperty);
+        return p;
+    }
+
+    static TestBroker start(Path dir) throws Exception {
+        return start(dir, Map.of());
+    }
+
+    static TestBroker start(Path dir, Map<String, String> overrides) throws Exception {
+        return start(dir, 0, overrides);
+    }
+
+    static TestBroker start(Path dir, int port, Map<String, String> overrides) throws Exception {
+        KafkaBroker b = new KafkaBroker(BrokerConfig.from(config(dir, port, overrides)), Time.SYSTEM).start();
+        return new TestBroker(dir, b);
+    }
+
+    int port() {
+        return broker.boundPort();
+    }
+
+    String bootstrap() {
+        return "127.0.0.1:" + port();
+    }
+
+    Admin admin() {
+        return admin(bootstrap());
+    }
+
+    static Admin admin(String bootstrap) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10000);
+        c.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20000);
+        return Admin.create(c);
+    }
+
+    KafkaProducer<String, String> producer(Map<String, Object> extra) {
+        return producer(bootstrap(), extra);
+    }
+
+    static KafkaProducer<String, String> producer(String bootstrap, Map<String, Object> extra) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        c.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 50);
+        c.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+        c.putAll(extra);
+        return new KafkaProducer<>(c);
+    }
+
+    KafkaConsumer<String, String> consumer(Map<String, Object> extra) {
+        return consumer(bootstrap(), extra);
+    }
+
+    static KafkaConsumer<String, String> consumer(String bootstrap, Map<String, Object> extra) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+        c.putAll(extra);
+        return new KafkaConsumer<>(c);
+    }
+
+    @Override
+    public void close() {
+        broker.close();
+    }
+}
