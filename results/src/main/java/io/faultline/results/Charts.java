@@ -5,7 +5,7 @@ import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
-import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.IntervalMarker;
 import org.jfree.chart.plot.PlotOrientation;
@@ -43,8 +43,8 @@ final class Charts {
     static final int WIDTH = 1000;
     static final int HEIGHT = 420;
 
-    /** Scatter plots of huge histories would make huge SVGs: ok points are thinned to about this many. */
-    static final int MAX_SCATTER_POINTS = 6000;
+    /** Scatter plots of huge histories would make huge SVGs: each outcome is thinned to about this many points. */
+    static final int MAX_SCATTER_POINTS = 4000;
 
     private static final Map<OpType, Color> OUTCOME_COLOURS = Map.of(
             OpType.OK, new Color(0x2f, 0x9e, 0x44),
@@ -65,14 +65,18 @@ final class Charts {
 
     Chart latencyScatter() {
         List<HistoryMetrics.Completion> all = metrics.completions();
-        long okCount = all.stream().filter(c -> c.type() == OpType.OK).count();
-        long stride = Math.max(1, (okCount + MAX_SCATTER_POINTS - 1) / MAX_SCATTER_POINTS);
+        // thin each outcome on its own, so rare fails and infos are not drowned by (or thinned like) oks
+        Map<OpType, Long> perOutcome = new java.util.EnumMap<>(OpType.class);
+        all.forEach(c -> perOutcome.merge(c.type(), 1L, Long::sum));
+        Map<OpType, Long> strides = new java.util.EnumMap<>(OpType.class);
+        perOutcome.forEach((t, n) -> strides.put(t, Math.max(1, (n + MAX_SCATTER_POINTS - 1) / MAX_SCATTER_POINTS)));
+        Map<OpType, Long> seen = new java.util.EnumMap<>(OpType.class);
         Map<String, XYSeries> series = new LinkedHashMap<>();
         Map<String, OpType> outcomeOf = new LinkedHashMap<>();
         List<String> functions = new ArrayList<>();
-        long okSeen = 0;
         for (HistoryMetrics.Completion c : all) {
-            if (c.type() == OpType.OK && okSeen++ % stride != 0) {
+            long nth = seen.merge(c.type(), 1L, Long::sum) - 1;
+            if (nth % strides.get(c.type()) != 0) {
                 continue;
             }
             String key = c.f() + " " + c.type().wireName();
@@ -96,8 +100,9 @@ final class Charts {
             r.setSeriesShape(i, shapeFor(functions.indexOf(key.substring(0, key.lastIndexOf(' ')))));
             i++;
         }
+        long maxStride = strides.values().stream().mapToLong(Long::longValue).max().orElse(1);
         String title = "Latency by op type and outcome"
-                + (stride > 1 ? " (every " + stride + "th ok op shown)" : "");
+                + (maxStride > 1 ? " (thinned to about " + MAX_SCATTER_POINTS + " points per outcome)" : "");
         return render("latency-raw", title, chart);
     }
 
@@ -203,9 +208,11 @@ final class Charts {
                 : String.format(java.util.Locale.ROOT, "%.0f ms window", w / 1e6);
     }
 
-    private static LogAxis logAxis(String label) {
-        LogAxis axis = new LogAxis(label);
-        axis.setSmallestValue(0.01); // latencies are clamped to 10 µs: log scales cannot show 0
+    /** A log axis labelled with plain numbers (0.1, 1, 10, 100) rather than powers of ten. */
+    private static LogarithmicAxis logAxis(String label) {
+        LogarithmicAxis axis = new LogarithmicAxis(label);
+        axis.setStrictValuesFlag(false); // latencies are clamped to 10 µs anyway: log scales cannot show 0
+        axis.setAutoRangeNextLogFlag(true);
         axis.setTickLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         return axis;
     }

@@ -85,13 +85,16 @@ public final class HistoryMetrics {
         return new HistoryMetrics(List.copyOf(out), duration, faults);
     }
 
-    /** About 60 windows over the run: whole seconds for runs over a minute, else finer (at least 1 ms). */
+    /** At most about 60 windows over the run, each a round length: 1, 2 or 5 × a power of ten, from 1 ms. */
     static long chooseWindow(long durationNanos) {
-        long second = 1_000_000_000L;
-        if (durationNanos >= 60 * second) {
-            return ((durationNanos / 60 + second - 1) / second) * second;
+        long target = durationNanos / 60;
+        for (long power = 1_000_000L; ; power *= 10) {
+            for (long m : new long[]{1, 2, 5}) {
+                if (m * power >= target) {
+                    return m * power;
+                }
+            }
         }
-        return Math.max(1_000_000L, durationNanos / 60);
     }
 
     public List<Completion> completions() {

@@ -58,9 +58,11 @@ class HistoryMetricsTest {
     }
 
     @Test
-    void windowsAreWholeSecondsForLongRuns() {
+    void windowsAreRoundLengths() {
         assertEquals(2 * S, HistoryMetrics.chooseWindow(120 * S));
-        assertEquals(3 * S, HistoryMetrics.chooseWindow(121 * S));
-        assertTrue(HistoryMetrics.chooseWindow(0) >= MS);
+        assertEquals(5 * S, HistoryMetrics.chooseWindow(121 * S));
+        assertEquals(1 * S, HistoryMetrics.chooseWindow(40 * S));
+        assertEquals(10 * S, HistoryMetrics.chooseWindow(600 * S));
+        assertEquals(MS, HistoryMetrics.chooseWindow(0));
     }
 }

@@ -130,6 +130,9 @@ class HtmlReportTest {
         assertTrue(rows < 100, "only ±5 around 6 example ops: " + rows);
         assertTrue(html.contains("href=\"history.jsonl\""));
         assertFalse(html.contains("id=\"op-9000\""), "an op far from every example is not embedded");
+        assertTrue(html.contains("thinned to about"), "scatter of a big history is thinned");
+        long points = count(Files.readString(tmp.resolve("plots/latency-raw.svg")), "<(ellipse|circle|rect|path|polygon)");
+        assertTrue(points < 5 * Charts.MAX_SCATTER_POINTS, "scatter SVG stays bounded: " + points);
         long lost = input.checks().get("queue").examples("lost-write").get(0).ops().get(0);
         assertTrue(html.contains("id=\"op-" + (lost - 5) + "\"") && html.contains("id=\"op-" + (lost + 5) + "\""));
         assertFalse(html.contains("id=\"op-" + (lost + 6) + "\""));
