@@ -485,10 +485,9 @@ final class QueueAnalysis {
         String why = null;
         if (invalid) {
             verdict = Verdict.INVALID;
-        } else if (okSendValues == 0 || okPolls == 0) {
+        } else if (okSendValues == 0 && readRecords == 0) {
             verdict = Verdict.UNKNOWN;
-            why = "nothing to judge: the history has " + okSendValues + " acknowledged sends and " + okPolls
-                    + " successful polls";
+            why = "nothing to judge: no send was acknowledged and no poll returned anything";
         } else {
             verdict = Verdict.VALID;
         }

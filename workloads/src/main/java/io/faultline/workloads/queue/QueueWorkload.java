@@ -4,6 +4,7 @@ import io.faultline.checker.history.HistoryRecorder;
 import io.faultline.checker.history.MicroOp;
 import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpType;
+import io.faultline.checker.queue.QueueAnomaly;
 import io.faultline.checker.queue.QueueChecker;
 import io.faultline.workloads.generator.Client;
 import io.faultline.workloads.generator.Gen;
@@ -11,9 +12,11 @@ import io.faultline.workloads.generator.Gens;
 import io.faultline.workloads.generator.Interpreter;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs the queue workload against any Kafka-protocol bootstrap string:
@@ -81,9 +84,33 @@ public final class QueueWorkload {
         return Gens.timeLimit(cfg.timeLimit().toNanos(), g);
     }
 
-    /** The checker matching this run's settings (subscribe allows poll-skip and nonmonotonic-poll). */
+    /** The checker matching this run's settings; see {@link #allowedAnomalies}. */
     public static QueueChecker checker(QueueWorkloadConfig cfg) {
-        return QueueChecker.forRun(cfg.settings().subscribes());
+        return new QueueChecker(new QueueChecker.Options(allowedAnomalies(cfg.settings()),
+                QueueChecker.DEFAULT_MAX_EXAMPLES));
+    }
+
+    /**
+     * Which anomalies these settings permit by design, so they are reported but do not make the run invalid.
+     * Everything else is a broken promise.
+     */
+    public static Set<QueueAnomaly> allowedAnomalies(QueueSettings s) {
+        // Jepsen's baseline: interleaving producers make int-send-skip normal; with subscribe, a rebalance may
+        // move a consumer anywhere, so poll-skip and nonmonotonic-poll are expected too.
+        Set<QueueAnomaly> allowed = EnumSet.copyOf(QueueChecker.allowedFor(s.subscribes()));
+        if (!s.idempotence() && s.retries() > 0) {
+            // At-least-once delivery: a retried batch may be appended twice, and with several requests in flight
+            // a retry can land after a later batch.
+            allowed.add(QueueAnomaly.DUPLICATE);
+            allowed.add(QueueAnomaly.NONMONOTONIC_SEND);
+            allowed.add(QueueAnomaly.INT_NONMONOTONIC_SEND);
+        }
+        if (s.acks().equals("0")) {
+            // Fire and forget: the producer reports success without any acknowledgement, so loss is by design.
+            allowed.add(QueueAnomaly.LOST_WRITE);
+            allowed.add(QueueAnomaly.UNSEEN);
+        }
+        return allowed;
     }
 
     private static boolean reachedEverywhere(List<Op> drainOps, Map<Integer, Long> targets, int threads) {

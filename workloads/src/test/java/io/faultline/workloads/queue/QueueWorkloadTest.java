@@ -81,6 +81,23 @@ class QueueWorkloadTest {
     }
 
     @Test
+    void allowancesFollowTheSettings() {
+        QueueSettings strict = QueueSettings.defaults();
+        assertEquals(java.util.Set.of(io.faultline.checker.queue.QueueAnomaly.INT_SEND_SKIP),
+                QueueWorkload.allowedAnomalies(strict));
+        var sub = QueueWorkload.allowedAnomalies(strict.withConsumer(QueueSettings.ConsumerMode.SUBSCRIBE,
+                "read_committed"));
+        assertTrue(sub.contains(io.faultline.checker.queue.QueueAnomaly.POLL_SKIP));
+        assertTrue(sub.contains(io.faultline.checker.queue.QueueAnomaly.NONMONOTONIC_POLL));
+        var atLeastOnce = QueueWorkload.allowedAnomalies(strict.withAcks("1", false));
+        assertTrue(atLeastOnce.contains(io.faultline.checker.queue.QueueAnomaly.DUPLICATE));
+        assertFalse(atLeastOnce.contains(io.faultline.checker.queue.QueueAnomaly.LOST_WRITE),
+                "acks=1 still promises acknowledged writes survive");
+        assertTrue(QueueWorkload.allowedAnomalies(strict.withAcks("0", false))
+                .contains(io.faultline.checker.queue.QueueAnomaly.UNSEEN));
+    }
+
+    @Test
     void sameSeedSameMainPhaseOpMix() {
         // The generator alone is deterministic; the interleaving with real threads is not, so compare the generator.
         QueueWorkloadConfig cfg = config();
