@@ -173,7 +173,10 @@ public final class RunStore {
         }
     }
 
-    /** Replaces store/latest atomically: a new symlink renamed over the old pointer; a text file if no symlinks. */
+    /**
+     * Replaces store/latest atomically: a new symlink renamed over the old pointer; a text file holding the relative
+     * path where symlinks are not allowed. Best effort.
+     */
     private void pointLatestAt(Path runDir) throws IOException {
         Path link = root.resolve(LATEST);
         Path target = root.relativize(runDir);
@@ -186,9 +189,9 @@ public final class RunStore {
         try {
             Files.move(tmp, link, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            // e.g. a leftover *directory* named latest: leave it rather than delete someone's files
+            // e.g. a non-empty *directory* named latest: leave it rather than delete someone's files, and do not
+            // fail the run over a convenience pointer
             Files.deleteIfExists(tmp);
-            throw e;
         }
     }
 

@@ -60,6 +60,9 @@ class StoreServerTest {
         Files.writeString(tmp.resolve("secret.txt"), "outside the store");
         Files.createSymbolicLink(run.dir().resolve("escape.txt"), tmp.resolve("secret.txt"));
         Files.createSymbolicLink(run.dir().resolve("escape-dir"), tmp);
+        Path campaign = store.newCampaign("acks-grid", Instant.parse("2026-11-03T08:00:00Z"));
+        CampaignPage.write(new CampaignInput("acks-grid", Instant.parse("2026-11-03T08:00:00Z"), java.util.List.of(
+                new CampaignInput.Run(Map.of("acks", "1"), run.dir(), "invalid", Map.of(), 1, 1, 1))), campaign);
         server = StoreServer.start(root, 0);
     }
 
@@ -92,6 +95,13 @@ class StoreServerTest {
         assertTrue(newer > 0 && older > newer, "newest first");
         assertTrue(body.contains("v-invalid\">INVALID") && body.contains("v-valid\">VALID"));
         assertTrue(body.contains("href=\"/queue/" + run.timestamp() + "/report.html\""));
+        String campaign = "/campaigns/acks-grid/20261103T080000.000/";
+        assertTrue(body.contains("href=\"" + campaign + "\""), "campaigns listed");
+        Response page = get(campaign);
+        assertEquals(200, page.status());
+        assertTrue(page.body().contains("Campaign acks-grid"), "a folder with index.html serves it");
+        assertEquals(200, get(campaign + "../../../queue/" + run.timestamp() + "/report.html").status(),
+                "the campaign's relative report links resolve inside the store");
     }
 
     @Test
