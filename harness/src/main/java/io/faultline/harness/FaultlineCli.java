@@ -31,6 +31,8 @@ public final class FaultlineCli implements Runnable {
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof IllegalArgumentException) {
                 commandLine.getErr().println("faultline: " + ex.getMessage());
+            } else if (ex instanceof java.nio.file.NoSuchFileException missing) {
+                commandLine.getErr().println("faultline: no such file or folder: " + missing.getFile());
             } else {
                 commandLine.getErr().println("faultline: harness error: " + ex);
                 ex.printStackTrace(commandLine.getErr());

@@ -1,0 +1,48 @@
+package io.faultline.harness;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An unsafe configuration (acks=1, RF 2, min.insync.replicas 1, unclean elections) under leader isolation
+ * and kills, as a short campaign. Whether Kafka loses writes in a given run is up to the faults; what must
+ * hold is the machinery: every run completes with a verdict and the campaign page links to each report.
+ */
+class CampaignEndToEndTest {
+    @Test
+    void unsafeCampaignCompletesAndLinksEveryRun(@TempDir Path store) throws Exception {
+        var r = CliTestSupport.run("campaign", "--name", "unsafe", "--acks", "1", "--min-isr", "1", "--rf", "2",
+                "--unclean", "true", "--nemesis", "partition+kill,kill", "--nodes", "3", "--time-limit", "20",
+                "--nemesis-interval", "4", "--seed", "11", "--store", store.toString());
+        List<Path> runs = CliTestSupport.runDirs(store);
+        assertEquals(2, runs.size(), "one run per configuration");
+        for (Path run : runs) {
+            Map<String, Object> results = CliTestSupport.results(run);
+            assertEquals(true, results.get("complete"), run + " completed");
+            assertTrue(List.of("VALID", "INVALID").contains(results.get("verdict")), run + ": " + results.get("verdict"));
+            System.out.printf("campaign run %s: %s %s%n", run.getParent().getFileName(), results.get("verdict"),
+                    ((Map<?, ?>) results.get("summary")).get("anomalyCounts"));
+        }
+        assertTrue(r.exitCode() == FaultlineCli.EXIT_VALID || r.exitCode() == FaultlineCli.EXIT_INVALID, "exit " + r.exitCode());
+        Path page;
+        try (Stream<Path> s = Files.walk(store.resolve("campaigns"))) {
+            page = s.filter(p -> p.getFileName().toString().equals("index.html")).findFirst().orElseThrow();
+        }
+        assertTrue(Files.isRegularFile(page.resolveSibling("campaign.json")));
+        String html = Files.readString(page);
+        for (Path run : runs) {
+            String link = page.getParent().relativize(run.resolve("report.html")).toString();
+            assertTrue(html.contains(link), "the campaign page links to " + link);
+            assertTrue(Files.isRegularFile(page.getParent().resolve(link).normalize()), "the link resolves: " + link);
+        }
+    }
+}

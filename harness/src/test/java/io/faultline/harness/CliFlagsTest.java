@@ -1,0 +1,59 @@
+package io.faultline.harness;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Bad flags get one clear line and exit code 2, before anything starts. */
+class CliFlagsTest {
+    private static void assertOneLineError(CliTestSupport.CliResult r, String expected) {
+        assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode());
+        String err = r.err().strip();
+        assertEquals(1, err.lines().count(), "one line, got: " + err);
+        assertTrue(err.startsWith("faultline: "), err);
+        assertTrue(err.contains(expected), "expected '" + expected + "' in: " + err);
+        assertTrue(!err.contains("Exception") && !err.contains("\tat "), "no stack trace: " + err);
+    }
+
+    @Test
+    void unknownFlagIsOneLine() {
+        assertOneLineError(CliTestSupport.run("test", "--acks-mode", "1"), "--acks-mode");
+    }
+
+    @Test
+    void badValuesAreExplained() {
+        assertOneLineError(CliTestSupport.run("test", "--acks", "2"), "--acks must be 0, 1 or all");
+        assertOneLineError(CliTestSupport.run("test", "--nodes", "abc"), "--nodes");
+        assertOneLineError(CliTestSupport.run("test", "--nemesis", "partition,meteor"), "unknown --nemesis package 'meteor'");
+        assertOneLineError(CliTestSupport.run("test", "--rf", "3", "--min-isr", "4"), "--min-isr must be between 1 and --rf");
+        assertOneLineError(CliTestSupport.run("test", "--sut", "redis"), "--sut must be apache-kafka or broker-impl");
+        assertOneLineError(CliTestSupport.run("campaign", "--nemesis", "kill+flood"), "unknown --nemesis package 'flood'");
+        assertOneLineError(CliTestSupport.run("analyze", "/nonexistent/run"), "/nonexistent/run");
+    }
+
+    @Test
+    void replicationFollowsClusterSizeUnlessGiven() {
+        var one = new TestOptions();
+        one.nodes = 1;
+        TestConfig c = one.toConfig();
+        assertEquals(1, c.replicationFactor());
+        assertEquals(1, c.minIsr());
+        var five = new TestOptions();
+        TestConfig d = five.toConfig();
+        assertEquals(3, d.replicationFactor());
+        assertEquals(2, d.minIsr());
+    }
+
+    @Test
+    void configSurvivesTestJson() {
+        var o = new TestOptions();
+        o.seed = 42L;
+        TestConfig c = o.toConfig();
+        var json = StoredRun.testJson("t", c, java.time.Instant.EPOCH, "x");
+        var read = StoredRun.JSON.convertValue(json, java.util.Map.class);
+        @SuppressWarnings("unchecked")
+        TestConfig back = StoredRun.configOf((java.util.Map<String, Object>) read);
+        assertEquals(c, back);
+    }
+}

@@ -1,0 +1,67 @@
+package io.faultline.harness;
+
+import io.faultline.docker.DockerEngine;
+import io.faultline.docker.ResourceJanitor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Ctrl-C during a run: the CLI tears everything down and keeps the history and a partial report. */
+class InterruptTest {
+    @Test
+    void sigintLeavesNoContainersAndKeepsTheHistory(@TempDir Path store) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                "-Dfaultline.projectRoot=" + System.getProperty("faultline.projectRoot", ""),
+                FaultlineCli.class.getName(), "test", "--nemesis", "none", "--nodes", "3", "--time-limit", "120",
+                "--store", store.toString()));
+        var pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(store.resolve("cli-output.txt").toFile());
+        pb.environment().put("TESTCONTAINERS_RYUK_DISABLED", "true");
+        pb.environment().put("TESTCONTAINERS_HOST_OVERRIDE", "localhost");
+        Process cli = pb.start();
+        long pid = cli.pid();
+        try {
+            // wait until the workload has recorded some ops
+            long deadline = System.currentTimeMillis() + 240_000;
+            Path history = null;
+            while (System.currentTimeMillis() < deadline) {
+                var runs = CliTestSupport.runDirs(store);
+                if (!runs.isEmpty() && Files.exists(runs.get(0).resolve("history.jsonl"))
+                        && Files.readAllLines(runs.get(0).resolve("history.jsonl")).size() > 20) {
+                    history = runs.get(0).resolve("history.jsonl");
+                    break;
+                }
+                assertTrue(cli.isAlive(), "the CLI died early: " + Files.readString(store.resolve("cli-output.txt")));
+                Thread.sleep(500);
+            }
+            assertTrue(history != null, "the run started its workload: " + Files.readString(store.resolve("cli-output.txt")));
+            new ProcessBuilder("kill", "-INT", Long.toString(pid)).start().waitFor();
+            assertTrue(cli.waitFor(120, TimeUnit.SECONDS), "the CLI exits after SIGINT");
+
+            var client = DockerEngine.client();
+            var left = client.listContainersCmd().withShowAll(true)
+                    .withLabelFilter(Map.of(ResourceJanitor.OWNER_PID, Long.toString(pid))).exec();
+            assertEquals(List.of(), left.stream().map(c -> String.join(",", c.getNames())).toList(), "no containers left");
+            var nets = client.listNetworksCmd().withFilter("label", List.of(ResourceJanitor.OWNER_PID + "=" + pid)).exec();
+            assertEquals(0, nets.size(), "no networks left");
+
+            Path run = history.getParent();
+            assertTrue(Files.readAllLines(history).size() > 20, "the history is kept");
+            Map<String, Object> results = CliTestSupport.results(run);
+            assertEquals(false, results.get("complete"), "the results say the run is incomplete");
+            assertTrue(Files.readString(run.resolve("report.html")).toLowerCase().contains("incomplete")
+                    || Files.readString(run.resolve("report.html")).toLowerCase().contains("interrupted"), "the report says so");
+        } finally {
+            if (cli.isAlive()) cli.destroyForcibly();
+        }
+    }
+}
