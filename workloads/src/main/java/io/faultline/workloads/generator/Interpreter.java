@@ -29,7 +29,8 @@ public final class Interpreter {
         this.clients = clients;
     }
 
-    private record Done(int thread, Op op) {
+    /** A completion handed back to the dispatcher; {@code failure} is set if the worker itself broke. */
+    private record Done(int thread, Op op, Throwable failure) {
     }
 
     /** Runs {@code gen} to exhaustion and waits for every op it started. Returns the number of ops completed. */
@@ -98,6 +99,10 @@ public final class Interpreter {
     }
 
     private Gen absorb(Gen gen, Done d, TreeSet<Integer> free, int threads, long[] completed) {
+        if (d.failure() != null) {
+            // E.g. the history file cannot be written: carrying on would produce a history we cannot trust.
+            throw new IllegalStateException("worker " + d.thread() + " failed", d.failure());
+        }
         free.add(d.thread());
         completed[0]++;
         return gen.update(context(free, threads), d.op());
@@ -131,10 +136,12 @@ public final class Interpreter {
                     closeQuietly(client);
                     client = null; // reopened lazily, for the new process
                 }
-                completions.add(new Done(thread, done));
+                completions.add(new Done(thread, done, null));
             }
         } catch (InterruptedException stop) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error broken) {
+            completions.add(new Done(thread, null, broken));
         } finally {
             if (client != null) {
                 closeQuietly(client);
