@@ -13,8 +13,9 @@ import java.util.Set;
 /**
  * Reads fault periods out of a history. The only place that knows the nemesis naming convention, so it is the one
  * thing to adapt if the nemesis module changes it: a nemesis op (process {@link Op#NEMESIS}) with
- * {@code f = "start-<package>"} opens a band of that package, {@code "stop-<package>"} closes it; a band never closed
- * lasts to the end of the history. Any other nemesis op is a point event.
+ * {@code f = "start-<package>"} (or a named fault such as kill, pause, bump-clock) opens a band of that package,
+ * {@code "stop-<package>"} (or start, resume, reset-clock) closes it; a band never closed lasts to the end of the
+ * history. Any other nemesis op (restart, disk corruption) is a point event.
  * <p>
  * A nemesis may log a start twice (invoke then info/ok completion); only the first start opens the band and the
  * last stop before the next start closes it, so invoke/complete pairs do not produce zero-length bands.
@@ -52,17 +53,20 @@ public final class FaultBands {
                 continue;
             }
             String f = op.f();
-            if (f.startsWith("start-") && f.length() > 6) {
-                String pkg = f.substring(6);
+            String opens = opens(f);
+            List<String> closes = closes(f);
+            if (opens != null) {
+                String pkg = opens;
                 Long stoppedAt = closing.remove(pkg);
                 if (stoppedAt != null) {
                     bands.add(new Band(pkg, open.remove(pkg), stoppedAt, true));
                 }
                 open.putIfAbsent(pkg, op.time());
-            } else if (f.startsWith("stop-") && f.length() > 5) {
-                String pkg = f.substring(5);
-                if (open.containsKey(pkg)) {
-                    closing.put(pkg, op.time());
+            } else if (!closes.isEmpty()) {
+                for (String pkg : closes) {
+                    if (open.containsKey(pkg)) {
+                        closing.put(pkg, op.time());
+                    }
                 }
             } else if (op.type() != OpType.INVOKE) {
                 // one point per completed nemesis op, so an invoke/info pair is not drawn twice
@@ -77,6 +81,31 @@ public final class FaultBands {
         }
         bands.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
         return new FaultBands(bands, events);
+    }
+
+    /**
+     * The nemesis module's vocabulary: which op functions begin a band of which package. Besides the generic
+     * start-&lt;package&gt;, process and clock faults are named after what they do (kill, pause, bump-clock...).
+     */
+    private static final Map<String, String> OPENS = Map.of(
+            "kill", "kill", "stop", "stop", "pause", "pause",
+            "bump-clock", "clock", "strobe-clock", "clock");
+    /** ...and which end them: one start heals both killed and stopped nodes. */
+    private static final Map<String, List<String>> CLOSES = Map.of(
+            "start", List.of("kill", "stop"), "resume", List.of("pause"), "reset-clock", List.of("clock"));
+
+    static String opens(String f) {
+        if (f.startsWith("start-") && f.length() > 6) {
+            return f.substring(6);
+        }
+        return OPENS.get(f);
+    }
+
+    static List<String> closes(String f) {
+        if (f.startsWith("stop-") && f.length() > 5) {
+            return List.of(f.substring(5));
+        }
+        return CLOSES.getOrDefault(f, List.of());
     }
 
     public List<Band> bands() {

@@ -42,6 +42,30 @@ class FaultBandsTest {
     }
 
     @Test
+    void namedProcessAndClockFaultsBecomeBands() {
+        SyntheticRun r = new SyntheticRun();
+        OpValue v = OpValue.None.INSTANCE;
+        // the nemesis module logs each op twice (start and end), both as info
+        r.add(OpType.INFO, Op.NEMESIS, 1 * S, "kill", v, null);
+        r.add(OpType.INFO, Op.NEMESIS, 2 * S, "kill", v, null);
+        r.add(OpType.INFO, Op.NEMESIS, 3 * S, "pause", v, null);
+        r.add(OpType.INFO, Op.NEMESIS, 4 * S, "start", v, null);
+        r.add(OpType.INFO, Op.NEMESIS, 5 * S, "start", v, null);
+        r.add(OpType.INFO, Op.NEMESIS, 6 * S, "resume", v, null);
+        r.add(OpType.INFO, Op.NEMESIS, 7 * S, "bump-clock", v, null);
+        r.add(OpType.INFO, Op.NEMESIS, 8 * S, "reset-clock", v, null);
+        r.add(OpType.INFO, Op.NEMESIS, 9 * S, "truncate-segment", v, null);
+        r.add(OpType.OK, 0, 10 * S, "send", v, null);
+
+        FaultBands f = FaultBands.of(r.ops());
+        assertEquals(List.of(
+                new FaultBands.Band("kill", 1 * S, 5 * S, true),
+                new FaultBands.Band("pause", 3 * S, 6 * S, true),
+                new FaultBands.Band("clock", 7 * S, 8 * S, true)), f.bands());
+        assertEquals("truncate-segment", f.events().get(0).f());
+    }
+
+    @Test
     void clientOpsNamedLikeFaultsAreIgnored() {
         SyntheticRun r = new SyntheticRun();
         r.add(OpType.OK, 3, S, "start-partition", OpValue.None.INSTANCE, null);
