@@ -46,6 +46,7 @@ public final class SocketServer implements AutoCloseable {
         }
         server = ServerSocketChannel.open();
         server.configureBlocking(false);
+        server.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true); // rebind at once after a restart
         server.bind(new InetSocketAddress(settings.host(), settings.port()), 128);
         acceptSelector = Selector.open();
         server.register(acceptSelector, SelectionKey.OP_ACCEPT);

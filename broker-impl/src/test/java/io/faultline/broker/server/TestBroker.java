@@ -16,6 +16,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /** An in-process broker on 127.0.0.1 and an ephemeral port, plus real kafka-clients 4.4.0 clients for it. */
 final class TestBroker implements AutoCloseable {
+    static {
+        // Client config dumps drown the broker's own lines; must be set before slf4j-simple initializes.
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
+    }
+
     final Path dir;
     final KafkaBroker broker;
 

@@ -1,0 +1,135 @@
+package io.faultline.broker.group;
+
+import io.faultline.broker.partition.Partition;
+import io.faultline.broker.partition.PartitionManager;
+import io.faultline.broker.storage.LogReadResult;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
+import org.apache.kafka.common.record.internal.Record;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Committed offsets: an in-memory view backed by the compacted internal topic {@code __consumer_offsets}
+ * (partition = hash(group) mod partitions), in Kafka's record layout (key v1: group, topic, partition;
+ * value v3: offset, leader epoch, metadata, commit time). Loaded back at startup, so commits survive restarts.
+ */
+public final class OffsetStore {
+    private static final Logger log = LoggerFactory.getLogger(OffsetStore.class);
+    private static final short KEY_VERSION = 1;
+    private static final short VALUE_VERSION = 3;
+
+    public record CommittedOffset(long offset, int leaderEpoch, String metadata, long commitTimestamp) {
+    }
+
+    private final PartitionManager partitions;
+    private final int numPartitions;
+    private final Map<String, Map<TopicPartition, CommittedOffset>> offsets = new ConcurrentHashMap<>();
+
+    public OffsetStore(PartitionManager partitions, int numPartitions) {
+        this.partitions = partitions;
+        this.numPartitions = numPartitions;
+    }
+
+    public int partitionFor(String groupId) {
+        return (groupId.hashCode() & 0x7fffffff) % numPartitions;
+    }
+
+    /** Replays {@code __consumer_offsets}; returns the groups that have offsets. */
+    public Set<String> load() {
+        for (int p = 0; p < numPartitions; p++) {
+            Optional<Partition> part = partitions.get(new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, p));
+            if (part.isEmpty()) continue;
+            long offset = part.get().log().logStartOffset();
+            long end = part.get().highWatermark();
+            while (offset < end) {
+                LogReadResult r = part.get().log().read(offset, 1 << 20, end);
+                for (MutableRecordBatch b : r.records().batches()) {
+                    for (Record rec : b) {
+                        if (rec.offset() >= offset && rec.hasKey()) apply(rec.key(), rec.hasValue() ? rec.value() : null);
+                    }
+                }
+                if (r.nextOffset() <= offset) break;
+                offset = r.nextOffset();
+            }
+        }
+        log.info("Loaded committed offsets of {} groups", offsets.size());
+        return offsets.keySet();
+    }
+
+    private void apply(ByteBuffer key, ByteBuffer value) {
+        short kv = key.getShort();
+        if (kv != 0 && kv != KEY_VERSION) return; // group metadata records (v2) are not used
+        String group = readString(key);
+        TopicPartition tp = new TopicPartition(readString(key), key.getInt());
+        if (value == null) {
+            Map<TopicPartition, CommittedOffset> m = offsets.get(group);
+            if (m != null) m.remove(tp);
+            return;
+        }
+        value.getShort();
+        CommittedOffset c = new CommittedOffset(value.getLong(), value.getInt(), readString(value), value.getLong());
+        offsets.computeIfAbsent(group, g -> new ConcurrentHashMap<>()).put(tp, c);
+    }
+
+    /**
+     * Appends the commits to the group's offsets partition and, once written, makes them visible.
+     *
+     * @throws org.apache.kafka.common.errors.ApiException if the append fails
+     */
+    public void commit(String groupId, Map<TopicPartition, CommittedOffset> commits) {
+        if (commits.isEmpty()) return;
+        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
+        Partition part = partitions.get(tp).orElseThrow(() ->
+                new org.apache.kafka.common.errors.CoordinatorNotAvailableException("offsets partition " + tp + " not loaded"));
+        List<SimpleRecord> records = new ArrayList<>();
+        long now = System.currentTimeMillis();
+        commits.forEach((p, c) -> records.add(new SimpleRecord(now, key(groupId, p), value(c))));
+        part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records.toArray(new SimpleRecord[0])));
+        offsets.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).putAll(commits);
+    }
+
+    public Optional<CommittedOffset> fetch(String groupId, TopicPartition tp) {
+        Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
+        return m == null ? Optional.empty() : Optional.ofNullable(m.get(tp));
+    }
+
+    public Map<TopicPartition, CommittedOffset> fetchAll(String groupId) {
+        Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
+        return m == null ? Map.of() : new HashMap<>(m);
+    }
+
+    private static byte[] key(String group, TopicPartition tp) {
+        byte[] g = group.getBytes(StandardCharsets.UTF_8);
+        byte[] t = tp.topic().getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(2 + 2 + g.length + 2 + t.length + 4).putShort(KEY_VERSION)
+                .putShort((short) g.length).put(g).putShort((short) t.length).put(t).putInt(tp.partition()).array();
+    }
+
+    private static byte[] value(CommittedOffset c) {
+        byte[] m = (c.metadata() == null ? "" : c.metadata()).getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(2 + 8 + 4 + 2 + m.length + 8).putShort(VALUE_VERSION).putLong(c.offset())
+                .putInt(c.leaderEpoch()).putShort((short) m.length).put(m).putLong(c.commitTimestamp()).array();
+    }
+
+    private static String readString(ByteBuffer b) {
+        short len = b.getShort();
+        if (len < 0) return null;
+        byte[] bytes = new byte[len];
+        b.get(bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+}

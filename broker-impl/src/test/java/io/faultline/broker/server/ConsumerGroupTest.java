@@ -1,0 +1,155 @@
+package io.faultline.broker.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Classic consumer groups with real KafkaConsumers: split, hand-over without duplicates or gaps, restarts. */
+class ConsumerGroupTest {
+    @TempDir
+    Path dir;
+
+    private static Map<String, Object> groupConfig(String group) {
+        return Map.of(ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000,
+                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 200, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 50,
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 20000);
+    }
+
+    private static void produce(TestBroker b, String topic, int n, int partitions) throws Exception {
+        try (KafkaProducer<String, String> p = b.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+            for (int i = 0; i < n; i++) p.send(new ProducerRecord<>(topic, i % partitions, "k" + i, "v" + i));
+            p.flush();
+        }
+    }
+
+    @Test
+    void membersSplitPartitionsAndHandOverWithoutDuplicatesOrGaps() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            admin.createTopics(List.of(new NewTopic("g", 6, (short) 1))).all().get();
+            int n = 1200;
+            produce(b, "g", n, 6);
+            List<KafkaConsumer<String, String>> cs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                KafkaConsumer<String, String> c = b.consumer(groupConfig("grp"));
+                c.subscribe(List.of("g"));
+                cs.add(c);
+            }
+            Set<String> committed = new HashSet<>();
+            List<String> duplicates = new ArrayList<>();
+            // Phase 1: poll round-robin until the three members own disjoint thirds of the partitions.
+            long deadline = System.currentTimeMillis() + 60_000;
+            boolean split = false;
+            while (!split && System.currentTimeMillis() < deadline) {
+                for (KafkaConsumer<String, String> c : cs) pollAndCommit(c, committed, duplicates, 0);
+                Set<TopicPartition> union = new HashSet<>();
+                int total = 0;
+                for (KafkaConsumer<String, String> c : cs) {
+                    union.addAll(c.assignment());
+                    total += c.assignment().size();
+                }
+                split = union.size() == 6 && total == 6 && cs.stream().allMatch(c -> c.assignment().size() == 2);
+            }
+            assertTrue(split, "three members split six partitions two each without overlap");
+            // Phase 2: consume some, one member leaves, another joins, consume the rest.
+            for (int round = 0; round < 3; round++) {
+                for (KafkaConsumer<String, String> c : cs) pollAndCommit(c, committed, duplicates, 100);
+            }
+            cs.remove(2).close();
+            KafkaConsumer<String, String> joiner = b.consumer(groupConfig("grp"));
+            joiner.subscribe(List.of("g"));
+            cs.add(joiner);
+            deadline = System.currentTimeMillis() + 60_000;
+            while (committed.size() < n && System.currentTimeMillis() < deadline) {
+                for (KafkaConsumer<String, String> c : cs) pollAndCommit(c, committed, duplicates, 100);
+            }
+            assertEquals(List.of(), duplicates, "no record consumed twice after its commit");
+            assertEquals(n, committed.size(), "no record skipped");
+            Set<TopicPartition> owned = new HashSet<>();
+            for (KafkaConsumer<String, String> c : cs) {
+                for (TopicPartition tp : c.assignment()) assertTrue(owned.add(tp), "overlap on " + tp);
+            }
+            cs.forEach(KafkaConsumer::close);
+        }
+    }
+
+    /** Polls once; records count as consumed only once their offsets are committed. */
+    private static void pollAndCommit(KafkaConsumer<String, String> c, Set<String> committed, List<String> dups,
+                                      int pollMs) {
+        ConsumerRecords<String, String> recs = c.poll(Duration.ofMillis(pollMs));
+        if (recs.isEmpty()) return;
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (ConsumerRecord<String, String> r : recs) {
+            offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+        }
+        try {
+            c.commitSync(offsets);
+        } catch (KafkaException rebalanced) {
+            return; // not committed: these records will be delivered again to the partition's new owner
+        }
+        for (ConsumerRecord<String, String> r : recs) {
+            String id = r.partition() + "@" + r.offset();
+            if (!committed.add(id)) dups.add(id);
+        }
+    }
+
+    @Test
+    void committedOffsetsSurviveConsumerAndBrokerRestart() throws Exception {
+        int port;
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            port = b.port();
+            admin.createTopics(List.of(new NewTopic("resume", 1, (short) 1))).all().get();
+            produce(b, "resume", 100, 1);
+            try (KafkaConsumer<String, String> c = b.consumer(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "g2",
+                    ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10))) {
+                c.subscribe(List.of("resume"));
+                List<ConsumerRecord<String, String>> got = new ArrayList<>();
+                long deadline = System.currentTimeMillis() + 30_000;
+                while (got.size() < 10 && System.currentTimeMillis() < deadline) {
+                    c.poll(Duration.ofMillis(100)).forEach(got::add);
+                }
+                assertEquals(0, got.get(0).offset());
+                c.commitSync(Map.of(new TopicPartition("resume", 0), new OffsetAndMetadata(40)));
+            }
+            assertEquals(40, firstOffsetSeen(b.bootstrap(), "g2"), "a restarted consumer resumes at its commit");
+        }
+        try (TestBroker b = TestBroker.start(dir, port, Map.of()); Admin admin = b.admin()) {
+            assertEquals(40, admin.listConsumerGroupOffsets("g2").partitionsToOffsetAndMetadata().get()
+                    .get(new TopicPartition("resume", 0)).offset());
+            assertEquals(40, firstOffsetSeen(b.bootstrap(), "g2"), "offsets survive a broker restart");
+        }
+    }
+
+    private static long firstOffsetSeen(String bootstrap, String group) {
+        try (KafkaConsumer<String, String> c = TestBroker.consumer(bootstrap, Map.of(ConsumerConfig.GROUP_ID_CONFIG,
+                group))) {
+            c.subscribe(List.of("resume"));
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (System.currentTimeMillis() < deadline) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) return r.offset();
+            }
+            return -1;
+        }
+    }
+}
