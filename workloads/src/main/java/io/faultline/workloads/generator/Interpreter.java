@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 public final class Interpreter {
     /** Longest the dispatcher sleeps before asking a pending generator again (time-based wrappers need this). */
     private static final long IDLE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Tells a worker to close its client and exit; compared by identity. */
+    private static final Invocation STOP = new Invocation(-1, 0, "stop", io.faultline.checker.history.OpValue.None.INSTANCE);
 
     private final HistoryRecorder recorder;
     private final Client.Factory clients;
@@ -89,11 +91,15 @@ public final class Interpreter {
                 }
             }
         } finally {
-            for (Thread w : workers) {
-                w.interrupt();
+            // Ask politely first, so clients close cleanly; interrupt only a worker that does not stop in time.
+            for (BlockingQueue<Invocation> inbox : inboxes) {
+                inbox.add(STOP);
             }
             for (Thread w : workers) {
                 w.join(TimeUnit.SECONDS.toMillis(30));
+                if (w.isAlive()) {
+                    w.interrupt();
+                }
             }
         }
     }
@@ -117,6 +123,9 @@ public final class Interpreter {
         try {
             while (true) {
                 Invocation inv = inbox.take();
+                if (inv == STOP) {
+                    return;
+                }
                 if (client == null) {
                     client = openQuietly(thread);
                 }

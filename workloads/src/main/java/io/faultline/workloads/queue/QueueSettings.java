@@ -52,10 +52,13 @@ public record QueueSettings(String acks, boolean idempotence, int retries, int r
         extraConsumer = Map.copyOf(extraConsumer);
     }
 
-    /** acks=all, idempotent, assign, read_committed, timeouts suited to fault injection (see FACTS.md). */
+    /**
+     * acks=all, idempotent, assign, read_committed, 100 ms polls (a poll with nothing new blocks a worker that
+     * long), timeouts suited to fault injection (see FACTS.md).
+     */
     public static QueueSettings defaults() {
         return new QueueSettings("all", true, Integer.MAX_VALUE, 5_000, 15_000, ConsumerMode.ASSIGN,
-                "read_committed", 500, 100, null, 1, (short) -1, true, Map.of(), Map.of());
+                "read_committed", 100, 100, null, 1, (short) -1, true, Map.of(), Map.of());
     }
 
     public QueueSettings withAcks(String a, boolean idem) {
