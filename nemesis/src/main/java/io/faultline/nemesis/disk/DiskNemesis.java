@@ -82,6 +82,7 @@ public final class DiskNemesis implements Nemesis {
     }
 
     private static String corrupt(NemesisContext ctx, Node node, String logDir, DiskFault fault) {
+        node.resume(); // a frozen node cannot be exec'd into; it is about to crash anyway
         boolean wasRunning = node.isRunning();
         List<SegmentFiles.Entry> entries = SegmentFiles.list(node, logDir);
         Random random = ctx.random();
