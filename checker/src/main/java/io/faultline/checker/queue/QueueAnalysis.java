@@ -344,8 +344,9 @@ final class QueueAnalysis {
                             add(QueueAnomaly.NONMONOTONIC_POLL, key, () -> "process " + op.process() + " polled key "
                                     + key + " up to value " + last.value() + " (offset "
                                     + l.offsetOf.get(last.value(), -1) + ", op " + idx(last.pos())
-                                    + ") then went back to " + first.value() + " (offset " + first.offset() + ", op "
-                                    + op.index() + ")", idx(last.pos()), op.index());
+                                    + (delta == 0 ? ") then read it again" : ") then went back to " + first.value())
+                                    + " (offset " + first.offset() + ", op " + op.index() + ")", idx(last.pos()),
+                                    op.index());
                         }
                     }
                 }
