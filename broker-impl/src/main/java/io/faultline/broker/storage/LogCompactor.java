@@ -94,6 +94,24 @@ final class LogCompactor {
         return swap;
     }
 
+    /**
+     * Replaces {@code seg}'s .log by the swap file (old indexes deleted first, so a crash in between leaves a swap
+     * that recovery completes) and returns the reopened segment with rebuilt, written indexes. Caller holds the
+     * log's structure write lock.
+     */
+    static LogSegment swapIn(LogSegment seg, Path swap, Path dir, LogConfig cfg, long now) throws IOException {
+        seg.closeHandlers();
+        Files.deleteIfExists(seg.offsetIndex().file());
+        Files.deleteIfExists(seg.timeIndex().file());
+        Files.move(swap, seg.logFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        LogSegment replacement = LogSegment.openExisting(dir, seg.baseOffset(), cfg, now);
+        replacement.recover(0, h -> { });
+        replacement.onBecomeInactive();
+        replacement.flush();
+        CheckpointFile.fsyncDirectory(dir);
+        return replacement;
+    }
+
     private static ByteBuffer copy(ByteBuffer b) {
         ByteBuffer c = ByteBuffer.allocate(b.remaining());
         c.put(b.duplicate());

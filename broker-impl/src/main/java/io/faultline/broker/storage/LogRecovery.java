@@ -116,9 +116,14 @@ final class LogRecovery {
         return new Loaded(segments, logEnd, logStart);
     }
 
+    /** True when the segment's first batch overlaps the previous segment, or its header is unreadable. */
     private static boolean firstOffsetBelow(LogSegment seg, long prevNext) {
-        var h = seg.headerAt(0, seg.size());
-        return h == null || h.baseOffset() < prevNext;
+        try {
+            var h = seg.headerAt(0, seg.size());
+            return h == null || h.baseOffset() < prevNext;
+        } catch (RuntimeException e) {
+            return true;
+        }
     }
 
     /** Completes swaps, removes leftovers, returns the base offsets of the .log files. */

@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,13 +16,10 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
-import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,28 +132,11 @@ public final class PartitionLog implements Closeable {
             ensureOpen();
             LogConfig cfg = config;
             long now = clock.milliseconds();
-            long next = logEndOffset;
-            int bytes = 0;
-            int count = 0;
-            for (MutableRecordBatch batch : RecordBatchAdapter.batches(records)) {
-                RecordBatchAdapter.validateForLeader(batch, cfg.maxMessageBytes());
-                if (cfg.compact() && !RecordBatchAdapter.allRecordsHaveKeys(batch)) {
-                    throw new InvalidRecordException("compacted topic " + topicPartition + " requires keys");
-                }
-                RecordBatchAdapter.assignForLeader(batch, next, leaderEpoch, cfg.timestampType(), now);
-                next = batch.lastOffset() + 1;
-                count += batch.countOrNull();
-                bytes += batch.sizeInBytes();
-            }
-            ByteBuffer buf = records.buffer();
-            if (bytes != buf.remaining()) {
-                throw new CorruptRecordException("append of " + buf.remaining() + " bytes has only " + bytes
-                        + " bytes of whole batches");
-            }
-            List<BatchHeader> headers = headers(buf);
+            var validated = AppendValidator.validateForLeader(records, logEndOffset, leaderEpoch, cfg, now, topicPartition);
+            List<BatchHeader> headers = validated.headers();
             if (!headers.isEmpty()) epochCache.assign(leaderEpoch, headers.get(0).baseOffset());
             long appendTime = cfg.timestampType() == org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME ? now : -1;
-            return appendHeaders(buf, headers, count, appendTime, now);
+            return appendHeaders(records.buffer(), headers, validated.recordCount(), appendTime, now);
         } finally {
             writer.unlock();
         }
@@ -172,50 +151,12 @@ public final class PartitionLog implements Closeable {
         writer.lock();
         try {
             ensureOpen();
-            LogConfig cfg = config;
-            long expected = logEndOffset;
-            int bytes = 0;
-            int count = 0;
-            for (MutableRecordBatch batch : RecordBatchAdapter.batches(records)) {
-                RecordBatchAdapter.validateForFollower(batch);
-                boolean ok = cfg.compact() ? batch.baseOffset() >= expected : batch.baseOffset() == expected;
-                if (!ok) {
-                    throw new NonContiguousAppendException("follower append to " + topicPartition + " at offset "
-                            + batch.baseOffset() + ", expected " + expected, expected, batch.baseOffset());
-                }
-                if (batch.lastOffset() < batch.baseOffset()) {
-                    throw new InvalidRecordException("batch last offset below base offset");
-                }
-                if (batch.sizeInBytes() > Math.max(cfg.maxMessageBytes(), cfg.segmentBytes())) {
-                    throw new org.apache.kafka.common.errors.RecordTooLargeException("batch of " + batch.sizeInBytes() + " bytes");
-                }
-                expected = batch.lastOffset() + 1;
-                Integer c = batch.countOrNull();
-                count += c == null ? (int) (batch.lastOffset() - batch.baseOffset() + 1) : c;
-                bytes += batch.sizeInBytes();
-            }
-            ByteBuffer buf = records.buffer();
-            if (bytes != buf.remaining()) {
-                throw new CorruptRecordException("append of " + buf.remaining() + " bytes has only " + bytes
-                        + " bytes of whole batches");
-            }
-            List<BatchHeader> headers = headers(buf);
-            for (BatchHeader h : headers) epochCache.assign(h.partitionLeaderEpoch(), h.baseOffset());
-            return appendHeaders(buf, headers, count, -1, clock.milliseconds());
+            var validated = AppendValidator.validateForFollower(records, logEndOffset, config, topicPartition);
+            for (BatchHeader h : validated.headers()) epochCache.assign(h.partitionLeaderEpoch(), h.baseOffset());
+            return appendHeaders(records.buffer(), validated.headers(), validated.recordCount(), -1, clock.milliseconds());
         } finally {
             writer.unlock();
         }
-    }
-
-    private static List<BatchHeader> headers(ByteBuffer buf) {
-        List<BatchHeader> out = new ArrayList<>(1);
-        int pos = buf.position();
-        while (pos < buf.limit()) {
-            BatchHeader h = RecordBatchAdapter.readHeader(buf, pos, buf.limit() - pos, pos - buf.position());
-            out.add(h);
-            pos += h.sizeInBytes();
-        }
-        return out;
     }
 
     private LogAppendInfo appendHeaders(ByteBuffer buf, List<BatchHeader> headers, int count, long appendTime, long now) {
@@ -367,32 +308,8 @@ public final class PartitionLog implements Closeable {
         structure.readLock().lock();
         try {
             ensureOpen();
-            long start = logStartOffset;
-            if (timestamp == LATEST_TIMESTAMP) {
-                return Optional.of(new TimestampAndOffset(-1, logEndOffset, epochCache.latestEpoch()));
-            }
-            if (timestamp == EARLIEST_TIMESTAMP) {
-                return Optional.of(new TimestampAndOffset(-1, start, epochCache.epochForOffset(start)));
-            }
-            if (timestamp == MAX_TIMESTAMP) {
-                LogSegment best = null;
-                for (LogSegment s : segments.values()) {
-                    if (s.maxTimestampSoFar() >= 0 && (best == null || s.maxTimestampSoFar() > best.maxTimestampSoFar())) best = s;
-                }
-                if (best == null) return Optional.empty();
-                TimestampAndOffset t = best.findOffsetByTimestamp(best.maxTimestampSoFar(), start);
-                return Optional.ofNullable(t);
-            }
-            if (timestamp < 0) throw new IllegalArgumentException("unsupported special timestamp " + timestamp);
-            Long key = segments.floorKey(start);
-            if (key == null) key = segments.firstKey();
-            for (LogSegment s : segments.tailMap(key, true).values()) {
-                if (s.maxTimestampSoFar() >= timestamp) {
-                    TimestampAndOffset t = s.findOffsetByTimestamp(timestamp, start);
-                    if (t != null) return Optional.of(t);
-                }
-            }
-            return Optional.empty();
+            return TimestampLookup.find(List.copyOf(segments.values()), timestamp, logStartOffset, logEndOffset,
+                    epochCache);
         } finally {
             structure.readLock().unlock();
         }
@@ -672,19 +589,10 @@ public final class PartitionLog implements Closeable {
                 if (swap == null) continue;
                 structure.writeLock().lock();
                 try {
-                    long base = seg.baseOffset();
                     int before = seg.size();
-                    seg.closeHandlers();
-                    Files.deleteIfExists(seg.offsetIndex().file());
-                    Files.deleteIfExists(seg.timeIndex().file());
-                    Files.move(swap, seg.logFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                    LogSegment replacement = LogSegment.openExisting(dir, base, cfg, now);
-                    replacement.recover(0, h -> { });
-                    replacement.onBecomeInactive();
-                    replacement.flush();
-                    segments.put(base, replacement);
+                    LogSegment replacement = LogCompactor.swapIn(seg, swap, dir, cfg, now);
+                    segments.put(seg.baseOffset(), replacement);
                     removed += before - replacement.size();
-                    CheckpointFile.fsyncDirectory(dir);
                 } finally {
                     structure.writeLock().unlock();
                 }
