@@ -24,15 +24,10 @@ public interface LogStore extends AutoCloseable {
     @Override
     void close();
 
-    /** Opens the storage engine's LogManager on {@code dataDir} (a direct fallback while it is a stub). */
+    /** Opens the storage engine's LogManager on {@code dataDir}. */
     static LogStore open(Path dataDir, Function<TopicPartition, LogConfig> configFor,
                          io.faultline.broker.storage.LogClock clock) throws IOException {
-        LogManager lm;
-        try {
-            lm = LogManager.open(dataDir, configFor, clock);
-        } catch (UnsupportedOperationException notYet) {
-            return new DirectLogStore(dataDir, configFor, clock);
-        }
+        LogManager lm = LogManager.open(dataDir, configFor, clock);
         return new LogStore() {
             @Override
             public PartitionLog getOrCreate(TopicPartition tp) {
