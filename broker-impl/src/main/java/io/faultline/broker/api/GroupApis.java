@@ -1,7 +1,6 @@
 package io.faultline.broker.api;
 
 import io.faultline.broker.group.GroupCoordinator;
-import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.server.BrokerContext;
 import java.util.HashMap;
@@ -9,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
@@ -158,11 +156,5 @@ public final class GroupApis {
             resp.groups().add(lg);
         }
         ctx.channel().sendResponse(r, resp);
-    }
-
-    /** Topic name for an OffsetCommit/OffsetFetch topic entry: by id from v10, by name before. */
-    static Optional<String> topicName(BrokerContext ctx, String name, Uuid id, boolean byId) {
-        if (!byId) return Optional.of(name);
-        return ctx.topics().byId(id).map(TopicInfo::name);
     }
 }
