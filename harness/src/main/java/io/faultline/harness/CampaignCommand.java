@@ -33,7 +33,7 @@ final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--min-isr", split = ",", description = "Values of min.insync.replicas (default: ${DEFAULT-VALUE})")
     List<Integer> minIsr = List.of(2);
 
-    @Option(names = "--unclean", split = ",", description = "Values of unclean.leader.election.enable (default: ${DEFAULT-VALUE})")
+    @Option(names = "--unclean", split = ",", arity = "1", description = "Values of unclean.leader.election.enable (default: ${DEFAULT-VALUE})")
     List<Boolean> unclean = List.of(false);
 
     @Option(names = "--nemesis", split = ",", description = "Fault configurations; join packages of one configuration"

@@ -11,6 +11,7 @@ import io.faultline.results.HtmlReport;
 import io.faultline.results.ReportInput;
 import io.faultline.results.RunDir;
 import io.faultline.results.RunResults;
+import io.faultline.workloads.queue.QueueWorkload;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -39,8 +40,12 @@ final class RunAnalysis {
     static Outcome analyze(RunDir run, TestConfig config, Map<String, Object> testJson, List<Op> history,
                            boolean complete, Instant startedAt, Map<String, List<ReportInput.ClockPoint>> clocks)
             throws IOException {
-        boolean subscribe = "subscribe".equals(config.subVia());
-        List<Checker> checkers = List.of(QueueChecker.forRun(subscribe), new TotalQueueChecker());
+        // What the client settings permit by design (duplicates without idempotence, loss with acks=0) is
+        // reported but allowed; everything else is a broken promise.
+        var allowed = QueueWorkload.allowedAnomalies(TestRunner.queueSettings(config));
+        List<Checker> checkers = List.of(
+                new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
+                new TotalQueueChecker());
         Map<String, CheckResult> checks = new LinkedHashMap<>();
         for (Checker c : checkers) checks.put(c.name(), c.check(history));
         Verdict verdict = complete ? combine(checks.values()) : worstOf(combine(checks.values()), Verdict.UNKNOWN);

@@ -41,6 +41,7 @@ public record TestConfig(
         require(minIsr >= 1 && minIsr <= replicationFactor,
                 "--min-isr must be between 1 and --rf (" + replicationFactor + "), got " + minIsr);
         require(List.of("assign", "subscribe").contains(subVia), "--sub-via must be assign or subscribe, got " + subVia);
+        require(!idempotence || "all".equals(acks), "--idempotence true needs --acks all, got --acks " + acks);
         require(nemesisIntervalSeconds >= 1, "--nemesis-interval must be at least 1 second");
         require("queue".equals(workload), "--workload must be queue (the only workload so far), got " + workload);
         require(List.of("apache-kafka", "broker-impl").contains(sut), "--sut must be apache-kafka or broker-impl, got " + sut);

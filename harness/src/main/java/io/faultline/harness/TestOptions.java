@@ -34,8 +34,8 @@ public final class TestOptions {
     @Option(names = "--acks", description = "Producer acks: 0, 1 or all (default: ${DEFAULT-VALUE})")
     String acks = "all";
 
-    @Option(names = "--idempotence", arity = "1", description = "Idempotent producer: true/false (default: ${DEFAULT-VALUE})")
-    boolean idempotence = true;
+    @Option(names = "--idempotence", arity = "1", description = "Idempotent producer: true/false (default: true with --acks all)")
+    Boolean idempotence;
 
     @Option(names = "--min-isr", description = "min.insync.replicas (default: 2, at most --rf)")
     Integer minIsr;
@@ -71,10 +71,15 @@ public final class TestOptions {
             }
         }
         long s = seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
+        // Kafka's idempotent producer needs acks=all: on by default there, off otherwise, never silently dropped.
+        boolean idempotent = idempotence != null ? idempotence : "all".equals(acks);
+        if (idempotent && !"all".equals(acks)) {
+            throw new IllegalArgumentException("--idempotence true needs --acks all (Kafka's rule), got --acks " + acks);
+        }
         // Unset replication flags follow the cluster size; explicit ones are validated as given.
         int effectiveRf = rf != null ? rf : Math.min(3, nodes);
         int effectiveMinIsr = minIsr != null ? minIsr : Math.min(2, effectiveRf);
-        return new TestConfig(sut, nodes, workload, faults, timeLimit, rate, concurrency, keys, acks, idempotence,
+        return new TestConfig(sut, nodes, workload, faults, timeLimit, rate, concurrency, keys, acks, idempotent,
                 effectiveMinIsr, effectiveRf, unclean, subVia, nemesisInterval, s, recovery, drain);
     }
 }

@@ -228,12 +228,17 @@ final class TestRunner {
         };
     }
 
-    private QueueWorkloadConfig workloadConfig(String bootstrap, RunDir run) {
-        QueueSettings settings = QueueSettings.defaults()
-                .withAcks(config.acks(), config.idempotence() && "all".equals(config.acks()))
+    /** The clients' settings a test configuration stands for; the checker's allowances follow from them. */
+    static QueueSettings queueSettings(TestConfig config) {
+        return QueueSettings.defaults()
+                .withAcks(config.acks(), config.idempotence())
                 .withConsumer("subscribe".equals(config.subVia()) ? QueueSettings.ConsumerMode.SUBSCRIBE
                         : QueueSettings.ConsumerMode.ASSIGN, "read_committed")
                 .withTopics(1, (short) config.replicationFactor(), true);
+    }
+
+    private QueueWorkloadConfig workloadConfig(String bootstrap, RunDir run) {
+        QueueSettings settings = queueSettings(config);
         QueueOps.Options keys = QueueOps.Options.defaults()
                 .withKeys(config.keys(), QueueOps.Options.defaults().maxWritesPerKey(),
                         QueueOps.Options.defaults().distribution());

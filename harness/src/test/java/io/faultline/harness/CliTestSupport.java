@@ -30,7 +30,7 @@ final class CliTestSupport {
     /** Every run folder (store/<test>/<timestamp>) under a store. */
     static List<Path> runDirs(Path store) throws IOException {
         try (Stream<Path> s = Files.walk(store, 2)) {
-            return s.filter(p -> Files.isRegularFile(p.resolve("test.json"))).sorted().toList();
+            return s.filter(p -> !Files.isSymbolicLink(p) && Files.isRegularFile(p.resolve("test.json"))).sorted().toList();
         }
     }
 

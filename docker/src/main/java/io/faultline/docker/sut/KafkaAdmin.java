@@ -18,8 +18,8 @@ public final class KafkaAdmin {
         p.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200);
         p.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
         p.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
-        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 2000);
-        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 3000);
+        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
+        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2000);
         return Admin.create(p);
     }
 }

@@ -38,6 +38,9 @@ final class KafkaTestClients {
         p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 100);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        // a killed container's address never answers: fail connects fast, as the workload's clients do
+        p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
+        p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2000);
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     }
 
@@ -51,6 +54,8 @@ final class KafkaTestClients {
         p.put(ConsumerConfig.RETRY_BACKOFF_MS_CONFIG, 50);
         p.put(ConsumerConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
         p.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 100);
+        p.put(ConsumerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
+        p.put(ConsumerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2000);
         return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
     }
 

@@ -75,6 +75,10 @@ public final class KafkaQueueClient implements Client {
         p.put(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 100);
         p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 100);
+        // A killed node's address stops answering (no RST): without a short connect timeout (default 10 s,
+        // up to 30 s) clients wait that long on the dead node before trying another.
+        p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
+        p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2000);
         p.putAll(s.extraProducer());
         return p;
     }
@@ -97,6 +101,8 @@ public final class KafkaQueueClient implements Client {
         p.put(ConsumerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 100);
         p.put(ConsumerConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
         p.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 100);
+        p.put(ConsumerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
+        p.put(ConsumerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2000);
         p.putAll(s.extraConsumer());
         return p;
     }
