@@ -184,6 +184,13 @@ public final class NemesisContext implements ClusterView {
             return this;
         }
 
+        /** Records into this log as well as the ones set so far (e.g. the history and a {@link FaultTimeline}). */
+        public Builder alsoLog(FaultLog more) {
+            FaultLog before = this.log;
+            this.log = FaultLog.all(List.of(before, more));
+            return this;
+        }
+
         public Builder nanoClock(LongSupplier clock) {
             this.nanoClock = clock;
             return this;

@@ -116,11 +116,12 @@ public final class Scheduler implements AutoCloseable {
         thread.start();
     }
 
-    /** Asks the schedule to end after the op in progress. */
+    /**
+     * Asks the schedule to end after the op in progress. It is not interrupted: an op cut short could leave a
+     * fault half-applied, with nothing recorded about it.
+     */
     public void stop() {
         stopRequested = true;
-        Thread t = thread;
-        if (t != null) t.interrupt();
     }
 
     /** Waits for the scheduled run to end; false if it is still running after the timeout. */
@@ -139,12 +140,21 @@ public final class Scheduler implements AutoCloseable {
      * run), then waits {@code recoveryWait} for the system to settle. Returns the completed heal ops.
      */
     public List<FaultOp> finalHeal(Duration recoveryWait) {
-        stopRequested = false; // a stop() of the schedule must not cut the heal short
+        stop(); // a schedule still running must not fault again while (or after) we heal
+        try {
+            if (!awaitFinished(Duration.ofMinutes(5))) LOG.warn("the schedule's op in progress did not end in 5 minutes");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         List<FaultOp> heals = new ArrayList<>();
         for (FaultPackage p : packages.values()) {
             for (FaultOp op : p.finalHeal()) heals.add(invoke(p.name(), op));
         }
-        sleepUntil(System.nanoTime() + recoveryWait.toNanos());
+        try {
+            Thread.sleep(recoveryWait.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         return heals;
     }
 
@@ -188,8 +198,9 @@ public final class Scheduler implements AutoCloseable {
             long left = deadlineNanos - System.nanoTime();
             if (left <= 0) return true;
             try {
-                Thread.sleep(Math.min(left / 1_000_000 + 1, 200));
+                Thread.sleep(Math.min(left / 1_000_000 + 1, 200)); // short naps so that stop() is seen soon
             } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return false;
             }
         }

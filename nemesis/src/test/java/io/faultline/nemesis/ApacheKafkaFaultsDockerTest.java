@@ -153,8 +153,7 @@ class ApacheKafkaFaultsDockerTest {
     void aMinuteOfMixedFaultsEndsHealedAndServing() throws Exception {
         var recorder = HistoryRecorder.inMemory(1);
         var timeline = new FaultTimeline();
-        var ctx = NemesisContext.builder(kafka).seed(2026).recorder(recorder)
-                .log(FaultLog.all(List.of(FaultLog.toHistory(recorder), timeline))).build();
+        var ctx = NemesisContext.builder(kafka).seed(2026).recorder(recorder).alsoLog(timeline).build();
         var options = FaultOptions.defaults().withPrimaries(List.of(new PartitionRef(TOPIC, 0)))
                 .withStrobe(2_000, 4_000).withMaxBumpMillis(120_000);
         List<FaultPackage> packages = FaultPackages.create(FaultPackages.NAMES, ctx, options);

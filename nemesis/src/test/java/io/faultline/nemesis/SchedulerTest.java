@@ -126,6 +126,23 @@ class SchedulerTest {
     }
 
     @Test
+    void finalHealStopsARunningScheduleFirstAndNothingRunsAfterIt() throws Exception {
+        var a = new StubNemesis("start-a", "stop-a");
+        var scheduler = new Scheduler(ctx(FaultLog.NONE), List.of(flipFlop("a", a, "start-a", "stop-a")));
+        scheduler.start(Schedule.of(Duration.ofMillis(10), Duration.ofMinutes(10), 1));
+        Thread.sleep(300);
+        long t0 = System.nanoTime();
+        List<FaultOp> heals = scheduler.finalHeal(Duration.ZERO);
+        assertTrue(System.nanoTime() - t0 < 2_000_000_000L, "the schedule stopped promptly");
+        assertTrue(scheduler.awaitFinished(Duration.ZERO));
+        int count = scheduler.executed().size();
+        Thread.sleep(100);
+        assertEquals(count, scheduler.executed().size(), "no op after the heal");
+        List<FaultOp> all = scheduler.executed();
+        assertEquals(heals, all.subList(all.size() - heals.size(), all.size()), "the heals are the last ops");
+    }
+
+    @Test
     void aFailedOpIsRecordedWithItsErrorAndDoesNotStopTheRest() {
         var n = new StubNemesis("boom", "fine");
         var pkg = new FaultPackage("x", n, OpGenerator.always(FaultOp.of("boom")), List.of(FaultOp.of("fine")), "#111111",
