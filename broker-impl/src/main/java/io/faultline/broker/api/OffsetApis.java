@@ -24,6 +24,9 @@ public final class OffsetApis {
     private static final long EARLIEST_LOCAL_TIMESTAMP = -4L;
     private static final long LATEST_TIERED_TIMESTAMP = -5L;
 
+    /** ListOffsets v4 added the leader epoch to the answer. */
+    private static final short FIRST_LEADER_EPOCH_VERSION = 4;
+
     private final BrokerContext ctx;
 
     public OffsetApis(BrokerContext ctx) {
@@ -48,6 +51,7 @@ public final class OffsetApis {
                 try {
                     part.get().validateLeaderEpoch(p.currentLeaderEpoch());
                     lookup(part.get(), p.timestamp(), consumer, pr);
+                    if (r.version() < FIRST_LEADER_EPOCH_VERSION) pr.setLeaderEpoch(-1); // not in v1-v3
                 } catch (ApiException e) {
                     pr.setErrorCode(Errors.forException(e).code());
                 }

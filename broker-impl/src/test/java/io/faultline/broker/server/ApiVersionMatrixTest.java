@@ -1,0 +1,215 @@
+package io.faultline.broker.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.faultline.broker.api.SupportedApis;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.*;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every advertised API at every advertised version gets a well-formed answer (the generated writers throw on
+ * fields a version cannot carry, so this catches version-dependent response bugs), with the expected error code.
+ */
+class ApiVersionMatrixTest {
+    @TempDir
+    Path dir;
+
+    private record Case(ApiKeys api, BiFunction<Short, Uuid, ApiMessage> request,
+                        BiFunction<Short, ApiMessage, Errors> error, Errors expected) {
+    }
+
+    @Test
+    void everyAdvertisedVersionIsAnswered() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            admin.createTopics(List.of(new NewTopic("mx", 1, (short) 1))).all().get();
+            Uuid id = admin.describeTopics(List.of("mx")).allTopicNames().get().get("mx").topicId();
+            List<Case> cases = cases();
+            assertEquals(SupportedApis.implemented().size(), cases.size(), "a case for every implemented API");
+            List<String> failures = new ArrayList<>();
+            try (RawClient c = new RawClient(b.port())) {
+                for (Case k : cases) {
+                    for (short v = k.api().oldestVersion(); v <= SupportedApis.maxVersion(k.api()); v++) {
+                        try {
+                            ApiMessage resp = c.call(k.api(), v, k.request().apply(v, id));
+                            Errors e = k.error().apply(v, resp);
+                            if (e != k.expected()) failures.add(k.api() + " v" + v + ": " + e);
+                        } catch (Exception e) {
+                            failures.add(k.api() + " v" + v + " failed: " + e);
+                            return; // connection is gone; report what we have
+                        }
+                    }
+                }
+            } finally {
+                assertEquals(List.of(), failures);
+            }
+        }
+    }
+
+    private static List<Case> cases() {
+        List<Case> l = new ArrayList<>();
+        l.add(new Case(ApiKeys.API_VERSIONS, (v, id) -> v >= 3 ? new ApiVersionsRequestData()
+                .setClientSoftwareName("t").setClientSoftwareVersion("1") : new ApiVersionsRequestData(),
+                (v, r) -> Errors.forCode(((ApiVersionsResponseData) r).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.METADATA, (v, id) -> {
+            MetadataRequestData m = new MetadataRequestData();
+            m.topics().add(new MetadataRequestData.MetadataRequestTopic().setName("mx"));
+            return m;
+        }, (v, r) -> Errors.forCode(((MetadataResponseData) r).topics().find("mx").errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.CREATE_TOPICS, (v, id) -> {
+            CreateTopicsRequestData d = new CreateTopicsRequestData().setTimeoutMs(5000);
+            d.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("ct" + v).setNumPartitions(1)
+                    .setReplicationFactor((short) 1));
+            return d;
+        }, (v, r) -> Errors.forCode(((CreateTopicsResponseData) r).topics().find("ct" + v).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.DELETE_TOPICS, (v, id) -> {
+            DeleteTopicsRequestData d = new DeleteTopicsRequestData().setTimeoutMs(5000);
+            if (v >= 6) d.topics().add(new DeleteTopicsRequestData.DeleteTopicState().setName("ct" + (v + 1)));
+            else d.setTopicNames(List.of("ct" + (v + 1)));
+            return d;
+        }, (v, r) -> Errors.forCode(((DeleteTopicsResponseData) r).responses().iterator().next().errorCode()),
+                Errors.NONE));
+        l.add(new Case(ApiKeys.DESCRIBE_CLUSTER, (v, id) -> new DescribeClusterRequestData(),
+                (v, r) -> Errors.forCode(((DescribeClusterResponseData) r).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.DESCRIBE_CONFIGS, (v, id) -> {
+            DescribeConfigsRequestData d = new DescribeConfigsRequestData();
+            d.resources().add(new DescribeConfigsRequestData.DescribeConfigsResource().setResourceType((byte) 2)
+                    .setResourceName("mx").setConfigurationKeys(null));
+            return d;
+        }, (v, r) -> Errors.forCode(((DescribeConfigsResponseData) r).results().get(0).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.PRODUCE, (v, id) -> {
+            ProduceRequestData d = new ProduceRequestData().setAcks((short) 1).setTimeoutMs(5000);
+            ProduceRequestData.TopicProduceData t = new ProduceRequestData.TopicProduceData();
+            if (v >= 13) t.setTopicId(id);
+            else t.setName("mx");
+            t.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(0)
+                    .setRecords(MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(("v" + v).getBytes()))));
+            d.topicData().add(t);
+            return d;
+        }, (v, r) -> Errors.forCode(((ProduceResponseData) r).responses().iterator().next().partitionResponses()
+                .get(0).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.FETCH, (v, id) -> {
+            FetchRequestData d = new FetchRequestData().setMaxWaitMs(0).setMinBytes(1).setMaxBytes(1 << 20)
+                    .setReplicaId(-1);
+            FetchRequestData.FetchTopic t = new FetchRequestData.FetchTopic();
+            if (v >= 13) t.setTopicId(id);
+            else t.setTopic("mx");
+            t.partitions().add(new FetchRequestData.FetchPartition().setPartition(0).setFetchOffset(0)
+                    .setPartitionMaxBytes(1 << 20));
+            d.topics().add(t);
+            return d;
+        }, (v, r) -> {
+            FetchResponseData.PartitionData p = ((FetchResponseData) r).responses().get(0).partitions().get(0);
+            return p.records().sizeInBytes() > 0 ? Errors.forCode(p.errorCode()) : Errors.UNKNOWN_SERVER_ERROR;
+        }, Errors.NONE));
+        l.add(new Case(ApiKeys.LIST_OFFSETS, (v, id) -> {
+            ListOffsetsRequestData d = new ListOffsetsRequestData().setReplicaId(-1);
+            ListOffsetsRequestData.ListOffsetsTopic t = new ListOffsetsRequestData.ListOffsetsTopic().setName("mx");
+            t.partitions().add(new ListOffsetsRequestData.ListOffsetsPartition().setPartitionIndex(0).setTimestamp(-1));
+            d.topics().add(t);
+            return d;
+        }, (v, r) -> Errors.forCode(((ListOffsetsResponseData) r).topics().get(0).partitions().get(0).errorCode()),
+                Errors.NONE));
+        l.add(new Case(ApiKeys.OFFSET_FOR_LEADER_EPOCH, (v, id) -> {
+            OffsetForLeaderEpochRequestData d = new OffsetForLeaderEpochRequestData();
+            OffsetForLeaderEpochRequestData.OffsetForLeaderTopic t =
+                    new OffsetForLeaderEpochRequestData.OffsetForLeaderTopic().setTopic("mx");
+            t.partitions().add(new OffsetForLeaderEpochRequestData.OffsetForLeaderPartition().setPartition(0)
+                    .setLeaderEpoch(0).setCurrentLeaderEpoch(-1));
+            d.topics().add(t);
+            return d;
+        }, (v, r) -> Errors.forCode(((OffsetForLeaderEpochResponseData) r).topics().iterator().next().partitions()
+                .get(0).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.INIT_PRODUCER_ID, (v, id) -> new InitProducerIdRequestData().setTransactionalId(null)
+                .setTransactionTimeoutMs(60000), (v, r) -> Errors.forCode(((InitProducerIdResponseData) r).errorCode()),
+                Errors.NONE));
+        l.add(new Case(ApiKeys.FIND_COORDINATOR, (v, id) -> v >= 4
+                ? new FindCoordinatorRequestData().setCoordinatorKeys(List.of("g"))
+                : new FindCoordinatorRequestData().setKey("g"),
+                (v, r) -> {
+                    FindCoordinatorResponseData d = (FindCoordinatorResponseData) r;
+                    return Errors.forCode(v >= 4 ? d.coordinators().get(0).errorCode() : d.errorCode());
+                }, Errors.NONE));
+        l.add(new Case(ApiKeys.JOIN_GROUP, (v, id) -> {
+            JoinGroupRequestData d = new JoinGroupRequestData().setGroupId("jg" + v).setMemberId("")
+                    .setSessionTimeoutMs(10000).setRebalanceTimeoutMs(10000).setProtocolType("consumer");
+            d.protocols().add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range")
+                    .setMetadata(new byte[] {1}));
+            return d;
+        }, (v, r) -> {
+            Errors e = Errors.forCode(((JoinGroupResponseData) r).errorCode());
+            // v4+ must first learn its member id; older versions join at once
+            return (v >= 4 ? e == Errors.MEMBER_ID_REQUIRED : e == Errors.NONE) ? Errors.NONE : e;
+        }, Errors.NONE));
+        l.add(new Case(ApiKeys.SYNC_GROUP, (v, id) -> new SyncGroupRequestData().setGroupId("jg0").setMemberId("nobody")
+                .setGenerationId(1).setProtocolType(v >= 5 ? "consumer" : null).setProtocolName(v >= 5 ? "range" : null),
+                (v, r) -> Errors.forCode(((SyncGroupResponseData) r).errorCode()), Errors.UNKNOWN_MEMBER_ID));
+        l.add(new Case(ApiKeys.HEARTBEAT, (v, id) -> new HeartbeatRequestData().setGroupId("jg0").setMemberId("nobody")
+                .setGenerationId(1), (v, r) -> Errors.forCode(((HeartbeatResponseData) r).errorCode()),
+                Errors.UNKNOWN_MEMBER_ID));
+        l.add(new Case(ApiKeys.LEAVE_GROUP, (v, id) -> {
+            LeaveGroupRequestData d = new LeaveGroupRequestData().setGroupId("jg0");
+            if (v >= 3) d.members().add(new LeaveGroupRequestData.MemberIdentity().setMemberId("nobody"));
+            else d.setMemberId("nobody");
+            return d;
+        }, (v, r) -> {
+            LeaveGroupResponseData d = (LeaveGroupResponseData) r;
+            return Errors.forCode(v >= 3 ? d.members().get(0).errorCode() : d.errorCode());
+        }, Errors.UNKNOWN_MEMBER_ID));
+        l.add(new Case(ApiKeys.OFFSET_COMMIT, (v, id) -> {
+            OffsetCommitRequestData d = new OffsetCommitRequestData().setGroupId("oc" + v)
+                    .setGenerationIdOrMemberEpoch(-1).setMemberId("");
+            OffsetCommitRequestData.OffsetCommitRequestTopic t = new OffsetCommitRequestData.OffsetCommitRequestTopic();
+            if (v >= 10) t.setTopicId(id);
+            else t.setName("mx");
+            t.partitions().add(new OffsetCommitRequestData.OffsetCommitRequestPartition().setPartitionIndex(0)
+                    .setCommittedOffset(v));
+            d.topics().add(t);
+            return d;
+        }, (v, r) -> Errors.forCode(((OffsetCommitResponseData) r).topics().get(0).partitions().get(0).errorCode()),
+                Errors.NONE));
+        l.add(new Case(ApiKeys.OFFSET_FETCH, (v, id) -> {
+            OffsetFetchRequestData d = new OffsetFetchRequestData();
+            if (v < 8) {
+                d.setGroupId("oc" + v);
+                d.setTopics(List.of(new OffsetFetchRequestData.OffsetFetchRequestTopic().setName("mx")
+                        .setPartitionIndexes(List.of(0))));
+            } else {
+                OffsetFetchRequestData.OffsetFetchRequestTopics t = new OffsetFetchRequestData.OffsetFetchRequestTopics()
+                        .setPartitionIndexes(List.of(0));
+                if (v >= 10) t.setTopicId(id);
+                else t.setName("mx");
+                d.groups().add(new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId("oc" + Math.min(v, 10))
+                        .setTopics(List.of(t)));
+            }
+            return d;
+        }, (v, r) -> {
+            OffsetFetchResponseData d = (OffsetFetchResponseData) r;
+            long committed = v < 8 ? d.topics().get(0).partitions().get(0).committedOffset()
+                    : d.groups().get(0).topics().get(0).partitions().get(0).committedOffset();
+            return committed == (v < 2 ? -1 : v) || (v == 1 && committed == -1) ? Errors.NONE : Errors.UNKNOWN_SERVER_ERROR;
+        }, Errors.NONE));
+        l.add(new Case(ApiKeys.DESCRIBE_GROUPS, (v, id) -> new DescribeGroupsRequestData().setGroups(List.of("oc5")),
+                (v, r) -> Errors.forCode(((DescribeGroupsResponseData) r).groups().get(0).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.LIST_GROUPS, (v, id) -> new ListGroupsRequestData(),
+                (v, r) -> {
+                    ListGroupsResponseData d = (ListGroupsResponseData) r;
+                    boolean found = d.groups().stream().anyMatch(g -> g.groupId().equals("oc5"));
+                    return found ? Errors.forCode(d.errorCode()) : Errors.GROUP_ID_NOT_FOUND;
+                }, Errors.NONE));
+        return l;
+    }
+}
