@@ -59,6 +59,12 @@ public final class GroupCoordinator implements AutoCloseable {
     private final ScheduledExecutorService ticker;
 
     public GroupCoordinator(Time time, int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs) {
+        this(time, minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, true);
+    }
+
+    /** With {@code startTicker} false, deadlines only move when a test calls {@link #tick()}. */
+    GroupCoordinator(Time time, int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs,
+                     boolean startTicker) {
         this.time = time;
         this.minSessionTimeoutMs = minSessionTimeoutMs;
         this.maxSessionTimeoutMs = maxSessionTimeoutMs;
@@ -68,7 +74,7 @@ public final class GroupCoordinator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        ticker.scheduleWithFixedDelay(this::tick, 50, 50, TimeUnit.MILLISECONDS);
+        if (startTicker) ticker.scheduleWithFixedDelay(this::tick, 50, 50, TimeUnit.MILLISECONDS);
     }
 
     /** Makes the group known (e.g. because offsets were committed for it) without members. */
@@ -319,7 +325,8 @@ public final class GroupCoordinator implements AutoCloseable {
         }
     }
 
-    private void tick() {
+    /** Expires sessions, pending members and rebalance phases whose deadline passed. */
+    void tick() {
         long now = time.nanoseconds();
         for (ClassicGroup g : groups.values()) {
             try {
