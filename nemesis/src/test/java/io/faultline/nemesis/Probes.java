@@ -54,8 +54,8 @@ public final class Probes {
 
     /**
      * Who each node reaches (itself included), by opening a TCP connection to every other node's port from
-     * inside it; all pairs of one node are tried at once, each with a 1 s limit (a connect on the bridge takes
-     * well under that).
+     * inside it; all pairs of one node are tried at once, each with a 2 s limit (a connect on the bridge takes
+     * milliseconds; the margin is for a loaded machine).
      */
     public static Map<String, Set<String>> reachability(Cluster cluster, int port) {
         return survey(cluster, port).reached();
@@ -72,7 +72,7 @@ public final class Probes {
             var script = new StringBuilder();
             for (Node to : nodes) {
                 if (to == from) continue;
-                script.append("(timeout 1 bash -c 'exec 3<>/dev/tcp/").append(to.ip()).append('/').append(port)
+                script.append("(timeout 2 bash -c 'exec 3<>/dev/tcp/").append(to.ip()).append('/').append(port)
                         .append("' 2>/dev/null && echo ").append(to.name()).append(") &\n");
             }
             script.append("wait\necho \"#rules $(iptables -w -S INPUT | grep -c -- '-j DROP')\"\n");

@@ -2,9 +2,11 @@ package io.faultline.nemesis.disk;
 
 import io.faultline.docker.Node;
 import io.faultline.docker.sut.SegmentStorage;
+import io.faultline.nemesis.ClusterView;
 import io.faultline.nemesis.FaultOp;
 import io.faultline.nemesis.Nemesis;
 import io.faultline.nemesis.NemesisContext;
+import io.faultline.nemesis.process.Target;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,11 +64,35 @@ public final class DiskNemesis implements Nemesis {
         DiskFault fault = (DiskFault) op.value();
         SegmentStorage storage = ctx.segmentStorage()
                 .orElseThrow(() -> new IllegalStateException("the system under test has no segment storage"));
-        List<String> permitted = permitted(fault.target().resolve(ctx, ctx.random()), ctx.nodes().size());
+        // explicit nodes stay explicit (and are skipped beyond the budget); random choices are steered
+        ClusterView view = fault.target() instanceof Target.Nodes ? ctx : candidates(ctx);
+        List<String> permitted = permitted(fault.target().resolve(view, ctx.random()), ctx.nodes().size());
         if (permitted.isEmpty()) return op.completed("skipped: corruption budget of a minority is spent " + corrupted);
         List<String> done = new ArrayList<>();
         for (String name : permitted) done.add(name + ": " + corrupt(ctx, ctx.node(name), storage.logDirectory(), fault));
         return op.completed(String.join("; ", done));
+    }
+
+    /**
+     * The nodes a random target chooses among: all of them while the budget lasts, afterwards only those already
+     * corrupted, so that later disk faults keep hitting the same minority instead of being skipped.
+     */
+    private ClusterView candidates(NemesisContext ctx) {
+        if (corrupted.size() < budget(ctx.nodes().size())) return ctx;
+        List<String> again = ctx.nodeNames().stream().filter(corrupted::contains).toList();
+        return new ClusterView() {
+            public List<String> nodeNames() {
+                return again;
+            }
+
+            public java.util.Optional<String> leaderOf(PartitionRef partition) {
+                return ctx.leaderOf(partition);
+            }
+
+            public java.util.Optional<String> activeController() {
+                return ctx.activeController();
+            }
+        };
     }
 
     /** The targets this run may still corrupt, in order; reserves their place in the budget. */

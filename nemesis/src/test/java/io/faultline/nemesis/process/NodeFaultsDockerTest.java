@@ -204,6 +204,11 @@ class NodeFaultsDockerTest {
         assertTrue(refused.result().startsWith("skipped"), "3 nodes: only one may be corrupted: " + refused);
         assertArrayEquals(n1Before, n1.readFile(LOG_DIR + "/t-0/00000000000000000042.log"));
         assertEquals(java.util.Set.of("n3"), DISK.corrupted());
+        for (int i = 0; i < 2; i++) {
+            FaultOp again = run(DISK, DiskNemesis.BITFLIP, new DiskFault.BitFlip(new Target.One(), 1));
+            assertTrue(again.result().startsWith("n3: flipped"), "a random target only picks the corrupted minority: " + again);
+        }
+        Probes.awaitUp(n3, 30_000);
     }
 
     @Test
