@@ -40,8 +40,8 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> impleme
             return true;
         }
         op.timeout = timer.schedule(() -> {
+            unwatch(op); // first, so no trigger evaluates an operation that is expiring anyway
             op.expire();
-            unwatch(op);
         }, op.delayMs, TimeUnit.MILLISECONDS);
         if (op.isCompleted()) op.timeout.cancel(false);
         return false;
