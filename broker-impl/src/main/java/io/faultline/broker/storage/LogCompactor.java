@@ -37,6 +37,35 @@ final class LogCompactor {
     private LogCompactor() {
     }
 
+    /** Installs a cleaned segment under the log's lock; returns the replacement. */
+    @FunctionalInterface
+    interface SegmentSwapper {
+        LogSegment swap(LogSegment old, Path swapFile) throws IOException;
+    }
+
+    /**
+     * Cleans the closed segments whose whole range is below the high watermark ({@code all} oldest first, the last
+     * one active). Returns the bytes removed.
+     */
+    static long compact(List<LogSegment> all, long highWatermark, LogConfig cfg, long now, SegmentSwapper swapper)
+            throws IOException {
+        List<LogSegment> cleanable = new java.util.ArrayList<>();
+        for (int i = 0; i + 1 < all.size(); i++) {
+            if (all.get(i + 1).baseOffset() > highWatermark) break;
+            cleanable.add(all.get(i));
+        }
+        if (cleanable.isEmpty()) return 0;
+        Map<ByteBuffer, Long> latest = buildOffsetMap(cleanable);
+        long removed = 0;
+        for (LogSegment seg : cleanable) {
+            Path swap = writeCleanedSwap(seg, latest, now, cfg.deleteRetentionMs(), cfg.maxMessageBytes());
+            if (swap == null) continue;
+            int before = seg.size();
+            removed += before - swapper.swap(seg, swap).size();
+        }
+        return removed;
+    }
+
     /** Key → offset of its latest record in the given segments. */
     static Map<ByteBuffer, Long> buildOffsetMap(List<LogSegment> segments) {
         Map<ByteBuffer, Long> latest = new HashMap<>();
@@ -105,7 +134,7 @@ final class LogCompactor {
         Files.deleteIfExists(seg.timeIndex().file());
         Files.move(swap, seg.logFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         LogSegment replacement = LogSegment.openExisting(dir, seg.baseOffset(), cfg, now);
-        replacement.recover(0, h -> { });
+        replacement.recover(0, false, h -> { });
         replacement.onBecomeInactive();
         replacement.flush();
         CheckpointFile.fsyncDirectory(dir);

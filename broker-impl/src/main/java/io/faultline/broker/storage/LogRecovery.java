@@ -52,7 +52,10 @@ final class LogRecovery {
             long base = order.get(i);
             LogSegment seg = segments.get(base);
             long upper = i + 1 < order.size() ? order.get(i + 1) : Long.MAX_VALUE;
-            boolean needsRecovery = upper > recoverFrom || !seg.loadIndexes() || seg.nextOffset() > upper
+            // Once one segment is recovered, all later ones are too: the epoch cache is rebuilt from that point on,
+            // so every later batch must be seen again (a bad index in an old segment costs a rescan of the rest).
+            boolean needsRecovery = epochCacheTruncated || upper > recoverFrom || !seg.loadIndexes()
+                    || seg.nextOffset() > upper
                     || (prevNext >= 0 && !seg.isEmpty() && firstOffsetBelow(seg, prevNext));
             int cut = 0;
             if (needsRecovery && !config.compact() && prevNext >= 0 && base != prevNext) {
@@ -73,7 +76,7 @@ final class LogRecovery {
                     epochCacheTruncated = true;
                 }
                 long min = Math.max(prevNext, 0);
-                cut = seg.recover(min, h -> epochCache.assign(h.partitionLeaderEpoch(), h.baseOffset()));
+                cut = seg.recover(min, !config.compact(), h -> epochCache.assign(h.partitionLeaderEpoch(), h.baseOffset()));
                 if (seg.nextOffset() > upper) {
                     // batches running into the next segment's range: keep this one, drop the later ones
                     cut = Math.max(cut, 1);

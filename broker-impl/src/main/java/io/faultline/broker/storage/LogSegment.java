@@ -278,10 +278,11 @@ final class LogSegment {
 
     /**
      * Recovery: validates every batch from the start (header sanity, CRC, offsets increasing and inside this
-     * segment, not below {@code minOffset}), rebuilds both indexes, reports each batch to {@code onBatch}, and cuts
+     * segment, not below {@code minOffset}, and without gaps starting at the base offset when {@code contiguous}:
+     * logs that are never compacted), rebuilds both indexes, reports each batch to {@code onBatch}, and cuts
      * the file at the first bad byte. Returns the number of bytes cut.
      */
-    int recover(long minOffset, Consumer<BatchHeader> onBatch) {
+    int recover(long minOffset, boolean contiguous, Consumer<BatchHeader> onBatch) {
         offsetIndex.reset();
         timeIndex.reset();
         nextOffset = baseOffset;
@@ -310,6 +311,11 @@ final class LogSegment {
                 long expectedMin = Math.max(pos == 0 ? baseOffset : nextOffset, minOffset);
                 if (h.baseOffset() < expectedMin) {
                     throw new CorruptRecordException("batch base offset " + h.baseOffset() + " below " + expectedMin);
+                }
+                // baseOffset is outside the CRC: without compaction a log has no gaps, which catches a damaged one
+                long expected = pos == 0 ? baseOffset : nextOffset;
+                if (contiguous && h.baseOffset() != expected) {
+                    throw new CorruptRecordException("batch base offset " + h.baseOffset() + ", expected " + expected);
                 }
                 if (h.lastOffset() - baseOffset > Integer.MAX_VALUE) {
                     throw new CorruptRecordException("offset " + h.lastOffset() + " too far from segment base");
@@ -344,19 +350,15 @@ final class LogSegment {
      */
     boolean loadIndexes() {
         int limit = size;
-        // Find the next offset: scan batch headers from the last index entry (cheap, headers only).
         boolean ok = offsetIndex.load(limit, Long.MAX_VALUE) && timeIndex.load(Long.MAX_VALUE);
         if (!ok) return false;
         try {
+            // next offset: scan batch headers from the last index entry (cheap, headers only)
             int pos = offsetIndex.lastEntry().position();
             long next = baseOffset;
-            BatchHeader last = null;
-            int lastPos = pos;
             while (pos < limit) {
                 BatchHeader h = headerAt(pos, limit);
                 if (h.lastOffset() < next && pos > 0) return false;
-                last = h;
-                lastPos = pos;
                 next = h.nextOffset();
                 pos += h.sizeInBytes();
             }
@@ -365,7 +367,8 @@ final class LogSegment {
             TimeIndex.Entry te = timeIndex.lastEntry();
             if (timeIndex.entries() > 0 && te.offset() >= next) return false;
             nextOffset = next;
-            bytesSinceLastIndexEntry = limit - lastPos + (last == null ? 0 : 0);
+            // appends continue the index spacing from the last indexed batch, as if never closed
+            bytesSinceLastIndexEntry = limit - offsetIndex.lastEntry().position();
             // max timestamp: the time index keeps the max at index points; scan the tail for anything newer.
             maxTimestampSoFar = te.timestamp();
             offsetOfMaxTimestampSoFar = te.offset();

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -574,29 +573,18 @@ public final class PartitionLog implements Closeable {
             ensureOpen();
             LogConfig cfg = config;
             if (!cfg.compact()) return 0;
-            List<LogSegment> cleanable = new ArrayList<>();
-            List<LogSegment> all = List.copyOf(segments.values());
-            for (int i = 0; i + 1 < all.size(); i++) {
-                if (all.get(i + 1).baseOffset() > highWatermark) break;
-                cleanable.add(all.get(i));
-            }
-            if (cleanable.isEmpty()) return 0;
             long now = clock.milliseconds();
-            Map<ByteBuffer, Long> latest = LogCompactor.buildOffsetMap(cleanable);
-            long removed = 0;
-            for (LogSegment seg : cleanable) {
-                Path swap = LogCompactor.writeCleanedSwap(seg, latest, now, cfg.deleteRetentionMs(), cfg.maxMessageBytes());
-                if (swap == null) continue;
-                structure.writeLock().lock();
-                try {
-                    int before = seg.size();
-                    LogSegment replacement = LogCompactor.swapIn(seg, swap, dir, cfg, now);
-                    segments.put(seg.baseOffset(), replacement);
-                    removed += before - replacement.size();
-                } finally {
-                    structure.writeLock().unlock();
-                }
-            }
+            long removed = LogCompactor.compact(List.copyOf(segments.values()), highWatermark, cfg, now,
+                    (seg, swap) -> {
+                        structure.writeLock().lock();
+                        try {
+                            LogSegment replacement = LogCompactor.swapIn(seg, swap, dir, cfg, now);
+                            segments.put(seg.baseOffset(), replacement);
+                            return replacement;
+                        } finally {
+                            structure.writeLock().unlock();
+                        }
+                    });
             if (removed > 0) log.info("Compacted {}: removed {} bytes", topicPartition, removed);
             return removed;
         } catch (IOException e) {
