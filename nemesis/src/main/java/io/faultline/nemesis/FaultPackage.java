@@ -30,4 +30,17 @@ public record FaultPackage(String name, Nemesis nemesis, OpGenerator generator, 
     public boolean isHeal(String f) {
         return healFs.contains(f);
     }
+
+    /** How a report draws this package, without the nemesis. */
+    public Legend legend() {
+        return new Legend(name, colour, faultFs, healFs);
+    }
+
+    /** A package's name, colour and the op functions that open and close its bands. */
+    public record Legend(String name, String colour, Set<String> faultFs, Set<String> healFs) {
+        public Legend {
+            faultFs = Set.copyOf(faultFs);
+            healFs = Set.copyOf(healFs);
+        }
+    }
 }

@@ -36,6 +36,22 @@ public final class FaultPackages {
 
     private FaultPackages() {}
 
+    /** How each package is drawn, without a cluster: for reports built from a history file. */
+    public static List<FaultPackage.Legend> legends() {
+        return List.of(
+                new FaultPackage.Legend(PARTITION, "#E9C46A", Set.of(Partitioner.START), Set.of(Partitioner.STOP)),
+                new FaultPackage.Legend(PAUSE, "#9B8AC4", Set.of(ProcessNemesis.PAUSE), Set.of(ProcessNemesis.RESUME)),
+                new FaultPackage.Legend(CLOCK, "#2A9D8F", Set.of(ClockNemesis.BUMP, ClockNemesis.STROBE), Set.of(ClockNemesis.RESET)),
+                new FaultPackage.Legend(KILL, "#E76F51", Set.of(ProcessNemesis.KILL), Set.of(ProcessNemesis.START)),
+                new FaultPackage.Legend(STOP, "#F4A261", Set.of(ProcessNemesis.STOP), Set.of(ProcessNemesis.START)),
+                new FaultPackage.Legend(RESTART, "#D98880", Set.of(ProcessNemesis.RESTART), Set.of()),
+                new FaultPackage.Legend(DISK, "#8AB6D6", Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.DELETE_INDEX), Set.of()));
+    }
+
+    private static String colour(String name) {
+        return legends().stream().filter(l -> l.name().equals(name)).findFirst().orElseThrow().colour();
+    }
+
     public static List<FaultPackage> create(Collection<String> names, NemesisContext ctx, FaultOptions options) {
         for (String n : names) {
             if (!NAMES.contains(n)) throw new IllegalArgumentException("unknown fault package " + n + "; known: " + NAMES);
@@ -47,10 +63,10 @@ public final class FaultPackages {
             if (!names.contains(name)) continue;
             out.add(switch (name) {
                 case PARTITION -> partition(ctx, options, partitioner);
-                case PAUSE -> processPackage(PAUSE, ProcessNemesis.PAUSE, ProcessNemesis.RESUME, "#9B8AC4", ctx, options, process);
+                case PAUSE -> processPackage(PAUSE, ProcessNemesis.PAUSE, ProcessNemesis.RESUME, colour(PAUSE), ctx, options, process);
                 case CLOCK -> clock(ctx, options);
-                case KILL -> processPackage(KILL, ProcessNemesis.KILL, ProcessNemesis.START, "#E76F51", ctx, options, process);
-                case STOP -> processPackage(STOP, ProcessNemesis.STOP, ProcessNemesis.START, "#F4A261", ctx, options, process);
+                case KILL -> processPackage(KILL, ProcessNemesis.KILL, ProcessNemesis.START, colour(KILL), ctx, options, process);
+                case STOP -> processPackage(STOP, ProcessNemesis.STOP, ProcessNemesis.START, colour(STOP), ctx, options, process);
                 case RESTART -> restart(ctx, options, process);
                 case DISK -> disk(options);
                 default -> throw new AssertionError(name);
@@ -70,7 +86,7 @@ public final class FaultPackages {
         if (ctx.knowsController()) shapes.add(new PartitionShape.IsolateController());
         var generator = OpGenerator.flipFlop(r -> FaultOp.of(Partitioner.START, shapes.get(r.nextInt(shapes.size()))),
                 r -> FaultOp.of(Partitioner.STOP));
-        return new FaultPackage(PARTITION, partitioner, generator, List.of(FaultOp.of(Partitioner.STOP)), "#E9C46A",
+        return new FaultPackage(PARTITION, partitioner, generator, List.of(FaultOp.of(Partitioner.STOP)), colour(PARTITION),
                 Set.of(Partitioner.START), Set.of(Partitioner.STOP));
     }
 
@@ -96,7 +112,7 @@ public final class FaultPackages {
         List<Target> targets = processTargets(ctx, options);
         OpGenerator generator = (r, n) -> FaultOp.of(ProcessNemesis.RESTART, targets.get(r.nextInt(targets.size())));
         return new FaultPackage(RESTART, process, generator, List.of(FaultOp.of(ProcessNemesis.START, new Target.All())),
-                "#D98880", Set.of(ProcessNemesis.RESTART), Set.of());
+                colour(RESTART), Set.of(ProcessNemesis.RESTART), Set.of());
     }
 
     static FaultPackage clock(NemesisContext ctx, FaultOptions options) {
@@ -108,7 +124,7 @@ public final class FaultPackages {
                         bumpMillis(r, options.maxBumpMillis()), options.strobePeriodMillis(), options.strobeMillis())),
                 r -> FaultOp.of(ClockNemesis.RESET, new ClockChange.Reset(target.apply(r))));
         return new FaultPackage(CLOCK, new ClockNemesis(), OpGenerator.anyOf(makers),
-                List.of(FaultOp.of(ClockNemesis.RESET, new ClockChange.Reset(new Target.All()))), "#2A9D8F",
+                List.of(FaultOp.of(ClockNemesis.RESET, new ClockChange.Reset(new Target.All()))), colour(CLOCK),
                 Set.of(ClockNemesis.BUMP, ClockNemesis.STROBE), Set.of(ClockNemesis.RESET));
     }
 
@@ -126,6 +142,6 @@ public final class FaultPackages {
                 r -> FaultOp.of(DiskNemesis.BITFLIP, new DiskFault.BitFlip(one, 1 + r.nextInt(options.maxBitFlips()))),
                 r -> FaultOp.of(DiskNemesis.DELETE_INDEX, new DiskFault.DeleteIndex(one)));
         return new FaultPackage(DISK, new DiskNemesis(), OpGenerator.anyOf(makers), List.of(FaultOp.of(DiskNemesis.RECOVER)),
-                "#8AB6D6", Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.DELETE_INDEX), Set.of());
+                colour(DISK), Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.DELETE_INDEX), Set.of());
     }
 }

@@ -1,5 +1,7 @@
 package io.faultline.nemesis;
 
+import io.faultline.checker.history.Op;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,12 +28,37 @@ public final class FaultTimeline implements FaultLog {
     }
 
     public List<FaultBand> bands(List<FaultPackage> packages) {
-        Map<String, FaultPackage> byName = new HashMap<>();
-        packages.forEach(p -> byName.put(p.name(), p));
+        return bands(events(), packages.stream().map(FaultPackage::legend).toList());
+    }
+
+    /**
+     * Bands from a recorded history, for reports that only have the history file: the nemesis ops of a run come
+     * in pairs (start, end) because they run one at a time; each op is attributed to every package whose legend
+     * names its f (the shared {@code start} closes the kill, stop and restart bands alike, as it starts every node).
+     */
+    public static List<FaultBand> fromHistory(List<Op> history, List<FaultPackage.Legend> legends) {
+        List<FaultEvent> events = new ArrayList<>();
+        Map<String, Boolean> open = new HashMap<>();
+        for (Op op : history) {
+            if (op.process() != Op.NEMESIS) continue;
+            boolean starting = !open.getOrDefault(op.f(), false);
+            open.put(op.f(), starting);
+            for (FaultPackage.Legend l : legends) {
+                if (l.faultFs().contains(op.f()) || l.healFs().contains(op.f())) {
+                    events.add(new FaultEvent(starting ? Phase.START : Phase.END, l.name(), op.f(), "", op.time(), op.error()));
+                }
+            }
+        }
+        return bands(events, legends);
+    }
+
+    private static List<FaultBand> bands(List<FaultEvent> events, List<FaultPackage.Legend> legends) {
+        Map<String, FaultPackage.Legend> byName = new HashMap<>();
+        legends.forEach(p -> byName.put(p.name(), p));
         Map<String, Long> open = new HashMap<>();
         List<FaultBand> bands = new ArrayList<>();
-        for (FaultEvent e : events()) {
-            FaultPackage p = byName.get(e.packageName());
+        for (FaultEvent e : events) {
+            FaultPackage.Legend p = byName.get(e.packageName());
             if (p == null) continue;
             boolean fault = p.faultFs().contains(e.f());
             if (p.healFs().isEmpty()) {
@@ -41,7 +68,7 @@ public final class FaultTimeline implements FaultLog {
                 }
             } else if (fault && e.phase() == Phase.START) {
                 open.putIfAbsent(p.name(), e.timeNanos());
-            } else if (p.isHeal(e.f()) && e.phase() == Phase.END && open.containsKey(p.name())) {
+            } else if (p.healFs().contains(e.f()) && e.phase() == Phase.END && open.containsKey(p.name())) {
                 bands.add(new FaultBand(p.name(), p.colour(), open.remove(p.name()), e.timeNanos()));
             }
         }

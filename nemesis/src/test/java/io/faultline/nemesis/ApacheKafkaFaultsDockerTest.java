@@ -188,6 +188,12 @@ class ApacheKafkaFaultsDockerTest {
             assertEquals(2 * ran.size(), history.size(), "each fault op starts and ends in the history");
             assertTrue(history.stream().allMatch(o -> o.type() == OpType.INFO && o.process() == Op.NEMESIS));
             assertFalse(timeline.bands(packages).isEmpty(), "fault bands for the report");
+            assertEquals(FaultPackages.legends(), packages.stream().map(FaultPackage::legend).toList());
+            // the history cannot tell whose "start" it was, so it may close a kill band early: compare packages only
+            assertEquals(timeline.bands(packages).stream().map(FaultTimeline.FaultBand::packageName).collect(java.util.stream.Collectors.toSet()),
+                    FaultTimeline.fromHistory(history, FaultPackages.legends()).stream()
+                            .map(FaultTimeline.FaultBand::packageName).collect(java.util.stream.Collectors.toSet()),
+                    "the history shows the same kinds of fault");
             assertTrue(timeline.bands(packages).stream().allMatch(b -> b.endNanos() >= b.startNanos()), "every band closed");
             ctx.clocks().series().forEach((node, samples) ->
                     assertEquals(0, samples.get(samples.size() - 1).offsetMillis(), node + " clock series ends at 0"));

@@ -195,6 +195,31 @@ class SchedulerTest {
     }
 
     @Test
+    void bandsCanBeRebuiltFromAHistoryFile() {
+        long[] now = {0};
+        var recorder = HistoryRecorder.inMemory(1, () -> now[0]);
+        java.util.function.BiConsumer<String, Long> op = (f, t) -> {
+            now[0] = t;
+            recorder.nemesis(OpType.INFO, f, new OpValue.Text(""), null);
+        };
+        op.accept("start-partition", 100L);
+        op.accept("start-partition", 110L);
+        op.accept("kill", 200L);
+        op.accept("kill", 210L);
+        recorder.invoke(0, "send", OpValue.None.INSTANCE); // client ops are ignored
+        op.accept("truncate-segment", 300L);
+        op.accept("truncate-segment", 350L);
+        op.accept("stop-partition", 400L);
+        op.accept("stop-partition", 420L);
+        op.accept("start", 500L);
+        op.accept("start", 530L);
+        var bands = FaultTimeline.fromHistory(recorder.ops(), FaultPackages.legends());
+        assertEquals(List.of(new FaultTimeline.FaultBand("disk", "#8AB6D6", 300, 350),
+                new FaultTimeline.FaultBand("partition", "#E9C46A", 100, 420),
+                new FaultTimeline.FaultBand("kill", "#E76F51", 200, 530)), bands);
+    }
+
+    @Test
     void bumpsSpanMillisecondsToMinutesBothWays() {
         Random r = new Random(9);
         long min = Long.MAX_VALUE, max = 0;
