@@ -24,6 +24,7 @@ import java.util.Set;
 /** The nemesis packages named by --nemesis, scheduled over a run and healed at its end. */
 final class NemesisSchedule implements FaultSchedule {
     private final NemesisContext context;
+    private final List<FaultPackage> packages;
     private final Scheduler scheduler;
     private final Schedule schedule;
     private final Set<String> active = new LinkedHashSet<>();
@@ -31,25 +32,19 @@ final class NemesisSchedule implements FaultSchedule {
 
     private NemesisSchedule(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics, RunLog log) {
         this.log = log;
-        Map<String, FaultPackage> byFaultF = new LinkedHashMap<>();
         // Faults record themselves in the history (Jepsen's info ops of process nemesis) and in the progress line.
-        FaultLog progress = event -> trackActive(event);
         this.context = NemesisContext.builder(cluster)
                 .recorder(recorder)
-                .log(FaultLog.all(List.of(FaultLog.toHistory(recorder), progress)))
+                .log(FaultLog.all(List.of(FaultLog.toHistory(recorder), this::trackActive)))
                 .seed(config.seed())
                 .build();
         List<PartitionRef> primaries = new ArrayList<>();
         for (String t : topics) primaries.add(new PartitionRef(t, 0));
-        List<FaultPackage> packages = FaultPackages.create(config.nemesis(), context,
-                FaultOptions.defaults().withPrimaries(primaries));
-        this.packages = packages;
+        this.packages = FaultPackages.create(config.nemesis(), context, FaultOptions.defaults().withPrimaries(primaries));
         this.scheduler = new Scheduler(context, packages);
         this.schedule = Schedule.of(Duration.ofSeconds(config.nemesisIntervalSeconds()),
                 Duration.ofSeconds(config.timeLimitSeconds()), config.seed());
     }
-
-    private final List<FaultPackage> packages;
 
     static FaultSchedule create(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics,
                                 RunLog log) {
@@ -58,16 +53,13 @@ final class NemesisSchedule implements FaultSchedule {
 
     private void trackActive(FaultLog.FaultEvent event) {
         synchronized (active) {
-            for (FaultPackage p : packagesOrEmpty()) {
+            // events only arrive once the scheduler runs, after the constructor has set packages
+            for (FaultPackage p : packages) {
                 if (!p.name().equals(event.packageName())) continue;
                 if (p.faultFs().contains(event.f()) && event.phase() == FaultLog.Phase.START) active.add(p.name());
                 if (p.isHeal(event.f()) && event.phase() == FaultLog.Phase.END) active.remove(p.name());
             }
         }
-    }
-
-    private List<FaultPackage> packagesOrEmpty() {
-        return packages == null ? List.of() : packages;
     }
 
     @Override

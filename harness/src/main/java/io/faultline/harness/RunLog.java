@@ -12,6 +12,8 @@ import java.time.Instant;
 /** The run's own log: every line goes to the terminal (stderr) and to faultline.log in the run folder. */
 final class RunLog implements AutoCloseable {
     private final PrintStream terminal;
+    /** Lines said before the run folder existed (the seed first of all), copied into the file on attach. */
+    private final java.util.List<String> early = new java.util.ArrayList<>();
     private Writer file;
 
     RunLog(PrintStream terminal) {
@@ -21,14 +23,20 @@ final class RunLog implements AutoCloseable {
     /** Starts copying lines to the run folder's faultline.log (before that, they only reach the terminal). */
     synchronized void attach(Path logFile) throws IOException {
         file = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        for (String line : early) file.write(line);
+        early.clear();
+        file.flush();
     }
 
     synchronized void line(String text) {
         terminal.println("faultline: " + text);
         terminal.flush();
-        if (file != null) {
+        String stamped = Instant.now() + " " + text + "\n";
+        if (file == null) {
+            early.add(stamped);
+        } else {
             try {
-                file.write(Instant.now() + " " + text + "\n");
+                file.write(stamped);
                 file.flush();
             } catch (IOException ignored) {
                 // the terminal still has it
