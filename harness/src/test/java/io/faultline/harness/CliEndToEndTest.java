@@ -61,4 +61,17 @@ class CliEndToEndTest {
         var again = CliTestSupport.run("analyze", run.toString());
         assertEquals(FaultlineCli.EXIT_VALID, again.exitCode(), again.err());
     }
+
+    @Test
+    void brokerImplSingleNodeRunsUnderProcessFaults(@TempDir Path store) throws Exception {
+        var r = CliTestSupport.run("test", "--sut", "broker-impl", "--nodes", "1", "--nemesis", "kill,pause",
+                "--time-limit", "20", "--nemesis-interval", "4", "--seed", "3", "--store", store.toString());
+        Path run = CliTestSupport.runDirs(store).get(0);
+        Map<String, Object> results = CliTestSupport.results(run);
+        assertEquals(true, results.get("complete"), "the run completed");
+        assertEquals(FaultlineCli.EXIT_VALID, r.exitCode(), "results: " + Files.readString(run.resolve("results.json")));
+        String history = Files.readString(run.resolve("history.jsonl"));
+        assertTrue(history.contains("\"f\":\"kill\"") || history.contains("\"f\":\"pause\""), "faults ran");
+        assertTrue(Files.isDirectory(run.resolve("nodes/n1/data/broker")), "broker data collected");
+    }
 }
