@@ -51,7 +51,13 @@ import org.openjdk.jmh.infra.Blackhole;
  * sequentially, and copy the bytes into a heap buffer for both (ours returns heap MemoryRecords; Kafka's FileRecords
  * slice is read with readInto, i.e. the same bytes end up in memory — Kafka's sendfile zero-copy is not modelled).
  *
- * <p>Not a test: run it by hand (see the storage README section of the issue report for the command).
+ * <p>Not a test (surefire never runs it). Run it by hand from the repository root:
+ * <pre>
+ * ./mvnw -B -pl broker-impl test-compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp -Dmdep.includeScope=test
+ * cd broker-impl &amp;&amp; java -cp target/test-classes:target/classes:$(cat target/bench.cp) org.openjdk.jmh.Main LogThroughputBenchmark
+ * </pre>
+ * Compare the JMH scores (wall clock) and the {@code [cpu] ... opsPerCpuSecond} lines of the measurement
+ * iterations (the last 5 of each 8 per implementation).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
