@@ -1,5 +1,6 @@
 package io.faultline.broker.group;
 
+import io.faultline.broker.common.Time;
 import io.faultline.broker.partition.Partition;
 import io.faultline.broker.partition.PartitionManager;
 import io.faultline.broker.storage.LogReadResult;
@@ -37,11 +38,13 @@ public final class OffsetStore {
 
     private final PartitionManager partitions;
     private final int numPartitions;
+    private final Time time;
     private final Map<String, Map<TopicPartition, CommittedOffset>> offsets = new ConcurrentHashMap<>();
 
-    public OffsetStore(PartitionManager partitions, int numPartitions) {
+    public OffsetStore(PartitionManager partitions, int numPartitions, Time time) {
         this.partitions = partitions;
         this.numPartitions = numPartitions;
+        this.time = time;
     }
 
     public int partitionFor(String groupId) {
@@ -96,7 +99,7 @@ public final class OffsetStore {
         Partition part = partitions.get(tp).orElseThrow(() ->
                 new org.apache.kafka.common.errors.CoordinatorNotAvailableException("offsets partition " + tp + " not loaded"));
         List<SimpleRecord> records = new ArrayList<>();
-        long now = System.currentTimeMillis();
+        long now = time.milliseconds();
         commits.forEach((p, c) -> records.add(new SimpleRecord(now, key(groupId, p), value(c))));
         part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records.toArray(new SimpleRecord[0])));
         offsets.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).putAll(commits);

@@ -21,7 +21,7 @@ final class GroupWiring {
         int partitions = ctx.topics().byName(Topic.GROUP_METADATA_TOPIC_NAME).orElseThrow().partitions();
         GroupCoordinator coordinator = new GroupCoordinator(ctx.time(), c.groupMinSessionTimeoutMs(),
                 c.groupMaxSessionTimeoutMs(), c.groupInitialRebalanceDelayMs());
-        OffsetStore store = new OffsetStore(ctx.partitions(), partitions);
+        OffsetStore store = new OffsetStore(ctx.partitions(), partitions, ctx.time());
         store.load().forEach(coordinator::ensureGroup);
         GroupApis groups = new GroupApis(ctx, coordinator);
         OffsetCommitApis offsets = new OffsetCommitApis(ctx, coordinator, store);

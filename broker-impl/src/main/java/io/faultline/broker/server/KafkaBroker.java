@@ -68,7 +68,7 @@ public final class KafkaBroker implements AutoCloseable {
                 config.numNetworkThreads(), config.socketRequestMaxBytes(), config.maxConnections(),
                 config.connectionsMaxIdleMs()), channel, time, SupportedApis::isSupported);
         int advertisedPort = config.advertisedPort() == 0 ? socketServer.boundPort() : config.advertisedPort();
-        String advertisedHost = config.advertisedHost().equals("0.0.0.0") ? "127.0.0.1" : config.advertisedHost();
+        String advertisedHost = config.advertisedHost().equals("0.0.0.0") ? localHostName() : config.advertisedHost();
         context = new BrokerContext(config, clusterId, advertisedHost, advertisedPort, channel, topics, topicManager,
                 partitions, time);
 
@@ -100,6 +100,15 @@ public final class KafkaBroker implements AutoCloseable {
         log.info("Broker {} of cluster {} started, advertising {}:{}", config.nodeId(), clusterId, advertisedHost,
                 advertisedPort);
         return this;
+    }
+
+    /** Like Kafka, a wildcard listener without advertised.listeners advertises this machine's host name. */
+    private static String localHostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "127.0.0.1";
+        }
     }
 
     private void maintenance() {

@@ -3,7 +3,6 @@ package io.faultline.broker.server;
 import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.metadata.TopicRegistry;
 import io.faultline.broker.partition.PartitionManager;
-import io.faultline.broker.storage.LogConfig;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
@@ -50,10 +49,5 @@ public final class TopicManager {
         Optional<TopicInfo> t = registry.delete(name);
         t.ifPresent(partitions::deletePartitions);
         return t;
-    }
-
-    public LogConfig logConfig(String topic) {
-        return registry.byName(topic).map(t -> config.defaultLogConfig().with(t.configs()))
-                .orElse(config.defaultLogConfig());
     }
 }

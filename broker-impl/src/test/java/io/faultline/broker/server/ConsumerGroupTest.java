@@ -86,10 +86,26 @@ class ConsumerGroupTest {
             }
             assertEquals(List.of(), duplicates, "no record consumed twice after its commit");
             assertEquals(n, committed.size(), "no record skipped");
+            // Admin sees the group through DescribeGroups / ListGroups
+            assertTrue(admin.listGroups().all().get().stream().anyMatch(g -> g.groupId().equals("grp")));
+            org.apache.kafka.clients.admin.ConsumerGroupDescription desc;
+            deadline = System.currentTimeMillis() + 30_000;
+            do { // the hand-over rebalance may still be completing: keep the members polling until it settles
+                for (KafkaConsumer<String, String> c : cs) pollAndCommit(c, committed, duplicates, 50);
+                desc = admin.describeConsumerGroups(List.of("grp")).describedGroups().get("grp").get();
+            } while (desc.groupState() != org.apache.kafka.common.GroupState.STABLE
+                    && System.currentTimeMillis() < deadline);
+            assertEquals(org.apache.kafka.common.GroupState.STABLE, desc.groupState());
+            assertEquals(List.of(), duplicates, "still nothing consumed twice");
+            assertEquals(n, committed.size());
+            assertEquals(3, desc.members().size());
+            assertEquals(6, desc.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum());
             Set<TopicPartition> owned = new HashSet<>();
             for (KafkaConsumer<String, String> c : cs) {
                 for (TopicPartition tp : c.assignment()) assertTrue(owned.add(tp), "overlap on " + tp);
             }
+            assertEquals(n / 6, admin.listConsumerGroupOffsets("grp").partitionsToOffsetAndMetadata().get()
+                    .get(new TopicPartition("g", 0)).offset());
             cs.forEach(KafkaConsumer::close);
         }
     }

@@ -18,7 +18,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class TestBroker implements AutoCloseable {
     static {
         // Client config dumps drown the broker's own lines; must be set before slf4j-simple initializes.
-        System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
+        if (System.getProperty("org.slf4j.simpleLogger.log.org.apache.kafka") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka", "warn");
+        }
     }
 
     final Path dir;
