@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.CorruptRecordException;
@@ -15,7 +16,6 @@ import org.apache.kafka.common.errors.FencedLeaderEpochException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.UnknownLeaderEpochException;
-import org.apache.kafka.common.errors.UnsupportedForMessageFormatException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -97,10 +97,13 @@ public final class Partition {
             Map<Long, Integer> pendingLastSeq = new HashMap<>();
             for (MutableRecordBatch batch : records.batches()) {
                 if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
-                    throw new UnsupportedForMessageFormatException("only magic v2 batches are accepted, got v"
-                            + batch.magic());
+                    throw new InvalidRecordException("only magic v2 batches are accepted, got v" + batch.magic());
                 }
                 if (!batch.isValid()) throw new CorruptRecordException("batch CRC mismatch in " + tp);
+                if (batch.isTransactional() || batch.isControlBatch()) {
+                    // No transaction coordinator: transactional data could never be committed or aborted.
+                    throw new InvalidRecordException("transactional and control batches are not supported");
+                }
                 if (!batch.hasProducerId()) continue;
                 long pid = batch.producerId();
                 Integer pending = pendingLastSeq.get(pid);

@@ -1,0 +1,80 @@
+package io.faultline.broker.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.message.ProduceRequestData;
+import org.apache.kafka.common.message.ProduceResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Produce rejects what Kafka rejects, per partition, and keeps the connection. */
+class ProduceValidationTest {
+    @TempDir
+    Path dir;
+
+    private static ProduceResponseData.PartitionProduceResponse produce(RawClient c, Uuid id, short acks,
+                                                                       MemoryRecords records) throws Exception {
+        ProduceRequestData req = new ProduceRequestData().setAcks(acks).setTimeoutMs(5000);
+        ProduceRequestData.TopicProduceData td = new ProduceRequestData.TopicProduceData().setTopicId(id);
+        td.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(records));
+        req.topicData().add(td);
+        ProduceResponseData resp = (ProduceResponseData) c.call(ApiKeys.PRODUCE, (short) 13, req);
+        return resp.responses().iterator().next().partitionResponses().get(0);
+    }
+
+    private static MemoryRecords valid(int valueBytes) {
+        return MemoryRecords.withRecords(Compression.NONE, new SimpleRecord(new byte[valueBytes]));
+    }
+
+    @Test
+    void invalidBatchesAreRejectedPerPartition() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            admin.createTopics(List.of(new NewTopic("val", 1, (short) 1)
+                    .configs(Map.of("max.message.bytes", "2000")))).all().get();
+            Uuid id = admin.describeTopics(List.of("val")).allTopicNames().get().get("val").topicId();
+            try (RawClient c = new RawClient(b.port())) {
+                MemoryRecords v1 = MemoryRecords.withRecords(RecordBatch.MAGIC_VALUE_V1, 0L, Compression.NONE,
+                        TimestampType.CREATE_TIME, new SimpleRecord("x".getBytes()));
+                assertEquals(Errors.INVALID_RECORD.code(), produce(c, id, (short) 1, v1).errorCode(), "magic v1");
+
+                ByteBuffer whole = valid(100).buffer();
+                ByteBuffer cut = ByteBuffer.allocate(whole.remaining() - 7);
+                cut.put(whole.duplicate().limit(whole.limit() - 7)).flip();
+                assertEquals(Errors.CORRUPT_MESSAGE.code(),
+                        produce(c, id, (short) 1, MemoryRecords.readableRecords(cut)).errorCode(), "truncated batch");
+
+                assertEquals(Errors.MESSAGE_TOO_LARGE.code(), produce(c, id, (short) 1, valid(5000)).errorCode());
+
+                MemoryRecords txn = MemoryRecords.withTransactionalRecords(Compression.NONE, 77L, (short) 0, 0,
+                        new SimpleRecord("t".getBytes()));
+                assertEquals(Errors.INVALID_RECORD.code(), produce(c, id, (short) 1, txn).errorCode(), "transactional");
+
+                assertEquals(Errors.INVALID_REQUIRED_ACKS.code(), produce(c, id, (short) 2, valid(10)).errorCode());
+                assertEquals(Errors.UNKNOWN_TOPIC_ID.code(), produce(c, Uuid.randomUuid(), (short) 1, valid(10))
+                        .errorCode());
+
+                ProduceResponseData.PartitionProduceResponse ok = produce(c, id, (short) -1, valid(10));
+                assertEquals(Errors.NONE.code(), ok.errorCode(), "the connection still works");
+                assertEquals(0, ok.baseOffset(), "nothing invalid was appended");
+            }
+            assertTrue(admin.listOffsets(Map.of(new org.apache.kafka.common.TopicPartition("val", 0),
+                    org.apache.kafka.clients.admin.OffsetSpec.latest())).all().get().values().iterator().next()
+                    .offset() == 1);
+        }
+    }
+}
