@@ -5,6 +5,7 @@ import io.faultline.results.CampaignPage;
 import io.faultline.results.HtmlReport;
 import io.faultline.results.RunStore;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -24,6 +25,9 @@ import java.util.concurrent.Callable;
 @Command(name = "campaign", mixinStandardHelpOptions = true,
         description = "Run a matrix of tests (acks x min-isr x unclean x nemesis) and write a comparison page.")
 final class CampaignCommand implements Callable<Integer> {
+    @Mixin
+    RunShapeOptions shape = new RunShapeOptions();
+
     @Option(names = "--name", description = "Campaign name (default: ${DEFAULT-VALUE})")
     String name = "acks-matrix";
 
@@ -40,65 +44,21 @@ final class CampaignCommand implements Callable<Integer> {
             + " with + (e.g. partition,kill,partition+kill; default: ${DEFAULT-VALUE})")
     List<String> nemesis = List.of("partition", "kill");
 
-    @Option(names = "--sut", description = "apache-kafka or broker-impl (default: ${DEFAULT-VALUE})")
-    String sut = "apache-kafka";
-
-    @Option(names = "--nodes", description = "Cluster size (default: ${DEFAULT-VALUE})")
-    int nodes = 5;
-
-    @Option(names = "--rf", description = "Replication factor (default: 3, at most --nodes)")
-    Integer rf;
-
-    @Option(names = "--time-limit", description = "Seconds of workload per run (default: ${DEFAULT-VALUE})")
-    int timeLimit = 60;
-
-    @Option(names = "--rate", description = "Client ops per second (default: ${DEFAULT-VALUE})")
-    double rate = 50;
-
-    @Option(names = "--concurrency", description = "Client threads (default: ${DEFAULT-VALUE})")
-    int concurrency = 6;
-
-    @Option(names = "--keys", description = "Keys in play (default: ${DEFAULT-VALUE})")
-    int keys = 4;
-
-    @Option(names = "--sub-via", description = "assign or subscribe (default: ${DEFAULT-VALUE})")
-    String subVia = "assign";
-
-    @Option(names = "--nemesis-interval", description = "Mean seconds between faults (default: ${DEFAULT-VALUE})")
-    int nemesisInterval = 10;
-
-    @Option(names = "--recovery", description = "Seconds after the final heal (default: ${DEFAULT-VALUE})")
-    int recovery = 10;
-
-    @Option(names = "--drain", description = "Bound of the final drain in seconds (default: ${DEFAULT-VALUE})")
-    int drain = 30;
-
-    @Option(names = "--seed", description = "Campaign seed; each run's seed derives from it (default: random)")
-    Long seed;
-
     @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
     Path store = Path.of("store");
 
     /** The matrix, validated before anything runs so a bad value fails in one line, not after an hour. */
     List<TestConfig> configurations() {
-        long campaignSeed = seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
-        int effectiveRf = rf != null ? rf : Math.min(3, nodes);
-        var seeds = new SplittableRandom(campaignSeed);
+        // Each run's seed derives from the campaign's, so the whole campaign replays from one number.
+        var seeds = new SplittableRandom(shape.seedOrRandom());
         List<TestConfig> out = new ArrayList<>();
         for (String n : nemesis) {
-            List<String> packages = "none".equals(n) ? List.of() : Arrays.asList(n.split("\\+"));
-            for (String p : packages) {
-                if (!io.faultline.nemesis.FaultPackages.NAMES.contains(p)) {
-                    throw new IllegalArgumentException("unknown --nemesis package '" + p + "'; known: none, " + String.join(", ", io.faultline.nemesis.FaultPackages.NAMES));
-                }
-            }
+            List<String> packages = RunShapeOptions.faultPackages(Arrays.asList(n.split("\\+")));
             for (String a : acks) {
                 for (int isr : minIsr) {
                     for (boolean u : unclean) {
                         boolean idempotent = "all".equals(a);
-                        out.add(new TestConfig(sut, nodes, "queue", packages, timeLimit, rate, concurrency, keys, a,
-                                idempotent, isr, effectiveRf, u, subVia, nemesisInterval,
-                                seeds.nextLong() & Long.MAX_VALUE, recovery, drain));
+                        out.add(shape.config(packages, a, idempotent, isr, u, seeds.nextLong() & Long.MAX_VALUE));
                     }
                 }
             }

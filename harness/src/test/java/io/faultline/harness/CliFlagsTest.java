@@ -35,7 +35,7 @@ class CliFlagsTest {
     @Test
     void replicationFollowsClusterSizeUnlessGiven() {
         var one = new TestOptions();
-        one.nodes = 1;
+        one.shape.nodes = 1;
         TestConfig c = one.toConfig();
         assertEquals(1, c.replicationFactor());
         assertEquals(1, c.minIsr());
@@ -48,12 +48,31 @@ class CliFlagsTest {
     @Test
     void configSurvivesTestJson() {
         var o = new TestOptions();
-        o.seed = 42L;
+        o.shape.seed = 42L;
         TestConfig c = o.toConfig();
         var json = StoredRun.testJson("t", c, java.time.Instant.EPOCH, "x");
         var read = StoredRun.JSON.convertValue(json, java.util.Map.class);
         @SuppressWarnings("unchecked")
         TestConfig back = StoredRun.configOf((java.util.Map<String, Object>) read);
         assertEquals(c, back);
+    }
+
+    @Test
+    void campaignMatrixHasOneRunPerPointWithItsOwnSeed() {
+        var campaign = new CampaignCommand();
+        new picocli.CommandLine(campaign).parseArgs("--acks", "1,all", "--min-isr", "1,2", "--unclean", "false,true",
+                "--nemesis", "partition,kill,pause,clock", "--seed", "5");
+        var configs = campaign.configurations();
+        assertEquals(32, configs.size());
+        assertEquals(32, configs.stream().map(TestConfig::seed).distinct().count(), "each run has its own seed");
+        assertEquals(configs, campaignConfigsWithSeed5(), "the campaign seed fixes every run's seed");
+        assertTrue(configs.stream().noneMatch(c -> c.idempotence() && !"all".equals(c.acks())));
+    }
+
+    private static java.util.List<TestConfig> campaignConfigsWithSeed5() {
+        var again = new CampaignCommand();
+        new picocli.CommandLine(again).parseArgs("--acks", "1,all", "--min-isr", "1,2", "--unclean", "false,true",
+                "--nemesis", "partition,kill,pause,clock", "--seed", "5");
+        return again.configurations();
     }
 }

@@ -1,0 +1,78 @@
+package io.faultline.harness;
+
+import io.faultline.nemesis.FaultPackages;
+import picocli.CommandLine.Option;
+
+import java.util.List;
+
+/**
+ * The flags that shape a run but are not the safety settings a campaign varies: the system, cluster size,
+ * load, timing and seed. Shared by `test` and `campaign`.
+ */
+final class RunShapeOptions {
+    @Option(names = "--sut", description = "System under test: apache-kafka or broker-impl (default: ${DEFAULT-VALUE})")
+    String sut = "apache-kafka";
+
+    @Option(names = "--nodes", description = "Cluster size (default: ${DEFAULT-VALUE})")
+    int nodes = 5;
+
+    @Option(names = "--workload", description = "Workload: queue (default: ${DEFAULT-VALUE})")
+    String workload = "queue";
+
+    @Option(names = "--time-limit", description = "Seconds of workload and faults (default: ${DEFAULT-VALUE})")
+    int timeLimit = 60;
+
+    @Option(names = "--rate", description = "Client operations per second, all clients together (default: ${DEFAULT-VALUE})")
+    double rate = 50;
+
+    @Option(names = "--concurrency", description = "Client threads (default: ${DEFAULT-VALUE})")
+    int concurrency = 6;
+
+    @Option(names = "--keys", description = "Keys in play at once; each key is one partition (default: ${DEFAULT-VALUE})")
+    int keys = 4;
+
+    @Option(names = "--rf", description = "Replication factor (default: 3, at most --nodes)")
+    Integer rf;
+
+    @Option(names = "--sub-via", description = "Consumers use assign or subscribe (default: ${DEFAULT-VALUE})")
+    String subVia = "assign";
+
+    @Option(names = "--nemesis-interval", description = "Mean seconds between fault operations (default: ${DEFAULT-VALUE})")
+    int nemesisInterval = 10;
+
+    @Option(names = "--recovery", description = "Seconds to wait after the final heal (default: ${DEFAULT-VALUE})")
+    int recovery = 10;
+
+    @Option(names = "--drain", description = "Upper bound in seconds of the final drain (default: ${DEFAULT-VALUE})")
+    int drain = 30;
+
+    @Option(names = "--seed", description = "Seed of every random choice (default: random, printed first)")
+    Long seed;
+
+    long seedOrRandom() {
+        return seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
+    }
+
+    /** An unset --rf follows the cluster size; an explicit one is validated as given. */
+    int replicationFactor() {
+        return rf != null ? rf : Math.min(3, nodes);
+    }
+
+    /** Fault packages named by one --nemesis value ("none", or packages joined by the given separator). */
+    static List<String> faultPackages(List<String> names) {
+        List<String> faults = names.size() == 1 && "none".equals(names.get(0)) ? List.of() : List.copyOf(names);
+        for (String f : faults) {
+            if (!FaultPackages.NAMES.contains(f)) {
+                throw new IllegalArgumentException("unknown --nemesis package '" + f + "'; known: none, "
+                        + String.join(", ", FaultPackages.NAMES));
+            }
+        }
+        return faults;
+    }
+
+    /** One test with these shape flags and the given safety settings. */
+    TestConfig config(List<String> faults, String acks, boolean idempotent, int minIsr, boolean unclean, long runSeed) {
+        return new TestConfig(sut, nodes, workload, faults, timeLimit, rate, concurrency, keys, acks, idempotent,
+                minIsr, replicationFactor(), unclean, subVia, nemesisInterval, runSeed, recovery, drain);
+    }
+}
