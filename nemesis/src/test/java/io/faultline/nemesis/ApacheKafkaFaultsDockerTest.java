@@ -123,6 +123,19 @@ class ApacheKafkaFaultsDockerTest {
         return false;
     }
 
+    /** Who listens where, for a failure message. */
+    private static String listeners() {
+        var sb = new StringBuilder();
+        for (Node n : kafka.nodes()) {
+            sb.append(n.name()).append(": ").append(n.exec("sh", "-c", "ss -ltn 2>/dev/null | tail -n +2 | awk '{print $4}' | tr '\\n' ' '").stdout())
+                    .append("| ");
+            String log = n.readString("/logs/server.log");
+            var lines = log.lines().toList();
+            sb.append(String.join("\n   ", lines.subList(Math.max(0, lines.size() - 8), lines.size()))).append('\n');
+        }
+        return sb.toString();
+    }
+
     @Test
     @Order(1)
     void aBrokerWithTruncatedFlippedAndIndexlessSegmentsStartsAndCatchesUp() {
@@ -177,8 +190,16 @@ class ApacheKafkaFaultsDockerTest {
             // verified, not assumed: every node up, unfrozen, unpartitioned, on real time, and Kafka serving
             assertEquals(List.of(), ClusterHealth.awaitHealthy(ctx, Duration.ofSeconds(60)));
             kafka.sut().awaitReady(kafka.cluster(), Duration.ofSeconds(180));
-            assertEquals(Probes.full(kafka.cluster()), Probes.reachability(kafka.cluster(), ApacheKafka.PORT),
-                    "every broker reaches every other's Kafka port");
+            // a broker opens its client port only once it has caught up: give the last restarted ones time
+            var reached = Probes.reachability(kafka.cluster(), ApacheKafka.PORT);
+            long deadline = System.currentTimeMillis() + 90_000;
+            while (!reached.equals(Probes.full(kafka.cluster())) && System.currentTimeMillis() < deadline) {
+                Probes.sleep(1000);
+                reached = Probes.reachability(kafka.cluster(), ApacheKafka.PORT);
+            }
+            assertEquals(Probes.full(kafka.cluster()), reached, "every broker reaches every other's Kafka port; "
+                    + listeners());
+            System.out.printf("all Kafka ports reachable %d ms before the 90 s limit%n", deadline - System.currentTimeMillis());
             try (var producer = producer()) {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "after-faults")).get(120, TimeUnit.SECONDS);
             }
