@@ -35,18 +35,18 @@ public final class Partition {
     private final Uuid topicId;
     private final PartitionLog log;
     private final int localNodeId;
-    private final Consumer<TopicPartition> onHighWatermarkChange;
+    private final Consumer<TopicPartition> wakeWaiters;
     private final ProducerStateManager producers = new ProducerStateManager();
     private final Object appendLock = new Object();
     private volatile PartitionRole role;
 
     Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
-              Consumer<TopicPartition> onHighWatermarkChange) {
+              Consumer<TopicPartition> wakeWaiters) {
         this.tp = tp;
         this.topicId = topicId;
         this.log = log;
         this.localNodeId = localNodeId;
-        this.onHighWatermarkChange = onHighWatermarkChange;
+        this.wakeWaiters = wakeWaiters;
         rebuildProducerState();
     }
 
@@ -79,9 +79,32 @@ public final class Partition {
      * the log is committed, so the high watermark moves to the log end offset.
      */
     public void makeLeader(int epoch, Set<Integer> isr) {
+        boolean advanced;
         synchronized (appendLock) {
+            requireEpochNotOlder(epoch);
             role = new PartitionRole.Leader(epoch, isr);
-            maybeIncrementHighWatermark();
+            advanced = maybeIncrementHighWatermark();
+        }
+        if (advanced) wakeWaiters.accept(tp);
+    }
+
+    /**
+     * Becomes a follower of {@code leaderId} at {@code epoch}: leader appends are refused from now on and waiting
+     * operations are woken so they can answer NOT_LEADER_OR_FOLLOWER. (Replication will drive this.)
+     */
+    public void makeFollower(int epoch, int leaderId) {
+        synchronized (appendLock) {
+            requireEpochNotOlder(epoch);
+            role = new PartitionRole.Follower(epoch, leaderId);
+        }
+        wakeWaiters.accept(tp);
+    }
+
+    /** Leader epochs only move forward; an older one means a stale controller decision. */
+    private void requireEpochNotOlder(int epoch) {
+        PartitionRole current = role;
+        if (current != null && epoch < current.leaderEpoch()) {
+            throw new IllegalStateException(tp + ": epoch " + epoch + " is older than " + current.leaderEpoch());
         }
     }
 
@@ -90,6 +113,13 @@ public final class Partition {
      * ISR allows. A retried batch already in the log is answered with its original offsets.
      */
     public AppendResult appendAsLeader(MemoryRecords records) {
+        AppendResult result = appendLocked(records);
+        // Waiting produce/fetch operations are completed outside the append lock, as Kafka does.
+        if (!result.duplicate()) wakeWaiters.accept(tp);
+        return result;
+    }
+
+    private AppendResult appendLocked(MemoryRecords records) {
         synchronized (appendLock) {
             if (!(role instanceof PartitionRole.Leader leader)) {
                 throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
@@ -163,15 +193,17 @@ public final class Partition {
         return log.highWatermark();
     }
 
-    /** Leader only: the high watermark is the smallest log end offset in the ISR (just ours on one node). */
-    private void maybeIncrementHighWatermark() {
-        if (!(role instanceof PartitionRole.Leader leader)) return;
-        if (!leader.isr().equals(Set.of(localNodeId))) return; // replication will compute it from follower offsets
+    /**
+     * Leader only: the high watermark is the smallest log end offset in the ISR (just ours on one node). Called
+     * under the append lock; returns whether it moved, so the caller can wake waiters after releasing the lock.
+     */
+    private boolean maybeIncrementHighWatermark() {
+        if (!(role instanceof PartitionRole.Leader leader)) return false;
+        if (!leader.isr().equals(Set.of(localNodeId))) return false; // replication computes it from follower offsets
         long leo = log.logEndOffset();
-        if (leo > log.highWatermark()) {
-            log.updateHighWatermark(leo);
-            onHighWatermarkChange.accept(tp);
-        }
+        if (leo <= log.highWatermark()) return false;
+        log.updateHighWatermark(leo);
+        return true;
     }
 
     private void recordProducerBatch(RecordBatch batch) {

@@ -46,7 +46,7 @@ public final class PartitionManager implements AutoCloseable {
             TopicPartition tp = new TopicPartition(t.name(), p);
             partitions.computeIfAbsent(tp, x -> {
                 PartitionLog pl = logs.getOrCreate(x);
-                Partition part = new Partition(x, t.id(), pl, nodeId, this::onHighWatermarkChange);
+                Partition part = new Partition(x, t.id(), pl, nodeId, this::wakeWaiters);
                 // Single node: we lead every partition; keep the epoch the log already knows.
                 part.makeLeader(pl.latestEpoch().orElse(0), Set.of(nodeId));
                 return part;
@@ -59,7 +59,7 @@ public final class PartitionManager implements AutoCloseable {
             TopicPartition tp = new TopicPartition(t.name(), p);
             if (partitions.remove(tp) != null) {
                 logs.delete(tp);
-                onHighWatermarkChange(tp); // wake waiters so they answer with an error instead of waiting
+                wakeWaiters(tp); // wake waiters so they answer with an error instead of waiting
             }
         }
     }
@@ -92,7 +92,7 @@ public final class PartitionManager implements AutoCloseable {
         fetchPurgatory.tryCompleteElseWatch(op, keys);
     }
 
-    private void onHighWatermarkChange(TopicPartition tp) {
+    private void wakeWaiters(TopicPartition tp) {
         producePurgatory.checkAndComplete(tp);
         fetchPurgatory.checkAndComplete(tp);
     }

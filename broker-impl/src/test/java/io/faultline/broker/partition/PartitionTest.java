@@ -1,0 +1,94 @@
+package io.faultline.broker.partition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.faultline.broker.storage.LogClock;
+import io.faultline.broker.storage.LogConfig;
+import io.faultline.broker.storage.PartitionLog;
+import io.faultline.broker.storage.RecoveryState;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.compress.Compression;
+import org.apache.kafka.common.errors.FencedLeaderEpochException;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
+import org.apache.kafka.common.errors.UnknownLeaderEpochException;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.SimpleRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PartitionTest {
+    @TempDir
+    Path dir;
+
+    private final List<TopicPartition> wakeups = new ArrayList<>();
+
+    private Partition open() throws Exception {
+        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, LogClock.SYSTEM, RecoveryState.UNKNOWN);
+        return new Partition(new TopicPartition("t", 0), Uuid.randomUuid(), log, 1, wakeups::add);
+    }
+
+    private static MemoryRecords idempotent(int seq, int n) {
+        SimpleRecord[] r = new SimpleRecord[n];
+        for (int i = 0; i < n; i++) r[i] = new SimpleRecord(("v" + i).getBytes());
+        return MemoryRecords.withIdempotentRecords(Compression.NONE, 5L, (short) 0, seq, r);
+    }
+
+    @Test
+    void leaderAppendsAdvanceTheHighWatermarkAndWakeWaiters() throws Exception {
+        Partition p = open();
+        p.makeLeader(3, Set.of(1));
+        wakeups.clear();
+        Partition.AppendResult r = p.appendAsLeader(idempotent(0, 4));
+        assertEquals(0, r.firstOffset());
+        assertEquals(3, r.lastOffset());
+        assertEquals(4, p.highWatermark());
+        assertEquals(1, wakeups.size());
+        assertTrue(p.appendAsLeader(idempotent(0, 4)).duplicate());
+        assertEquals(4, p.log().logEndOffset());
+        assertEquals(1, wakeups.size(), "a duplicate changes nothing and wakes no one");
+        assertEquals(3, p.log().latestEpoch().orElseThrow(), "batches carry the leader epoch");
+        p.log().close();
+    }
+
+    @Test
+    void roleTransitionsAreOwnedByThePartitionAndEpochsOnlyMoveForward() throws Exception {
+        Partition p = open();
+        p.makeLeader(2, Set.of(1));
+        assertThrows(FencedLeaderEpochException.class, () -> p.validateLeaderEpoch(1));
+        assertThrows(UnknownLeaderEpochException.class, () -> p.validateLeaderEpoch(3));
+        p.validateLeaderEpoch(-1);
+        p.makeFollower(3, 2);
+        assertFalse(p.isLeader());
+        assertThrows(NotLeaderOrFollowerException.class, () -> p.appendAsLeader(idempotent(0, 1)));
+        assertThrows(NotLeaderOrFollowerException.class, () -> p.read(0, 1000, true, -1));
+        assertThrows(IllegalStateException.class, () -> p.makeLeader(2, Set.of(1)), "stale epoch");
+        p.makeLeader(4, Set.of(1));
+        assertTrue(p.isLeader());
+        p.log().close();
+    }
+
+    @Test
+    void producerStateIsRebuiltFromTheLog() throws Exception {
+        Partition p = open();
+        p.makeLeader(0, Set.of(1));
+        p.appendAsLeader(idempotent(0, 2));
+        p.appendAsLeader(idempotent(2, 2));
+        p.log().close();
+        Partition reopened = open();
+        reopened.makeLeader(0, Set.of(1));
+        Partition.AppendResult dup = reopened.appendAsLeader(idempotent(2, 2));
+        assertTrue(dup.duplicate());
+        assertEquals(2, dup.firstOffset());
+        assertThrows(org.apache.kafka.common.errors.OutOfOrderSequenceException.class,
+                () -> reopened.appendAsLeader(idempotent(9, 1)));
+        reopened.log().close();
+    }
+}
