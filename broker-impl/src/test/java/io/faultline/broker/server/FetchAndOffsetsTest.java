@@ -69,6 +69,14 @@ class FetchAndOffsetsTest {
                 assertTrue(pd.records().sizeInBytes() > 0);
                 assertEquals(1, pd.highWatermark());
 
+                // minBytes larger than what is there: the fetch waits out maxWaitMs, then returns what it has
+                start = System.nanoTime();
+                FetchResponseData partial = (FetchResponseData) c.call(ApiKeys.FETCH, (short) 17,
+                        fetch(id, 0, 600, 100_000));
+                tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertTrue(tookMs >= 500, "minBytes not reached: waited " + tookMs);
+                assertTrue(partial.responses().get(0).partitions().get(0).records().sizeInBytes() > 0);
+
                 FetchResponseData oor = (FetchResponseData) c.call(ApiKeys.FETCH, (short) 17, fetch(id, 50, 0, 1));
                 assertEquals(Errors.OFFSET_OUT_OF_RANGE.code(), oor.responses().get(0).partitions().get(0).errorCode());
             }

@@ -77,4 +77,41 @@ class ProduceValidationTest {
                     .offset() == 1);
         }
     }
+
+    @Test
+    void compressedBatchesAreStoredIntact() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            admin.createTopics(List.of(new NewTopic("zip", 1, (short) 1))).all().get();
+            Uuid id = admin.describeTopics(List.of("zip")).allTopicNames().get().get("zip").topicId();
+            SimpleRecord[] recs = new SimpleRecord[50];
+            for (int i = 0; i < recs.length; i++) recs[i] = new SimpleRecord(("key" + i).getBytes(), ("value" + i).getBytes());
+            MemoryRecords sent = MemoryRecords.withRecords(Compression.gzip().build(), recs);
+            RecordBatch sentBatch = sent.batches().iterator().next();
+            long sentChecksum = sentBatch.checksum();
+            int sentSize = sentBatch.sizeInBytes();
+            try (RawClient c = new RawClient(b.port())) {
+                produce(c, id, (short) 1, valid(10)); // offset 0, so the gzip batch is rebased to offset 1
+                ProduceResponseData.PartitionProduceResponse r = produce(c, id, (short) -1, sent);
+                assertEquals(Errors.NONE.code(), r.errorCode());
+                assertEquals(1, r.baseOffset());
+                org.apache.kafka.common.message.FetchRequestData f = new org.apache.kafka.common.message.FetchRequestData()
+                        .setMaxWaitMs(0).setMinBytes(1).setMaxBytes(1 << 20).setReplicaId(-1);
+                org.apache.kafka.common.message.FetchRequestData.FetchTopic ft =
+                        new org.apache.kafka.common.message.FetchRequestData.FetchTopic().setTopicId(id);
+                ft.partitions().add(new org.apache.kafka.common.message.FetchRequestData.FetchPartition()
+                        .setPartition(0).setFetchOffset(1).setPartitionMaxBytes(1 << 20));
+                f.topics().add(ft);
+                org.apache.kafka.common.message.FetchResponseData fr =
+                        (org.apache.kafka.common.message.FetchResponseData) c.call(ApiKeys.FETCH, (short) 18, f);
+                MemoryRecords got = (MemoryRecords) fr.responses().get(0).partitions().get(0).records();
+                RecordBatch stored = null;
+                for (RecordBatch batch : got.batches()) if (batch.baseOffset() == 1) stored = batch;
+                assertEquals(Compression.gzip().build().type(), stored.compressionType());
+                assertEquals(sentSize, stored.sizeInBytes(), "not recompressed");
+                assertEquals(sentChecksum, stored.checksum(), "same bytes (the CRC does not cover the base offset)");
+                assertEquals(50, stored.lastOffset() - stored.baseOffset() + 1);
+                stored.ensureValid();
+            }
+        }
+    }
 }
