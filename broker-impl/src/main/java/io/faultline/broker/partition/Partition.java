@@ -4,6 +4,7 @@ import io.faultline.broker.storage.LogAppendInfo;
 import io.faultline.broker.storage.LogReadResult;
 import io.faultline.broker.storage.PartitionLog;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -38,16 +39,25 @@ public final class Partition {
     private final Consumer<TopicPartition> wakeWaiters;
     private final ProducerStateManager producers = new ProducerStateManager();
     private final Object appendLock = new Object();
+    private final ProducerStateSnapshots snapshots;
+    /** Producer state changed since the last snapshot (guarded by appendLock). */
+    private boolean producerStateDirty;
     private volatile PartitionRole role;
 
     Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
               Consumer<TopicPartition> wakeWaiters) {
+        this(tp, topicId, log, localNodeId, wakeWaiters, null);
+    }
+
+    Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
+              Consumer<TopicPartition> wakeWaiters, ProducerStateSnapshots snapshots) {
         this.tp = tp;
         this.topicId = topicId;
         this.log = log;
         this.localNodeId = localNodeId;
         this.wakeWaiters = wakeWaiters;
-        rebuildProducerState();
+        this.snapshots = snapshots;
+        loadProducerState();
     }
 
     public TopicPartition topicPartition() {
@@ -208,15 +218,44 @@ public final class Partition {
 
     private void recordProducerBatch(RecordBatch batch) {
         if (!batch.hasProducerId()) return;
+        producerStateDirty = true;
         producers.update(batch.producerId(), batch.producerEpoch(), new ProducerStateManager.BatchMetadata(
                 batch.baseSequence(), batch.lastSequence(), batch.baseOffset(), batch.lastOffset(),
                 batch.maxTimestamp()));
     }
 
-    /** Producer state survives restarts by replaying the batch headers of the log (no snapshot yet). */
-    private void rebuildProducerState() {
+    /**
+     * Writes a producer-state snapshot if the state changed since the last one. The state and the log end offset
+     * it covers are taken together under the append lock; the file is written outside it.
+     */
+    void snapshotProducerStateIfChanged() {
+        if (snapshots == null) return;
+        List<ProducerStateManager.ProducerSnapshot> state;
+        long offset;
+        synchronized (appendLock) {
+            if (!producerStateDirty) return;
+            producerStateDirty = false;
+            state = producers.snapshot();
+            offset = log.logEndOffset();
+        }
+        snapshots.write(tp, topicId, offset, state);
+    }
+
+    /** Producer state survives restarts: the last valid snapshot, then the log written after it. */
+    private void loadProducerState() {
         producers.clear();
         long offset = log.logStartOffset();
+        Optional<ProducerStateSnapshots.Snapshot> snap = snapshots == null ? Optional.empty()
+                : snapshots.read(tp, topicId, log.logEndOffset());
+        if (snap.isPresent()) {
+            producers.restore(snap.get().producers());
+            offset = Math.max(offset, snap.get().offset());
+        }
+        replayProducerState(offset);
+    }
+
+    /** Replays the batch headers of the log from {@code offset} into the producer state. */
+    private void replayProducerState(long offset) {
         long end = log.logEndOffset();
         while (offset < end) {
             LogReadResult r = log.read(offset, 1 << 20, Long.MAX_VALUE);

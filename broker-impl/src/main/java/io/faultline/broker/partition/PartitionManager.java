@@ -25,11 +25,13 @@ public final class PartitionManager implements AutoCloseable {
     private final int nodeId;
     private final LogStore logs;
     private final TopicRegistry topics;
+    private final ProducerStateSnapshots snapshots;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
     private final DelayedOperationPurgatory<DelayedOperation> producePurgatory = new DelayedOperationPurgatory<>("produce");
     private final DelayedOperationPurgatory<DelayedOperation> fetchPurgatory = new DelayedOperationPurgatory<>("fetch");
 
-    public PartitionManager(int nodeId, LogStore logs, TopicRegistry topics) {
+    public PartitionManager(int nodeId, LogStore logs, TopicRegistry topics, java.nio.file.Path logDir) {
+        this.snapshots = new ProducerStateSnapshots(logDir);
         this.nodeId = nodeId;
         this.logs = logs;
         this.topics = topics;
@@ -46,7 +48,7 @@ public final class PartitionManager implements AutoCloseable {
             TopicPartition tp = new TopicPartition(t.name(), p);
             partitions.computeIfAbsent(tp, x -> {
                 PartitionLog pl = logs.getOrCreate(x);
-                Partition part = new Partition(x, t.id(), pl, nodeId, this::wakeWaiters);
+                Partition part = new Partition(x, t.id(), pl, nodeId, this::wakeWaiters, snapshots);
                 // Single node: we lead every partition; keep the epoch the log already knows.
                 part.makeLeader(pl.latestEpoch().orElse(0), Set.of(nodeId));
                 return part;
@@ -59,6 +61,7 @@ public final class PartitionManager implements AutoCloseable {
             TopicPartition tp = new TopicPartition(t.name(), p);
             if (partitions.remove(tp) != null) {
                 logs.delete(tp);
+                snapshots.delete(tp);
                 wakeWaiters(tp); // wake waiters so they answer with an error instead of waiting
             }
         }
@@ -99,12 +102,14 @@ public final class PartitionManager implements AutoCloseable {
 
     public void maintenance() {
         logs.maintenance();
+        for (Partition p : partitions.values()) p.snapshotProducerStateIfChanged();
     }
 
     @Override
     public void close() {
         producePurgatory.close();
         fetchPurgatory.close();
+        for (Partition p : partitions.values()) p.snapshotProducerStateIfChanged();
         logs.close();
     }
 }

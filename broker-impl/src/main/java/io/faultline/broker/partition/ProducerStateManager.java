@@ -75,6 +75,25 @@ public final class ProducerStateManager {
         e.batches.addLast(batch);
     }
 
+    /** One producer's state, as snapshots store it. */
+    public record ProducerSnapshot(long producerId, short epoch, java.util.List<BatchMetadata> batches) {
+    }
+
+    /** A copy of the current state. */
+    public java.util.List<ProducerSnapshot> snapshot() {
+        java.util.List<ProducerSnapshot> out = new java.util.ArrayList<>(producers.size());
+        producers.forEach((pid, e) -> out.add(new ProducerSnapshot(pid, e.epoch, java.util.List.copyOf(e.batches))));
+        return out;
+    }
+
+    /** Replaces the state with a snapshot's. */
+    public void restore(java.util.List<ProducerSnapshot> entries) {
+        producers.clear();
+        for (ProducerSnapshot s : entries) {
+            for (BatchMetadata b : s.batches()) update(s.producerId(), s.epoch(), b);
+        }
+    }
+
     /** Forgets everything (before a rebuild after truncation). */
     public void clear() {
         producers.clear();

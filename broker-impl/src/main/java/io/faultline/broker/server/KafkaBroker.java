@@ -59,7 +59,7 @@ public final class KafkaBroker implements AutoCloseable {
         TopicRegistry topics = new TopicRegistry(dir);
         LogStore logs = LogStore.open(dir, tp -> config.defaultLogConfig().with(
                 topics.byName(tp.topic()).map(TopicInfo::configs).orElse(Map.of())), time.asLogClock());
-        partitions = new PartitionManager(config.nodeId(), logs, topics);
+        partitions = new PartitionManager(config.nodeId(), logs, topics, dir);
         partitions.startup();
         TopicManager topicManager = new TopicManager(config, topics, partitions);
 

@@ -91,4 +91,48 @@ class PartitionTest {
                 () -> reopened.appendAsLeader(idempotent(9, 1)));
         reopened.log().close();
     }
+
+    private Partition openWithSnapshots(Uuid topicId) throws Exception {
+        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, LogClock.SYSTEM, RecoveryState.UNKNOWN);
+        return new Partition(new TopicPartition("t", 0), topicId, log, 1, wakeups::add,
+                new ProducerStateSnapshots(dir));
+    }
+
+    @Test
+    void producerStateComesBackFromASnapshotPlusTheLogAfterIt() throws Exception {
+        Uuid id = Uuid.randomUuid();
+        Partition p = openWithSnapshots(id);
+        p.makeLeader(0, Set.of(1));
+        p.appendAsLeader(idempotent(0, 2));
+        p.appendAsLeader(idempotent(2, 2));
+        p.snapshotProducerStateIfChanged(); // covers offsets < 4
+        p.appendAsLeader(idempotent(4, 2)); // only in the log
+        p.log().close();
+        assertTrue(java.nio.file.Files.exists(dir.resolve("faultline-producer-state/t-0.snapshot")));
+
+        Partition reopened = openWithSnapshots(id);
+        reopened.makeLeader(0, Set.of(1));
+        assertEquals(2, reopened.appendAsLeader(idempotent(2, 2)).firstOffset(), "from the snapshot");
+        assertEquals(4, reopened.appendAsLeader(idempotent(4, 2)).firstOffset(), "replayed after the snapshot");
+        assertEquals(6, reopened.log().logEndOffset());
+        reopened.snapshotProducerStateIfChanged(); // covers offsets < 6
+        reopened.log().truncateTo(2); // as an unclean shutdown could: the snapshot is now beyond the log end
+        reopened.log().close();
+
+        Partition rebuilt = openWithSnapshots(id);
+        rebuilt.makeLeader(0, Set.of(1));
+        assertFalse(java.nio.file.Files.exists(dir.resolve("faultline-producer-state/t-0.snapshot")),
+                "an unusable snapshot is deleted");
+        assertTrue(rebuilt.appendAsLeader(idempotent(0, 2)).duplicate(), "rebuilt from the log");
+        Partition.AppendResult again = rebuilt.appendAsLeader(idempotent(2, 2));
+        assertFalse(again.duplicate(), "batches cut from the log are not remembered");
+        assertEquals(2, again.firstOffset());
+        rebuilt.snapshotProducerStateIfChanged();
+        rebuilt.log().close();
+
+        Partition otherTopic = openWithSnapshots(Uuid.randomUuid()); // same name, new topic id
+        otherTopic.makeLeader(0, Set.of(1));
+        assertTrue(otherTopic.appendAsLeader(idempotent(2, 2)).duplicate(), "still rebuilt from this log");
+        otherTopic.log().close();
+    }
 }

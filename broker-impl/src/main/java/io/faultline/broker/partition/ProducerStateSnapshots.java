@@ -1,0 +1,125 @@
+package io.faultline.broker.partition;
+
+import io.faultline.broker.partition.ProducerStateManager.BatchMetadata;
+import io.faultline.broker.partition.ProducerStateManager.ProducerSnapshot;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Producer-state snapshots, so a restart replays only the log written after the last snapshot instead of the
+ * whole log. One file per partition in {@code <log dir>/faultline-producer-state/}, holding the topic id, the
+ * log end offset the state covers and a CRC. A snapshot is trusted only if its CRC and topic id match and its
+ * offset is not beyond the recovered log end (an unclean shutdown may have cut the log below it); otherwise it
+ * is deleted and the state rebuilt from the log.
+ */
+final class ProducerStateSnapshots {
+    private static final Logger log = LoggerFactory.getLogger(ProducerStateSnapshots.class);
+    private static final int MAGIC = 0x0FA17001;
+
+    /** A loaded snapshot: the state of every producer in the log below {@code offset}. */
+    record Snapshot(long offset, List<ProducerSnapshot> producers) {
+    }
+
+    private final Path dir;
+
+    ProducerStateSnapshots(Path logDir) {
+        this.dir = logDir.resolve("faultline-producer-state");
+    }
+
+    private Path file(TopicPartition tp) {
+        return dir.resolve(tp.topic() + "-" + tp.partition() + ".snapshot");
+    }
+
+    void write(TopicPartition tp, Uuid topicId, long offset, List<ProducerSnapshot> producers) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeInt(MAGIC);
+            out.writeLong(topicId.getMostSignificantBits());
+            out.writeLong(topicId.getLeastSignificantBits());
+            out.writeLong(offset);
+            out.writeInt(producers.size());
+            for (ProducerSnapshot p : producers) {
+                out.writeLong(p.producerId());
+                out.writeShort(p.epoch());
+                out.writeInt(p.batches().size());
+                for (BatchMetadata b : p.batches()) {
+                    out.writeInt(b.firstSeq());
+                    out.writeInt(b.lastSeq());
+                    out.writeLong(b.firstOffset());
+                    out.writeLong(b.lastOffset());
+                    out.writeLong(b.maxTimestamp());
+                }
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(bytes.toByteArray());
+            out.writeLong(crc.getValue());
+            Files.createDirectories(dir);
+            Path tmp = dir.resolve(file(tp).getFileName() + ".tmp");
+            Files.write(tmp, bytes.toByteArray());
+            Files.move(tmp, file(tp), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            log.warn("Cannot write producer-state snapshot of {}: {}", tp, e.toString());
+        }
+    }
+
+    /** The snapshot if it is usable for a log ending at {@code logEndOffset}; an unusable one is deleted. */
+    Optional<Snapshot> read(TopicPartition tp, Uuid topicId, long logEndOffset) {
+        Path f = file(tp);
+        if (!Files.exists(f)) return Optional.empty();
+        try {
+            ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(f));
+            CRC32C crc = new CRC32C();
+            crc.update(buf.array(), 0, buf.limit() - 8);
+            if (buf.limit() < 36 || buf.getLong(buf.limit() - 8) != crc.getValue() || buf.getInt() != MAGIC) {
+                return discard(tp, "corrupt");
+            }
+            Uuid id = new Uuid(buf.getLong(), buf.getLong());
+            long offset = buf.getLong();
+            if (!id.equals(topicId)) return discard(tp, "of another topic incarnation");
+            if (offset > logEndOffset) return discard(tp, "beyond the recovered log end " + logEndOffset);
+            int n = buf.getInt();
+            List<ProducerSnapshot> producers = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                long pid = buf.getLong();
+                short epoch = buf.getShort();
+                int batches = buf.getInt();
+                List<BatchMetadata> bs = new ArrayList<>(batches);
+                for (int j = 0; j < batches; j++) {
+                    bs.add(new BatchMetadata(buf.getInt(), buf.getInt(), buf.getLong(), buf.getLong(), buf.getLong()));
+                }
+                producers.add(new ProducerSnapshot(pid, epoch, bs));
+            }
+            return Optional.of(new Snapshot(offset, producers));
+        } catch (IOException | RuntimeException e) {
+            return discard(tp, "unreadable (" + e + ")");
+        }
+    }
+
+    void delete(TopicPartition tp) {
+        try {
+            Files.deleteIfExists(file(tp));
+        } catch (IOException e) {
+            log.warn("Cannot delete producer-state snapshot of {}: {}", tp, e.toString());
+        }
+    }
+
+    private Optional<Snapshot> discard(TopicPartition tp, String why) {
+        log.warn("Ignoring producer-state snapshot of {}: {}; rebuilding from the log", tp, why);
+        delete(tp);
+        return Optional.empty();
+    }
+}
