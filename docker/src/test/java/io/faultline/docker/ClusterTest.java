@@ -1,5 +1,6 @@
 package io.faultline.docker;
 
+import io.faultline.docker.probe.ProbeClient;
 import io.faultline.docker.probe.ProbeImage;
 import io.faultline.docker.probe.ProbeNode;
 import org.junit.jupiter.api.AfterAll;

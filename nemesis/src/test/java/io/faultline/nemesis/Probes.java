@@ -2,15 +2,8 @@ package io.faultline.nemesis;
 
 import io.faultline.docker.Cluster;
 import io.faultline.docker.Node;
-import io.faultline.docker.probe.ProbeNode;
+import io.faultline.docker.probe.ProbeClient;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,25 +16,11 @@ public final class Probes {
     private Probes() {}
 
     public static Optional<String> ask(String ip, String line, int timeoutMillis) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(ip, ProbeNode.PORT), timeoutMillis);
-            s.setSoTimeout(timeoutMillis);
-            var out = new PrintWriter(s.getOutputStream(), true, StandardCharsets.UTF_8);
-            var in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
-            out.println(line);
-            return Optional.ofNullable(in.readLine());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
+        return ProbeClient.ask(ip, line, timeoutMillis);
     }
 
     public static void awaitUp(Node node, long timeoutMillis) {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (System.currentTimeMillis() < deadline) {
-            if (ask(node.ip(), "ping", 1000).filter("pong"::equals).isPresent()) return;
-            sleep(100);
-        }
-        throw new AssertionError(node.name() + " did not answer within " + timeoutMillis + " ms");
+        ProbeClient.awaitUp(node.ip(), timeoutMillis);
     }
 
     /** The node's wall clock minus the host's, in ms (the node's JVM reads libfaketime's offset). */

@@ -1,6 +1,4 @@
-package io.faultline.docker;
-
-import io.faultline.docker.probe.ProbeNode;
+package io.faultline.docker.probe;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,10 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /** Talks to a {@link ProbeNode} from the host; empty when the node does not answer within the timeout. */
-final class ProbeClient {
+public final class ProbeClient {
     private ProbeClient() {}
 
-    static Optional<String> ask(String ip, String line, int timeoutMillis) {
+    public static Optional<String> ask(String ip, String line, int timeoutMillis) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(ip, ProbeNode.PORT), timeoutMillis);
             s.setSoTimeout(timeoutMillis);
@@ -29,11 +27,16 @@ final class ProbeClient {
     }
 
     /** Waits until the probe answers ping (it needs a moment after a start). */
-    static void awaitUp(String ip, long timeoutMillis) {
+    public static void awaitUp(String ip, long timeoutMillis) {
         long deadline = System.currentTimeMillis() + timeoutMillis;
         while (System.currentTimeMillis() < deadline) {
             if (ask(ip, "ping", 1000).filter("pong"::equals).isPresent()) return;
-            Node.sleep(100);
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
         }
         throw new AssertionError("probe at " + ip + " did not answer within " + timeoutMillis + " ms");
     }

@@ -1,0 +1,61 @@
+package io.faultline.docker.sut;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Not a test: measures Apache Kafka's cluster start (3 and 5 nodes), failover (kill -9 of a partition
+ * leader → first successful acks=all send) and rejoin (restart → back in the ISR) on this machine.
+ * Run: java -cp docker/target/test-classes:docker/target/classes:$(cat cp.txt) io.faultline.docker.sut.FailoverMeasurement [tries]
+ */
+public final class FailoverMeasurement {
+    public static void main(String[] args) throws Exception {
+        int tries = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        for (int n : List.of(3, 5)) {
+            long t0 = System.nanoTime();
+            try (var kafka = SutCluster.start(new ApacheKafka(KafkaSettings.defaults()), n, Duration.ofSeconds(180))) {
+                System.out.printf("start: %d nodes ready in %d ms%n", n, (System.nanoTime() - t0) / 1_000_000);
+                if (n != 5) continue;
+                measureFailover(kafka, tries);
+            }
+        }
+    }
+
+    private static void measureFailover(SutCluster kafka, int tries) throws Exception {
+        String bootstrap = kafka.bootstrapServers();
+        KafkaTestClients.createTopic(bootstrap, KafkaTestClients.topic("failover", 3, 2));
+        var sut = (ApacheKafka) kafka.sut();
+        List<Long> failovers = new ArrayList<>(), rejoins = new ArrayList<>();
+        try (var producer = KafkaTestClients.producer(bootstrap, "all", 60_000)) {
+            for (int i = 0; i < tries; i++) {
+                producer.send(new ProducerRecord<>("failover", 0, null, "warm-" + i)).get(60, TimeUnit.SECONDS);
+                var leader = sut.leaderOf(kafka.cluster(), "failover", 0).orElseThrow();
+                int id = Integer.parseInt(leader.name().substring(1));
+                long killed = System.nanoTime();
+                leader.kill();
+                producer.send(new ProducerRecord<>("failover", 0, null, "after-" + i)).get(60, TimeUnit.SECONDS);
+                failovers.add((System.nanoTime() - killed) / 1_000_000);
+                long started = System.nanoTime();
+                leader.start();
+                while (!KafkaTestClients.isr(bootstrap, "failover", 0).contains(id)) Thread.sleep(100);
+                rejoins.add((System.nanoTime() - started) / 1_000_000);
+                System.out.printf("try %d: killed %s, failover %d ms, rejoin %d ms%n", i + 1, leader.name(),
+                        failovers.get(i), rejoins.get(i));
+                Thread.sleep(3000); // let leadership settle before the next kill
+            }
+        }
+        System.out.println("failover ms (min/median/max): " + summary(failovers));
+        System.out.println("rejoin ms (min/median/max): " + summary(rejoins));
+    }
+
+    private static String summary(List<Long> values) {
+        List<Long> v = new ArrayList<>(values);
+        Collections.sort(v);
+        return v.get(0) + " / " + v.get(v.size() / 2) + " / " + v.get(v.size() - 1);
+    }
+}
