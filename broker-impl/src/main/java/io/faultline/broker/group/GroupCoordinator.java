@@ -57,6 +57,8 @@ public final class GroupCoordinator implements AutoCloseable {
     private final int initialRebalanceDelayMs;
     private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ticker;
+    /** Where Stable/Empty group states are persisted (the offsets topic); called under the group's lock. */
+    private volatile Consumer<GroupRecord> persister = r -> { };
 
     public GroupCoordinator(Time time, int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs) {
         this(time, minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, true);
@@ -75,6 +77,57 @@ public final class GroupCoordinator implements AutoCloseable {
             return t;
         });
         if (startTicker) ticker.scheduleWithFixedDelay(this::tick, 50, 50, TimeUnit.MILLISECONDS);
+    }
+
+    public void setPersister(Consumer<GroupRecord> persister) {
+        this.persister = persister;
+    }
+
+    /**
+     * Restores a persisted group at startup: Empty with its generation, or Stable with its members, whose
+     * sessions start now (so members that died meanwhile expire normally).
+     */
+    public void restore(GroupRecord r) {
+        ClassicGroup g = groups.computeIfAbsent(r.groupId(), ClassicGroup::new);
+        synchronized (g) {
+            if (!g.is(GroupState.EMPTY) || !g.members.isEmpty()) return; // already live
+            g.generationId = r.generationId();
+            g.protocolType = r.protocolType();
+            if (r.members().isEmpty()) return;
+            long now = time.nanoseconds();
+            for (GroupRecord.Member m : r.members()) {
+                GroupMember gm = new GroupMember(m.memberId(), m.groupInstanceId(), m.clientId(), m.clientHost());
+                gm.sessionTimeoutMs = m.sessionTimeoutMs();
+                gm.rebalanceTimeoutMs = m.rebalanceTimeoutMs();
+                gm.protocols = new java.util.LinkedHashMap<>(Map.of(r.protocolName(), m.subscription()));
+                gm.assignment = m.assignment();
+                gm.lastHeartbeatNanos = now;
+                g.members.put(gm.memberId, gm);
+            }
+            g.protocolName = r.protocolName();
+            g.leaderId = r.leaderId();
+            // The only legal way into Stable, replayed: the rebalance that produced this state completed earlier.
+            g.transitionTo(GroupState.PREPARING_REBALANCE);
+            g.transitionTo(GroupState.COMPLETING_REBALANCE);
+            g.transitionTo(GroupState.STABLE);
+            log.info("Restored group {} generation {} with {} members", g.groupId, g.generationId, g.members.size());
+        }
+    }
+
+    private void persist(ClassicGroup g) {
+        List<GroupRecord.Member> members = new ArrayList<>();
+        for (GroupMember m : g.members.values()) {
+            members.add(new GroupRecord.Member(m.memberId, m.groupInstanceId, m.clientId, m.clientHost,
+                    m.rebalanceTimeoutMs, m.sessionTimeoutMs, m.protocols.getOrDefault(g.protocolName, new byte[0]),
+                    m.assignment));
+        }
+        try {
+            persister.accept(new GroupRecord(g.groupId, g.protocolType == null ? "" : g.protocolType, g.generationId,
+                    g.protocolName == null ? "" : g.protocolName, g.leaderId == null ? "" : g.leaderId, members));
+        } catch (RuntimeException e) {
+            // Membership still works; only a restart would cost the members a rebalance.
+            log.warn("Cannot persist group {}: {}", g.groupId, e.toString());
+        }
     }
 
     /** Makes the group known (e.g. because offsets were committed for it) without members. */
@@ -194,6 +247,7 @@ public final class GroupCoordinator implements AutoCloseable {
             g.protocolName = null;
             g.leaderId = null;
             log.info("Group {} is empty at generation {}", g.groupId, g.generationId);
+            persist(g);
             return;
         }
         g.protocolName = g.selectProtocol();
@@ -251,6 +305,7 @@ public final class GroupCoordinator implements AutoCloseable {
                         o.assignment = assignments.getOrDefault(o.memberId, new byte[0]);
                     }
                     g.transitionTo(GroupState.STABLE);
+                    persist(g);
                     for (GroupMember o : g.members.values()) {
                         if (o.awaitingSync != null) {
                             o.awaitingSync.accept(new SyncResult(Errors.NONE, g.protocolType, g.protocolName,

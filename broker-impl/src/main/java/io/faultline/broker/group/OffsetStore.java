@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class OffsetStore {
     private static final Logger log = LoggerFactory.getLogger(OffsetStore.class);
     private static final short KEY_VERSION = 1;
+    private static final short GROUP_KEY_VERSION = 2;
+    private static final short GROUP_VALUE_VERSION = 0;
     private static final short VALUE_VERSION = 3;
 
     public record CommittedOffset(long offset, int leaderEpoch, String metadata, long commitTimestamp) {
@@ -40,6 +42,8 @@ public final class OffsetStore {
     private final int numPartitions;
     private final Time time;
     private final Map<String, Map<TopicPartition, CommittedOffset>> offsets = new ConcurrentHashMap<>();
+    /** Latest persisted membership per group, filled by {@link #load()}. */
+    private final Map<String, GroupRecord> loadedGroups = new HashMap<>();
 
     public OffsetStore(PartitionManager partitions, int numPartitions, Time time) {
         this.partitions = partitions;
@@ -75,7 +79,13 @@ public final class OffsetStore {
 
     private void apply(ByteBuffer key, ByteBuffer value) {
         short kv = key.getShort();
-        if (kv != 0 && kv != KEY_VERSION) return; // group metadata records (v2) are not used
+        if (kv == GROUP_KEY_VERSION) {
+            String group = readString(key);
+            if (value == null) loadedGroups.remove(group);
+            else loadedGroups.put(group, decodeGroup(group, value));
+            return;
+        }
+        if (kv != 0 && kv != KEY_VERSION) return;
         String group = readString(key);
         TopicPartition tp = new TopicPartition(readString(key), key.getInt());
         if (value == null) {
@@ -103,6 +113,79 @@ public final class OffsetStore {
         commits.forEach((p, c) -> records.add(new SimpleRecord(now, key(groupId, p), value(c))));
         part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records.toArray(new SimpleRecord[0])));
         offsets.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).putAll(commits);
+    }
+
+    /** Group states found by {@link #load()}. */
+    public Map<String, GroupRecord> loadedGroups() {
+        return Map.copyOf(loadedGroups);
+    }
+
+    /** Persists a group's membership next to its offsets (same partition, so one ordered history per group). */
+    public void storeGroup(GroupRecord g) {
+        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(g.groupId()));
+        Partition part = partitions.get(tp).orElseThrow(() ->
+                new org.apache.kafka.common.errors.CoordinatorNotAvailableException("offsets partition " + tp + " not loaded"));
+        byte[] group = g.groupId().getBytes(StandardCharsets.UTF_8);
+        byte[] key = ByteBuffer.allocate(2 + 2 + group.length).putShort(GROUP_KEY_VERSION)
+                .putShort((short) group.length).put(group).array();
+        part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                new SimpleRecord(time.milliseconds(), key, encodeGroup(g))));
+    }
+
+    private static byte[] encodeGroup(GroupRecord g) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            out.writeShort(GROUP_VALUE_VERSION);
+            out.writeUTF(g.protocolType());
+            out.writeInt(g.generationId());
+            out.writeUTF(g.protocolName());
+            out.writeUTF(g.leaderId());
+            out.writeInt(g.members().size());
+            for (GroupRecord.Member m : g.members()) {
+                out.writeUTF(m.memberId());
+                out.writeUTF(m.groupInstanceId() == null ? "" : m.groupInstanceId());
+                out.writeUTF(m.clientId() == null ? "" : m.clientId());
+                out.writeUTF(m.clientHost() == null ? "" : m.clientHost());
+                out.writeInt(m.rebalanceTimeoutMs());
+                out.writeInt(m.sessionTimeoutMs());
+                out.writeInt(m.subscription().length);
+                out.write(m.subscription());
+                out.writeInt(m.assignment().length);
+                out.write(m.assignment());
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static GroupRecord decodeGroup(String groupId, ByteBuffer value) {
+        byte[] raw = new byte[value.remaining()];
+        value.get(raw);
+        try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(raw))) {
+            in.readShort();
+            String protocolType = in.readUTF();
+            int generation = in.readInt();
+            String protocolName = in.readUTF();
+            String leader = in.readUTF();
+            int n = in.readInt();
+            List<GroupRecord.Member> members = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                String memberId = in.readUTF();
+                String instance = in.readUTF();
+                String clientId = in.readUTF();
+                String host = in.readUTF();
+                int rebalance = in.readInt();
+                int session = in.readInt();
+                byte[] sub = in.readNBytes(in.readInt());
+                byte[] assignment = in.readNBytes(in.readInt());
+                members.add(new GroupRecord.Member(memberId, instance.isEmpty() ? null : instance, clientId, host,
+                        rebalance, session, sub, assignment));
+            }
+            return new GroupRecord(groupId, protocolType, generation, protocolName, leader, members);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     public Optional<CommittedOffset> fetch(String groupId, TopicPartition tp) {

@@ -23,6 +23,8 @@ final class GroupWiring {
                 c.groupMaxSessionTimeoutMs(), c.groupInitialRebalanceDelayMs());
         OffsetStore store = new OffsetStore(ctx.partitions(), partitions, ctx.time());
         store.load().forEach(coordinator::ensureGroup);
+        store.loadedGroups().values().forEach(coordinator::restore);
+        coordinator.setPersister(store::storeGroup);
         GroupApis groups = new GroupApis(ctx, coordinator);
         OffsetCommitApis offsets = new OffsetCommitApis(ctx, coordinator, store);
         apis.register(ApiKeys.FIND_COORDINATOR, groups::findCoordinator)

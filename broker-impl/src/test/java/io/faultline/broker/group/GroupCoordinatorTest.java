@@ -161,4 +161,34 @@ class GroupCoordinatorTest {
         g.transitionTo(GroupState.DEAD);
         assertEquals(GroupState.DEAD, g.state());
     }
+
+    @Test
+    void aPersistedStableGroupIsRestoredWithItsGenerationAndMembers() {
+        java.util.List<GroupRecord> persisted = new java.util.ArrayList<>();
+        gc.setPersister(persisted::add);
+        String a = newMember(1000, 5000);
+        join(a, 1000, 5000);
+        gc.sync("g", a, 1, "consumer", "range", Map.of(a, new byte[] {7}), x -> { });
+        assertEquals(1, persisted.size(), "persisted when it became Stable");
+        GroupRecord rec = persisted.get(0);
+        assertEquals(1, rec.generationId());
+        assertEquals(a, rec.leaderId());
+
+        GroupCoordinator restarted = new GroupCoordinator(time, 100, 60_000, 0, false);
+        try {
+            restarted.restore(rec);
+            assertEquals(Errors.NONE, restarted.heartbeat("g", a, 1), "the member keeps its generation");
+            GroupCoordinator.GroupSummary s = restarted.describe("g").orElseThrow();
+            assertEquals("Stable", s.state());
+            assertEquals(7, s.members().get(0).assignment()[0]);
+            AtomicReference<GroupCoordinator.SyncResult> sync = new AtomicReference<>();
+            restarted.sync("g", a, 1, "consumer", "range", Map.of(), sync::set);
+            assertEquals(7, sync.get().assignment()[0]);
+            time.advanceMs(1500);
+            restarted.tick();
+            assertEquals("Empty", restarted.describe("g").orElseThrow().state(), "a dead member still expires");
+        } finally {
+            restarted.close();
+        }
+    }
 }

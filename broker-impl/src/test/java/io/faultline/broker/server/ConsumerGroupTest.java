@@ -168,4 +168,51 @@ class ConsumerGroupTest {
             return -1;
         }
     }
+
+    @Test
+    void aLiveMemberKeepsItsAssignmentAcrossABrokerRestart() throws Exception {
+        TestBroker b = TestBroker.start(dir);
+        int port = b.port();
+        try (Admin admin = b.admin()) {
+            admin.createTopics(List.of(new NewTopic("live", 2, (short) 1))).all().get();
+        }
+        produce(b, "live", 10, 2);
+        java.util.concurrent.atomic.AtomicInteger assigned = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger lost = new java.util.concurrent.atomic.AtomicInteger();
+        Map<String, Object> cfg = new HashMap<>(groupConfig("live-grp"));
+        cfg.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 15000);
+        try (KafkaConsumer<String, String> c = TestBroker.consumer(b.bootstrap(), cfg)) {
+            c.subscribe(List.of("live"), new org.apache.kafka.clients.consumer.ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
+                }
+
+                @Override
+                public void onPartitionsAssigned(java.util.Collection<TopicPartition> partitions) {
+                    assigned.incrementAndGet();
+                }
+
+                @Override
+                public void onPartitionsLost(java.util.Collection<TopicPartition> partitions) {
+                    lost.incrementAndGet();
+                }
+            });
+            int seen = 0;
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (seen < 10 && System.currentTimeMillis() < deadline) seen += c.poll(Duration.ofMillis(100)).count();
+            assertEquals(10, seen);
+            c.commitSync();
+            b.close();
+            b = TestBroker.start(dir, port, Map.of());
+            produce(b, "live", 10, 2);
+            deadline = System.currentTimeMillis() + 30_000;
+            while (seen < 20 && System.currentTimeMillis() < deadline) seen += c.poll(Duration.ofMillis(100)).count();
+            assertEquals(20, seen, "consumption resumed after the restart");
+            c.commitSync();
+            assertEquals(1, assigned.get(), "no new assignment: the restored group kept the member");
+            assertEquals(0, lost.get());
+        } finally {
+            b.close();
+        }
+    }
 }
