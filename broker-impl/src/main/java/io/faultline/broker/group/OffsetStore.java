@@ -188,6 +188,23 @@ public final class OffsetStore {
         }
     }
 
+    /** Tombstones every committed offset of a deleted topic, so a new topic of that name starts fresh. */
+    public void removeTopic(String topic) {
+        for (Map.Entry<String, Map<TopicPartition, CommittedOffset>> g : offsets.entrySet()) {
+            List<SimpleRecord> tombstones = new ArrayList<>();
+            for (TopicPartition tp : g.getValue().keySet()) {
+                if (tp.topic().equals(topic)) tombstones.add(new SimpleRecord(time.milliseconds(), key(g.getKey(), tp), null));
+            }
+            if (tombstones.isEmpty()) continue;
+            TopicPartition offsetsTp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(g.getKey()));
+            Optional<Partition> part = partitions.get(offsetsTp);
+            if (part.isEmpty()) continue;
+            part.get().appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                    tombstones.toArray(new SimpleRecord[0])));
+            g.getValue().keySet().removeIf(tp -> tp.topic().equals(topic));
+        }
+    }
+
     public Optional<CommittedOffset> fetch(String groupId, TopicPartition tp) {
         Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
         return m == null ? Optional.empty() : Optional.ofNullable(m.get(tp));

@@ -25,6 +25,7 @@ final class GroupWiring {
         store.load().forEach(coordinator::ensureGroup);
         store.loadedGroups().values().forEach(coordinator::restore);
         coordinator.setPersister(store::storeGroup);
+        ctx.topicManager().onTopicDeleted(t -> store.removeTopic(t.name()));
         GroupApis groups = new GroupApis(ctx, coordinator);
         OffsetCommitApis offsets = new OffsetCommitApis(ctx, coordinator, store);
         apis.register(ApiKeys.FIND_COORDINATOR, groups::findCoordinator)

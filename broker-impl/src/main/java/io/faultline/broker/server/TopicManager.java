@@ -14,6 +14,8 @@ public final class TopicManager {
     private final BrokerConfig config;
     private final TopicRegistry registry;
     private final PartitionManager partitions;
+    private final java.util.List<java.util.function.Consumer<TopicInfo>> deletionListeners =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public TopicManager(BrokerConfig config, TopicRegistry registry, PartitionManager partitions) {
         this.config = config;
@@ -48,6 +50,12 @@ public final class TopicManager {
     public synchronized Optional<TopicInfo> delete(String name) {
         Optional<TopicInfo> t = registry.delete(name);
         t.ifPresent(partitions::deletePartitions);
+        t.ifPresent(info -> deletionListeners.forEach(l -> l.accept(info)));
         return t;
+    }
+
+    /** Called after a topic is deleted (e.g. the group coordinator drops its committed offsets, as Kafka does). */
+    public void onTopicDeleted(java.util.function.Consumer<TopicInfo> listener) {
+        deletionListeners.add(listener);
     }
 }

@@ -215,4 +215,24 @@ class ConsumerGroupTest {
             b.close();
         }
     }
+
+    @Test
+    void deletingATopicDropsItsCommittedOffsets() throws Exception {
+        int port;
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            port = b.port();
+            admin.createTopics(List.of(new NewTopic("gone", 1, (short) 1), new NewTopic("kept", 1, (short) 1)))
+                    .all().get();
+            admin.alterConsumerGroupOffsets("g3", Map.of(new TopicPartition("gone", 0), new OffsetAndMetadata(5),
+                    new TopicPartition("kept", 0), new OffsetAndMetadata(7))).all().get();
+            admin.deleteTopics(List.of("gone")).all().get();
+            Map<TopicPartition, OffsetAndMetadata> left = admin.listConsumerGroupOffsets("g3")
+                    .partitionsToOffsetAndMetadata().get();
+            assertEquals(Map.of(new TopicPartition("kept", 0), new OffsetAndMetadata(7)), left);
+        }
+        try (TestBroker b = TestBroker.start(dir, port, Map.of()); Admin admin = b.admin()) {
+            assertEquals(Set.of(new TopicPartition("kept", 0)), admin.listConsumerGroupOffsets("g3")
+                    .partitionsToOffsetAndMetadata().get().keySet(), "the tombstones survive a restart");
+        }
+    }
 }
