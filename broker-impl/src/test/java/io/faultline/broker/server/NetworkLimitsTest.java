@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
@@ -40,6 +41,32 @@ class NetworkLimitsTest {
                 MetadataResponseData md = (MetadataResponseData) c4.call(ApiKeys.METADATA, (short) 12,
                         new MetadataRequestData().setTopics(null));
                 assertEquals(1, md.brokers().size());
+            }
+        }
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); org.apache.kafka.clients.admin.Admin admin = b.admin()) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("pipe", 1, (short) 1))).all().get();
+            org.apache.kafka.common.Uuid id = admin.describeTopics(List.of("pipe")).allTopicNames().get().get("pipe")
+                    .topicId();
+            try (RawClient c = new RawClient(b.port())) {
+                // a slow request (a fetch parked for 500 ms) first, then fast ones: answers must keep the order
+                org.apache.kafka.common.message.FetchRequestData slow = new org.apache.kafka.common.message.FetchRequestData()
+                        .setMaxWaitMs(500).setMinBytes(1).setMaxBytes(1 << 20).setReplicaId(-1);
+                org.apache.kafka.common.message.FetchRequestData.FetchTopic t =
+                        new org.apache.kafka.common.message.FetchRequestData.FetchTopic().setTopicId(id);
+                t.partitions().add(new org.apache.kafka.common.message.FetchRequestData.FetchPartition()
+                        .setPartition(0).setFetchOffset(0).setPartitionMaxBytes(1000));
+                slow.topics().add(t);
+                int first = c.send(ApiKeys.FETCH, (short) 18, slow);
+                int second = c.send(ApiKeys.METADATA, (short) 12, new MetadataRequestData().setTopics(null));
+                int third = c.send(ApiKeys.API_VERSIONS, (short) 3, new org.apache.kafka.common.message.ApiVersionsRequestData()
+                        .setClientSoftwareName("t").setClientSoftwareVersion("1"));
+                c.receive(ApiKeys.FETCH, (short) 18, first); // each receive checks the correlation id
+                c.receive(ApiKeys.METADATA, (short) 12, second);
+                c.receive(ApiKeys.API_VERSIONS, (short) 3, third);
             }
         }
     }
