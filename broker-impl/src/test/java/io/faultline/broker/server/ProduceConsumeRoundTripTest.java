@@ -101,6 +101,28 @@ class ProduceConsumeRoundTripTest {
         assertEquals(expected(n), consumeAll(topic, n));
     }
 
+    @Test
+    void readCommittedConsumersSeeEverythingAcknowledged() throws Exception {
+        admin.createTopics(List.of(new NewTopic("rc", 1, (short) 1))).all().get();
+        try (KafkaProducer<String, String> p = broker.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+            for (int i = 0; i < 300; i++) p.send(new ProducerRecord<>("rc", "k" + i, "v" + i));
+            p.flush();
+        }
+        List<String> got = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = broker.consumer(Map.of(
+                org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"))) {
+            TopicPartition tp = new TopicPartition("rc", 0);
+            c.assign(Set.of(tp));
+            c.seekToBeginning(Set.of(tp));
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (got.size() < 300 && System.currentTimeMillis() < deadline) {
+                c.poll(Duration.ofMillis(200)).forEach(r -> got.add(r.value()));
+            }
+            assertEquals(300, c.endOffsets(Set.of(tp)).get(tp), "the last stable offset is the high watermark");
+        }
+        assertEquals(expected(300), got);
+    }
+
     private static List<String> expected(int n) {
         List<String> l = new ArrayList<>();
         for (int i = 0; i < n; i++) l.add("v" + i);
