@@ -106,4 +106,31 @@ class FetchAndOffsetsTest {
     private static ListOffsetsResultInfo offset(Admin admin, TopicPartition tp, OffsetSpec spec) throws Exception {
         return admin.listOffsets(Map.of(tp, spec)).partitionResult(tp).get();
     }
+
+    @Test
+    void responseMaxBytesStillReturnsOneWholeBatch() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            admin.createTopics(List.of(new NewTopic("big", 2, (short) 1))).all().get();
+            Uuid id = admin.describeTopics(List.of("big")).allTopicNames().get().get("big").topicId();
+            try (KafkaProducer<String, String> p = b.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+                String large = "x".repeat(5000);
+                p.send(new ProducerRecord<>("big", 0, "k", large)).get();
+                p.send(new ProducerRecord<>("big", 1, "k", large)).get();
+            }
+            FetchRequestData d = new FetchRequestData().setMaxWaitMs(0).setMinBytes(1).setMaxBytes(1000).setReplicaId(-1);
+            FetchRequestData.FetchTopic t = new FetchRequestData.FetchTopic().setTopicId(id);
+            for (int p = 0; p < 2; p++) {
+                t.partitions().add(new FetchRequestData.FetchPartition().setPartition(p).setFetchOffset(0)
+                        .setPartitionMaxBytes(1000).setCurrentLeaderEpoch(-1));
+            }
+            d.topics().add(t);
+            try (RawClient c = new RawClient(b.port())) {
+                FetchResponseData r = (FetchResponseData) c.call(ApiKeys.FETCH, (short) 18, d);
+                List<FetchResponseData.PartitionData> parts = r.responses().get(0).partitions();
+                assertTrue(parts.get(0).records().sizeInBytes() > 5000, "the first batch comes whole, over the limits");
+                assertEquals(0, parts.get(1).records().sizeInBytes(), "then the response is full");
+                assertEquals(1, parts.get(1).highWatermark());
+            }
+        }
+    }
 }

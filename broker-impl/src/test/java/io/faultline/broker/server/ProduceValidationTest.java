@@ -114,4 +114,32 @@ class ProduceValidationTest {
             }
         }
     }
+
+    @Test
+    void acksZeroGetsNoAnswerAndAFailureClosesTheConnection() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            admin.createTopics(List.of(new NewTopic("quiet", 1, (short) 1))).all().get();
+            Uuid id = admin.describeTopics(List.of("quiet")).allTopicNames().get().get("quiet").topicId();
+            try (RawClient c = new RawClient(b.port())) {
+                ProduceRequestData req = new ProduceRequestData().setAcks((short) 0).setTimeoutMs(5000);
+                ProduceRequestData.TopicProduceData td = new ProduceRequestData.TopicProduceData().setTopicId(id);
+                td.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(valid(10)));
+                req.topicData().add(td);
+                c.send(ApiKeys.PRODUCE, (short) 13, req);
+                // the next answer on the connection belongs to the next request: acks=0 got none
+                int cid = c.send(ApiKeys.METADATA, (short) 12, new org.apache.kafka.common.message.MetadataRequestData()
+                        .setTopics(null));
+                c.receive(ApiKeys.METADATA, (short) 12, cid);
+                ProduceRequestData bad = new ProduceRequestData().setAcks((short) 0).setTimeoutMs(5000);
+                ProduceRequestData.TopicProduceData unknown = new ProduceRequestData.TopicProduceData()
+                        .setTopicId(Uuid.randomUuid());
+                unknown.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(0).setRecords(valid(10)));
+                bad.topicData().add(unknown);
+                c.send(ApiKeys.PRODUCE, (short) 13, bad);
+                assertTrue(c.closedByPeer(), "a failed acks=0 produce closes the connection, as Kafka does");
+            }
+            assertEquals(1, admin.listOffsets(Map.of(new org.apache.kafka.common.TopicPartition("quiet", 0),
+                    org.apache.kafka.clients.admin.OffsetSpec.latest())).all().get().values().iterator().next().offset());
+        }
+    }
 }
