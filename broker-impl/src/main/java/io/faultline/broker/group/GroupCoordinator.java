@@ -240,7 +240,8 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Ends PreparingRebalance: new generation, leader and protocol; every waiting member gets its answer. */
     private void completeJoin(ClassicGroup g) {
         g.members.values().removeIf(m -> m.awaitingJoin == null); // did not rejoin in time
-        g.pendingMembers.clear();
+        // Pending members (told MEMBER_ID_REQUIRED) stay pending until their own deadline, as in Kafka: when they
+        // join they start the next rebalance instead of being told their id is unknown.
         g.generationId++;
         if (g.members.isEmpty()) {
             g.transitionTo(GroupState.EMPTY);

@@ -191,4 +191,23 @@ class GroupCoordinatorTest {
             restarted.close();
         }
     }
+
+    @Test
+    void aPendingMemberHoldsTheRebalanceUntilTheTimeoutAndCanStillJoinAfterwards() {
+        String a = newMember(10_000, 3000);
+        join(a, 10_000, 3000);
+        gc.sync("g", a, 1, "consumer", "range", Map.of(), x -> { });
+        String b = newMember(10_000, 3000); // told its id, not back yet
+        String c = newMember(10_000, 3000);
+        AtomicReference<GroupCoordinator.JoinResult> cJoin = join(c, 10_000, 3000);
+        AtomicReference<GroupCoordinator.JoinResult> aJoin = join(a, 10_000, 3000);
+        assertNull(aJoin.get(), "everyone known has rejoined, but b is still pending");
+        time.advanceMs(3100);
+        gc.tick();
+        assertEquals(2, aJoin.get().generationId());
+        assertEquals(Errors.NONE, cJoin.get().error());
+        AtomicReference<GroupCoordinator.JoinResult> bJoin = join(b, 10_000, 3000);
+        assertNull(bJoin.get(), "b's late join starts the next rebalance instead of failing");
+        assertEquals("PreparingRebalance", gc.describe("g").orElseThrow().state());
+    }
 }
