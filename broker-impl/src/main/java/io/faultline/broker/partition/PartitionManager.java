@@ -5,6 +5,7 @@ import io.faultline.broker.metadata.TopicRegistry;
 import io.faultline.broker.purgatory.DelayedOperation;
 import io.faultline.broker.purgatory.DelayedOperationPurgatory;
 import io.faultline.broker.storage.PartitionLog;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ public final class PartitionManager implements AutoCloseable {
     private final DelayedOperationPurgatory<DelayedOperation> producePurgatory = new DelayedOperationPurgatory<>("produce");
     private final DelayedOperationPurgatory<DelayedOperation> fetchPurgatory = new DelayedOperationPurgatory<>("fetch");
 
-    public PartitionManager(int nodeId, LogStore logs, TopicRegistry topics, java.nio.file.Path logDir) {
+    public PartitionManager(int nodeId, LogStore logs, TopicRegistry topics, Path logDir) {
         this.snapshots = new ProducerStateSnapshots(logDir);
         this.nodeId = nodeId;
         this.logs = logs;
@@ -79,18 +80,12 @@ public final class PartitionManager implements AutoCloseable {
         return nodeId;
     }
 
-    public DelayedOperationPurgatory<DelayedOperation> producePurgatory() {
-        return producePurgatory;
-    }
-
-    public DelayedOperationPurgatory<DelayedOperation> fetchPurgatory() {
-        return fetchPurgatory;
-    }
-
+    /** Completes an acks=all produce now or when the high watermark of its partitions passes its offsets. */
     public void watchProduce(DelayedOperation op, List<TopicPartition> keys) {
         producePurgatory.tryCompleteElseWatch(op, keys);
     }
 
+    /** Completes a fetch now or when its partitions get new data (or change role), else at its maxWaitMs. */
     public void watchFetch(DelayedOperation op, List<TopicPartition> keys) {
         fetchPurgatory.tryCompleteElseWatch(op, keys);
     }
