@@ -79,8 +79,7 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
 
     @Override
     public NodeSpec nodeSpec(String image, NodeAddress self, List<NodeAddress> all) {
-        String jvm = "-Xms128m -Xmx" + settings.heapMb() + "m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
-                + " -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true";
+        String jvm = settings.jvmOptions() + " -Djava.awt.headless=true";
         return NodeSpec.of(image, List.of("/opt/kafka/bin/kafka-node")).withEnv(Map.of("KAFKA_JVM_OPTS", jvm));
     }
 

@@ -62,7 +62,7 @@ public final class BrokerImpl extends KafkaProtocolSut {
             throw new IllegalArgumentException("broker-impl runs on exactly one node until replication lands (got "
                     + all.size() + ")");
         }
-        String jvm = "-Xms64m -Xmx" + settings.heapMb() + "m -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError";
+        String jvm = settings.jvmOptions();
         return NodeSpec.of(image, List.of("/opt/broker/bin/broker-node")).withEnv(Map.of("BROKER_JVM_OPTS", jvm));
     }
 

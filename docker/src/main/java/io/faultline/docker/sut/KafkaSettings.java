@@ -9,6 +9,8 @@ import java.util.Map;
  *
  * @param flushIntervalMessages log.flush.interval.messages, or null for the broker's default (no fsync per append)
  * @param flushIntervalMs       log.flush.interval.ms, or null for the broker's default
+ * @param jvmFlags              JVM flags of the broker process besides the heap size (the same for every system, so
+ *                              comparisons are fair)
  * @param extra                 any further server properties, applied last
  */
 public record KafkaSettings(
@@ -24,6 +26,7 @@ public record KafkaSettings(
         int quorumFetchTimeoutMs,
         int quorumElectionBackoffMaxMs,
         int heapMb,
+        String jvmFlags,
         Map<String, String> extra) {
 
     public KafkaSettings {
@@ -35,40 +38,55 @@ public record KafkaSettings(
         extra = Map.copyOf(extra);
     }
 
+    /** C1 only and the serial collector: several broker JVMs start and idle on 2 cores without starving each other. */
+    public static final String DEFAULT_JVM_FLAGS = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError";
+
     /** RF 3, min.insync.replicas 2, no unclean elections, fast failure detection (values measured in FACTS.md). */
     public static KafkaSettings defaults() {
-        return new KafkaSettings(3, 2, false, 5000, null, null, 2000, 500, 500, 1000, 500, 512, Map.of());
+        return new KafkaSettings(3, 2, false, 5000, null, null, 2000, 500, 500, 1000, 500, 512, DEFAULT_JVM_FLAGS, Map.of());
     }
 
     public KafkaSettings withReplicationFactor(int rf) {
         return new KafkaSettings(rf, Math.min(minInsyncReplicas, rf), uncleanLeaderElection, replicaLagTimeMaxMs,
                 flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
     }
 
     public KafkaSettings withMinInsyncReplicas(int minIsr) {
         return new KafkaSettings(replicationFactor, minIsr, uncleanLeaderElection, replicaLagTimeMaxMs,
                 flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
     }
 
     public KafkaSettings withUncleanLeaderElection(boolean unclean) {
         return new KafkaSettings(replicationFactor, minInsyncReplicas, unclean, replicaLagTimeMaxMs,
                 flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
     }
 
     public KafkaSettings withReplicaLagTimeMaxMs(long ms) {
         return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, ms,
                 flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
     }
 
     /** log.flush.interval.messages / .ms; 1 message = fsync every append. Null keeps the default. */
     public KafkaSettings withFlush(Long everyMessages, Long everyMs) {
         return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, replicaLagTimeMaxMs,
                 everyMessages, everyMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, extra);
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
+    }
+
+    /** Replaces the broker JVM's flags (not the heap), e.g. full JIT for a throughput comparison. */
+    public KafkaSettings withJvmFlags(String flags) {
+        return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, replicaLagTimeMaxMs,
+                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, flags, extra);
+    }
+
+    /** The broker JVM's options: heap and flags. */
+    public String jvmOptions() {
+        return "-Xms128m -Xmx" + heapMb + "m " + jvmFlags;
     }
 
     public KafkaSettings withProperty(String key, String value) {
@@ -76,7 +94,7 @@ public record KafkaSettings(
         more.put(key, value);
         return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, replicaLagTimeMaxMs,
                 flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, more);
+                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, more);
     }
 
     /** The topic-level and broker-level properties these settings stand for, in server.properties form. */
