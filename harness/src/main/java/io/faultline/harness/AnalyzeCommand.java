@@ -23,11 +23,12 @@ final class AnalyzeCommand implements Callable<Integer> {
         Path history = dir.resolve("history.jsonl");
         if (!Files.isRegularFile(history)) throw new IllegalArgumentException(dir + " has no history.jsonl");
         var ops = HistoryReader.read(history);
-        boolean complete = Files.exists(dir.resolve(TestRunner.COMPLETE_MARKER));
-        var outcome = RunAnalysis.analyze(StoredRun.runDirOf(dir), config, testJson, ops, complete,
+        var ending = RunAnalysis.Ending.ofStored(dir);
+        var outcome = RunAnalysis.analyze(StoredRun.runDirOf(dir), config, testJson, ops, ending,
                 StoredRun.startedAt(testJson), StoredRun.readClocks(dir));
         System.out.println("faultline: " + ops.size() + " ops checked: " + outcome.verdict().name().toLowerCase()
-                + (complete ? "" : " (the run was incomplete)") + "; report: " + dir.resolve("report.html"));
+                + (outcome.caveats().isEmpty() ? "" : " (" + String.join("; ", outcome.caveats()) + ")")
+                + "; report: " + dir.resolve("report.html"));
         return outcome.exitCode();
     }
 }

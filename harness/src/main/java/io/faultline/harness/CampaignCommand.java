@@ -49,8 +49,12 @@ final class CampaignCommand implements Callable<Integer> {
 
     /** The matrix, validated before anything runs so a bad value fails in one line, not after an hour. */
     List<TestConfig> configurations() {
+        return configurations(shape.seedOrRandom());
+    }
+
+    List<TestConfig> configurations(long campaignSeed) {
         // Each run's seed derives from the campaign's, so the whole campaign replays from one number.
-        var seeds = new SplittableRandom(shape.seedOrRandom());
+        var seeds = new SplittableRandom(campaignSeed);
         List<TestConfig> out = new ArrayList<>();
         for (String n : nemesis) {
             List<String> packages = RunShapeOptions.faultPackages(Arrays.asList(n.split("\\+")));
@@ -68,7 +72,10 @@ final class CampaignCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<TestConfig> configs = configurations();
+        long campaignSeed = shape.seedOrRandom();
+        // The campaign's seed first: every run's seed derives from it, so the whole campaign replays.
+        System.err.println("faultline: campaign seed " + campaignSeed + "  (replay: --seed " + campaignSeed + ")");
+        List<TestConfig> configs = configurations(campaignSeed);
         var runStore = new RunStore(store);
         Instant started = Instant.now();
         System.err.println("faultline: campaign " + name + ": " + configs.size() + " runs");
@@ -77,16 +84,29 @@ final class CampaignCommand implements Callable<Integer> {
         for (int i = 0; i < configs.size(); i++) {
             TestConfig c = configs.get(i);
             System.err.printf("faultline: campaign run %d of %d: %s%n", i + 1, configs.size(), describe(c));
-            var result = new TestRunner(c, runStore, System.err, NemesisSchedule::create).run();
-            var summary = StoredRun.JSON.readValue(result.runDir().resolve("results.json").toFile(), Map.class);
-            runs.add(CampaignInput.Run.of(describe(c), result.runDir(),
-                    StoredRun.JSON.convertValue(summary.get("summary"), HtmlReport.Summary.class)));
-            worst = Math.max(worst, result.exitCode());
+            try {
+                var result = new TestRunner(c, runStore, System.err, NemesisSchedule::create).run();
+                var stored = StoredRun.JSON.readValue(result.runDir().resolve("results.json").toFile(), Map.class);
+                runs.add(CampaignInput.Run.of(describe(c), result.runDir(),
+                        StoredRun.JSON.convertValue(stored.get("summary"), HtmlReport.Summary.class)));
+                worst = worse(worst, result.exitCode());
+            } catch (Exception e) {
+                // one broken run must not cost the comparison of the others
+                System.err.println("faultline: campaign run " + (i + 1) + " failed: " + e);
+                worst = worse(worst, FaultlineCli.EXIT_UNKNOWN_OR_ERROR);
+            }
+            if (Thread.currentThread().isInterrupted()) break;
         }
         Path dir = runStore.newCampaign(name, started);
         CampaignPage.write(new CampaignInput(name, started, runs), dir);
         System.err.println("faultline: campaign page " + dir.resolve("index.html"));
         return worst;
+    }
+
+    /** Invalid outranks unknown/error, which outranks valid. */
+    static int worse(int a, int b) {
+        if (a == FaultlineCli.EXIT_INVALID || b == FaultlineCli.EXIT_INVALID) return FaultlineCli.EXIT_INVALID;
+        return Math.max(a, b);
     }
 
     static Map<String, String> describe(TestConfig c) {

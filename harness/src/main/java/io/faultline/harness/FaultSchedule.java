@@ -13,8 +13,11 @@ interface FaultSchedule {
     /** Fault packages in force right now, for the progress line. */
     List<String> active();
 
-    /** Stops the schedule, then runs every package's final heal in order. Never throws. */
-    void stopAndHeal();
+    /**
+     * Stops the schedule, then runs every package's final heal in order and (unless {@code quick}, as after
+     * Ctrl-C) waits for the cluster to be healthy. Returns what is still wrong; never throws.
+     */
+    List<String> stopAndHeal(boolean quick);
 
     /** Per-node clock offsets over time, when clock faults ran. */
     Map<String, List<ReportInput.ClockPoint>> clockOffsets();
@@ -30,7 +33,9 @@ interface FaultSchedule {
         }
 
         @Override
-        public void stopAndHeal() {}
+        public List<String> stopAndHeal(boolean quick) {
+            return List.of();
+        }
 
         @Override
         public Map<String, List<ReportInput.ClockPoint>> clockOffsets() {

@@ -13,9 +13,9 @@ public final class FaultlineCli implements Runnable {
     public static final int EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_UNKNOWN_OR_ERROR = 2;
 
     public static void main(String[] args) {
-        // Libraries (Kafka clients, Testcontainers) log at INFO by default: keep the terminal for progress.
+        // Kafka clients warn on every retry during a fault: keep the terminal for progress and verdicts.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
-                System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+                System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "error"));
         System.exit(commandLine().execute(args));
     }
 

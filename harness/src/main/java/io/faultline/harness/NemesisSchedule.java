@@ -75,24 +75,31 @@ final class NemesisSchedule implements FaultSchedule {
     }
 
     @Override
-    public void stopAndHeal() {
+    public List<String> stopAndHeal(boolean quick) {
+        List<String> problems = List.of();
         try {
             scheduler.stop();
-            scheduler.awaitFinished(Duration.ofSeconds(60));
+            if (!scheduler.awaitFinished(Duration.ofSeconds(quick ? 5 : 60))) {
+                log.line("the nemesis is still in an operation; healing anyway");
+            }
             scheduler.finalHeal(Duration.ZERO);
-            List<String> problems = ClusterHealth.awaitHealthy(context, Duration.ofSeconds(30));
-            if (!problems.isEmpty()) log.line("after the final heal: " + String.join("; ", problems));
+            if (!quick) {
+                problems = ClusterHealth.awaitHealthy(context, Duration.ofSeconds(30));
+                if (!problems.isEmpty()) log.line("after the final heal: " + String.join("; ", problems));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             scheduler.finalHeal(Duration.ZERO);
         } catch (RuntimeException e) {
             log.line("final heal: " + e);
+            problems = List.of("final heal failed: " + e);
         } finally {
             scheduler.teardown();
             synchronized (active) {
                 active.clear();
             }
         }
+        return problems;
     }
 
     @Override

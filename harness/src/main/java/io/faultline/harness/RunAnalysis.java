@@ -5,6 +5,7 @@ import io.faultline.checker.Checker;
 import io.faultline.checker.Verdict;
 import io.faultline.checker.history.EdnWriter;
 import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpenInvocations;
 import io.faultline.checker.queue.QueueChecker;
 import io.faultline.checker.queue.TotalQueueChecker;
 import io.faultline.results.HtmlReport;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The end of every run, and all of `analyze`: check the history, write results.json, history.edn and the
@@ -27,7 +29,7 @@ final class RunAnalysis {
     private RunAnalysis() {}
 
     /** What the checks concluded, and the report's summary. */
-    record Outcome(Verdict verdict, Map<String, CheckResult> checks, HtmlReport.Summary summary) {
+    record Outcome(Verdict verdict, Map<String, CheckResult> checks, HtmlReport.Summary summary, List<String> caveats) {
         int exitCode() {
             return switch (verdict) {
                 case VALID -> FaultlineCli.EXIT_VALID;
@@ -37,38 +39,82 @@ final class RunAnalysis {
         }
     }
 
-    static Outcome analyze(RunDir run, TestConfig config, Map<String, Object> testJson, List<Op> history,
-                           boolean complete, Instant startedAt, Map<String, List<ReportInput.ClockPoint>> clocks)
+    /**
+     * How far the end of the run can be trusted. Only a run that finished, whose cluster was healthy after the
+     * final heal and whose final drain read up to every acknowledged offset can call an unread value lost.
+     */
+    record Ending(boolean complete, boolean drained, List<String> problems) {
+        Ending {
+            problems = problems == null ? List.of() : List.copyOf(problems);
+        }
+
+        /** What the run wrote in ending.json; a run that died before writing it counts as incomplete. */
+        static Ending ofStored(java.nio.file.Path runDir) {
+            try {
+                return StoredRun.JSON.readValue(runDir.resolve(TestRunner.ENDING_FILE).toFile(), Ending.class);
+            } catch (IOException missingOrTorn) {
+                return new Ending(false, false, List.of());
+            }
+        }
+
+        List<String> caveats() {
+            List<String> out = new java.util.ArrayList<>();
+            if (!complete) out.add("the run did not finish (interrupted or a harness error): no final drain");
+            else if (!drained) out.add("the final drain did not reach every acknowledged offset before its time limit");
+            problems.forEach(p -> out.add("after the final heal: " + p));
+            return out;
+        }
+    }
+
+    /** Categories that only mean loss if the final drain read everything there was to read. */
+    private static final Set<String> NEED_A_FULL_DRAIN = Set.of("unseen", "lost");
+
+    static Outcome analyze(RunDir run, TestConfig config, Map<String, Object> testJson, List<Op> recorded,
+                           Ending ending, Instant startedAt, Map<String, List<ReportInput.ClockPoint>> clocks)
             throws IOException {
+        // Ops the run never completed are indeterminate, as in Jepsen: close them as info before judging.
+        List<Op> history = OpenInvocations.completeAsInfo(recorded);
         // What the client settings permit by design (duplicates without idempotence, loss with acks=0) is
         // reported but allowed; everything else is a broken promise.
         var allowed = QueueWorkload.allowedAnomalies(TestRunner.queueSettings(config));
         List<Checker> checkers = List.of(
                 new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
-                new TotalQueueChecker());
+                new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed));
         Map<String, CheckResult> checks = new LinkedHashMap<>();
         for (Checker c : checkers) checks.put(c.name(), c.check(history));
-        Verdict verdict = complete ? combine(checks.values()) : worstOf(combine(checks.values()), Verdict.UNKNOWN);
+        List<String> caveats = ending.caveats();
+        Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
         EdnWriter.write(history, run.historyEdn());
+        Map<String, Object> shown = new LinkedHashMap<>(testJson);
+        if (!caveats.isEmpty()) shown.put("caveats", caveats);
         var input = ReportInput.builder(run.testName())
-                .parameters(testJson)
+                .parameters(shown)
                 .history(history)
                 .checks(checks)
                 .verdict(verdict)
                 .clockOffsets(clocks)
                 .nodesDir(run.nodesDir())
                 .startedAt(startedAt)
-                .complete(complete)
+                .complete(ending.complete())
                 .build();
         HtmlReport.Summary summary = HtmlReport.write(input, run.dir());
-        run.writeResults(new RunResults(verdict, complete, checks, summary));
-        return new Outcome(verdict, checks, summary);
+        run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats));
+        return new Outcome(verdict, checks, summary, caveats);
     }
 
-    /** Invalid if any check is invalid; else unknown if any is unknown; else valid. */
-    static Verdict combine(Iterable<CheckResult> results) {
+    /**
+     * Invalid if a check found a forbidden anomaly that stands on its own; unknown if the only ones found need a
+     * full drain that did not happen, or a check could not judge; else valid.
+     */
+    static Verdict verdictOf(Iterable<CheckResult> results, boolean endingTrusted) {
         Verdict v = Verdict.VALID;
-        for (CheckResult r : results) v = worstOf(v, r.verdict());
+        for (CheckResult r : results) {
+            Verdict rv = r.verdict();
+            if (rv == Verdict.INVALID && !endingTrusted && NEED_A_FULL_DRAIN.containsAll(r.forbiddenFound())) {
+                rv = Verdict.UNKNOWN;
+            }
+            v = worstOf(v, rv);
+        }
         return v;
     }
 

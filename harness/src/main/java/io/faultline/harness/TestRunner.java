@@ -42,6 +42,10 @@ import java.util.stream.IntStream;
 final class TestRunner {
     /** Written into the run folder when every phase up to the final drain finished. */
     static final String COMPLETE_MARKER = ".complete";
+    /** How the run ended (complete, drained, problems after the final heal), for `analyze`. */
+    static final String ENDING_FILE = "ending.json";
+    /** Hooks run while the JVM exits; this bounds how long Ctrl-C waits for the partial report. */
+    private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(150);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
 
     record Result(Verdict verdict, Path runDir, int exitCode) {}
@@ -83,9 +87,10 @@ final class TestRunner {
             if (finished.getCount() == 0) return;
             log.line("interrupted: tearing down and writing a partial report");
             state.interrupted = true;
-            main.interrupt();
+            // Once cleanup has begun it must not be interrupted: it is what writes the history and the report.
+            if (!state.cleaningUp) main.interrupt();
             try {
-                finished.await(60, TimeUnit.SECONDS);
+                finished.await(INTERRUPT_GRACE.toSeconds(), TimeUnit.SECONDS);
             } catch (InterruptedException ignored) {
                 // exiting anyway
             }
@@ -96,15 +101,18 @@ final class TestRunner {
         try (Progress progress = new Progress(log, planned, () -> state.schedule.active(), 5000)) {
             try {
                 execute(run, sut, state, progress);
-            } catch (InterruptedException e) {
-                log.line("run interrupted in phase " + progress.phase());
-            } catch (Exception e) {
-                state.error = e;
-                log.line("harness error in phase " + progress.phase() + ": " + e);
-            } finally {
-                Thread.interrupted(); // clear, so cleanup can wait on I/O
-                cleanUp(run, state, progress);
+            } catch (Throwable e) {
+                if (state.interrupted) {
+                    log.line("run interrupted in phase " + progress.phase());
+                } else {
+                    state.error = e;
+                    log.line("harness error in phase " + progress.phase() + ": " + e);
+                }
             }
+            state.cleaningUp = true;
+            Thread.interrupted(); // clear, so cleanup and the report can wait on I/O
+            cleanUp(run, state, progress);
+            Thread.interrupted(); // a Ctrl-C that raced the flag above must not cut the report short
             return conclude(run, testJson, startedAt, state, progress);
         } finally {
             finished.countDown();
@@ -123,8 +131,11 @@ final class TestRunner {
         volatile HistoryRecorder recorder;
         volatile FaultSchedule schedule = FaultSchedule.NONE;
         volatile boolean complete;
+        volatile boolean drained;
+        volatile List<String> problemsAfterHeal = List.of();
         volatile boolean interrupted;
-        volatile Exception error;
+        volatile boolean cleaningUp;
+        volatile Throwable error;
         volatile boolean healed;
     }
 
@@ -133,10 +144,10 @@ final class TestRunner {
         DockerEngine.ensureAvailable();
 
         progress.phase("build-images");
-        sut.buildImage();
+        String image = sut.buildImage();
 
         progress.phase("start-cluster");
-        state.cluster = SutCluster.start(sut, config.nodes(), READY_TIMEOUT);
+        state.cluster = SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
 
         QueueWorkloadConfig workload = workloadConfig(state.cluster.bootstrapServers(), run);
@@ -155,49 +166,52 @@ final class TestRunner {
             interpreter.run(QueueWorkload.mainGenerator(workload));
 
             progress.phase("final-heal");
-            state.schedule.stopAndHeal();
+            state.problemsAfterHeal = state.schedule.stopAndHeal(false);
             state.healed = true;
 
             progress.phase("recovery");
             Thread.sleep(config.recoverySeconds() * 1000L);
 
             progress.phase("final-drain");
-            Map<Integer, Long> targets = FinalDrain.targetsFrom(state.recorder.ops());
+            List<Op> beforeDrain = state.recorder.ops();
+            Map<Integer, Long> targets = FinalDrain.targetsFrom(beforeDrain);
             interpreter.run(FinalDrain.forAllThreads(targets, Duration.ofSeconds(config.drainSeconds()).toNanos()));
+            List<Op> all = state.recorder.ops();
+            state.drained = QueueWorkload.drainReached(all.subList(beforeDrain.size(), all.size()), targets,
+                    config.concurrency());
+            if (!state.drained) log.line("the final drain did not reach every acknowledged offset in " + config.drainSeconds() + " s");
         }
-        state.complete = true;
         Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
+        state.complete = true;
     }
 
     /** Always runs: heal, close the history, collect node files, remove every container. */
     private void cleanUp(RunDir run, RunState state, Progress progress) {
         if (!state.healed) {
-            try {
-                state.schedule.stopAndHeal();
-            } catch (RuntimeException e) {
-                log.line("final heal failed: " + e);
-            }
+            // after Ctrl-C the containers may already be gone: heal quickly, do not wait for health
+            step("final heal", () -> state.schedule.stopAndHeal(state.interrupted));
         }
-        if (state.recorder != null) {
-            try {
-                state.recorder.close();
-            } catch (IOException e) {
-                log.line("closing the history failed: " + e);
-            }
-        }
-        try {
-            StoredRun.writeClocks(run.dir(), state.schedule.clockOffsets());
-        } catch (IOException e) {
-            log.line("writing clocks.json failed: " + e);
-        }
+        if (state.recorder != null) step("closing the history", state.recorder::close);
+        step("writing clocks.json", () -> StoredRun.writeClocks(run.dir(), state.schedule.clockOffsets()));
+        step("writing " + ENDING_FILE, () -> StoredRun.JSON.writeValue(run.dir().resolve(ENDING_FILE).toFile(),
+                new RunAnalysis.Ending(state.complete, state.drained, state.problemsAfterHeal)));
         if (state.cluster != null) {
             progress.phase("collect-and-teardown");
-            try {
-                state.cluster.teardown(state.interrupted ? null : run.nodesDir());
-            } catch (RuntimeException e) {
-                log.line("teardown failed: " + e);
-                state.cluster.close();
-            }
+            step("teardown", () -> state.cluster.teardown(state.interrupted ? null : run.nodesDir()));
+            step("removing the cluster", state.cluster::close);
+        }
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /** One cleanup step: a failure is logged and the next step still runs. */
+    private void step(String what, Step step) {
+        try {
+            step.run();
+        } catch (Throwable e) {
+            log.line(what + " failed: " + e);
         }
     }
 
@@ -205,12 +219,14 @@ final class TestRunner {
                             Progress progress) throws IOException {
         progress.phase("check");
         List<Op> history = Files.exists(run.historyJsonl()) ? HistoryReader.read(run.historyJsonl()) : List.of();
-        var outcome = RunAnalysis.analyze(run, config, testJson, history, state.complete, startedAt,
+        var ending = new RunAnalysis.Ending(state.complete, state.drained, state.problemsAfterHeal);
+        var outcome = RunAnalysis.analyze(run, config, testJson, history, ending, startedAt,
                 state.schedule.clockOffsets());
         int exit = state.error != null && outcome.verdict() != Verdict.INVALID
                 ? FaultlineCli.EXIT_UNKNOWN_OR_ERROR : outcome.exitCode();
         log.line(String.format("verdict %s%s; %d ops; report %s", outcome.verdict().name().toLowerCase(),
-                state.complete ? "" : " (incomplete run)", history.size(), run.reportHtml()));
+                outcome.caveats().isEmpty() ? "" : " (" + String.join("; ", outcome.caveats()) + ")",
+                history.size(), run.reportHtml()));
         var found = outcome.checks().values().stream().flatMap(r -> r.forbiddenFound().stream()).distinct().toList();
         if (!found.isEmpty()) log.line("anomalies: " + String.join(", ", found));
         return new Result(outcome.verdict(), run.dir(), exit);

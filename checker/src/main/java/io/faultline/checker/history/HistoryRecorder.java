@@ -63,8 +63,10 @@ public final class HistoryRecorder implements AutoCloseable {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        BufferedWriter w = Files.newBufferedWriter(jsonl, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        // A FileOutputStream, not Files.newBufferedWriter: the latter writes through an interruptible channel
+        // that one interrupt of any recording thread (a worker stopped mid-call, Ctrl-C) closes for good.
+        BufferedWriter w = new BufferedWriter(new java.io.OutputStreamWriter(
+                new java.io.FileOutputStream(jsonl.toFile(), false), StandardCharsets.UTF_8));
         return new HistoryRecorder(threadCount, w, System::nanoTime);
     }
 
@@ -120,6 +122,26 @@ public final class HistoryRecorder implements AutoCloseable {
         }
         append(op);
         return op;
+    }
+
+    /**
+     * Completes {@code invocation} only if it is still {@code thread}'s open invocation; returns null (and records
+     * nothing) when it was abandoned meanwhile, so a late answer never completes someone else's op.
+     */
+    public synchronized Op completeIfOpen(int thread, Op invocation, OpType type, OpValue value, String error) {
+        checkThread(thread);
+        return openInvocation[thread] == invocation ? complete(thread, type, value, error) : null;
+    }
+
+    /**
+     * Gives up on {@code thread}'s open invocation, if any: records it as {@code info} (it may or may not have
+     * happened) and retires the process, so the thread can start afresh while the stuck call finishes on its own.
+     * Returns the completion, or null when nothing was open.
+     */
+    public synchronized Op abandon(int thread, String why) {
+        checkThread(thread);
+        Op inv = openInvocation[thread];
+        return inv == null ? null : complete(thread, OpType.INFO, inv.value(), why);
     }
 
     /** Records a fault-injection event (process {@link Op#NEMESIS}); no invoke/complete pairing is enforced. */

@@ -31,13 +31,27 @@ import java.util.Set;
 public final class TotalQueueChecker implements Checker {
     private static final long NOT_SEEN = Long.MIN_VALUE;
     private final int maxExamples;
+    private final Set<String> allowed;
 
     public TotalQueueChecker() {
         this(QueueChecker.DEFAULT_MAX_EXAMPLES);
     }
 
     public TotalQueueChecker(int maxExamples) {
+        this(maxExamples, Set.of());
+    }
+
+    /**
+     * @param allowed the run's allowed queue anomalies, mapped onto this checker's categories: loss by design
+     *                (lost-write/unseen allowed, as with acks=0) allows "lost", at-least-once delivery (duplicate
+     *                allowed, as without idempotence) allows "duplicated"
+     */
+    public TotalQueueChecker(int maxExamples, Set<QueueAnomaly> allowed) {
         this.maxExamples = maxExamples;
+        Set<String> a = new java.util.TreeSet<>(Set.of("recovered"));
+        if (allowed.contains(QueueAnomaly.LOST_WRITE) || allowed.contains(QueueAnomaly.UNSEEN)) a.add("lost");
+        if (allowed.contains(QueueAnomaly.DUPLICATE)) a.add("duplicated");
+        this.allowed = Set.copyOf(a);
     }
 
     @Override
@@ -127,9 +141,9 @@ public final class TotalQueueChecker implements Checker {
         stats.put("attempted", attempted);
         stats.put("acknowledged", acknowledged);
         stats.put("read", read[0]);
-        boolean bad = tally[0] + tally[1] + tally[2] > 0;
+        boolean bad = counts.entrySet().stream().anyMatch(e -> e.getValue() > 0 && !allowed.contains(e.getKey()));
         Verdict verdict = bad ? Verdict.INVALID : acknowledged == 0 ? Verdict.UNKNOWN : Verdict.VALID;
-        return new CheckResult(name(), verdict, counts, Set.of("recovered"), examples, stats,
+        return new CheckResult(name(), verdict, counts, allowed, examples, stats,
                 verdict == Verdict.UNKNOWN ? "nothing to judge: no acknowledged sends" : null);
     }
 

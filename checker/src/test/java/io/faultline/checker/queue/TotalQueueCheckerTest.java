@@ -30,4 +30,17 @@ class TotalQueueCheckerTest {
         assertEquals(Verdict.INVALID, r.verdict());
         assertEquals("key 1: value 11 was acknowledged but never read", r.examples().get("lost").get(0).explanation());
     }
+
+    @Test
+    void allowancesOfTheRunCarryOver() {
+        H lost = new H().send(0, 1, 10, 0).send(0, 1, 11, 1).poll(1, 1, 0, 10);          // 11 lost
+        H dup = new H().send(0, 1, 10, 0).poll(1, 1, 0, 10, 1, 10);                      // 10 twice in the log
+        assertEquals(Verdict.INVALID, new TotalQueueChecker().check(lost.ops()).verdict());
+        var acks0 = java.util.Set.of(QueueAnomaly.LOST_WRITE, QueueAnomaly.UNSEEN);
+        assertEquals(Verdict.VALID, new TotalQueueChecker(8, acks0).check(lost.ops()).verdict(), "loss allowed with acks=0");
+        assertEquals(Verdict.INVALID, new TotalQueueChecker(8, acks0).check(dup.ops()).verdict(), "but not duplicates");
+        var atLeastOnce = java.util.Set.of(QueueAnomaly.DUPLICATE);
+        assertEquals(Verdict.VALID, new TotalQueueChecker(8, atLeastOnce).check(dup.ops()).verdict());
+        assertEquals(Verdict.INVALID, new TotalQueueChecker(8, atLeastOnce).check(lost.ops()).verdict());
+    }
 }

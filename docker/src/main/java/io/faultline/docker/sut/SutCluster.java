@@ -24,7 +24,11 @@ public final class SutCluster implements AutoCloseable {
 
     /** Builds the image, creates N nodes, writes their configuration, starts them and waits until ready. */
     public static SutCluster start(SystemUnderTest sut, int nodes, Duration readyTimeout) {
-        String image = sut.buildImage();
+        return start(sut, sut.buildImage(), nodes, readyTimeout);
+    }
+
+    /** The same, with the SUT's image already built. */
+    public static SutCluster start(SystemUnderTest sut, String image, int nodes, Duration readyTimeout) {
         Cluster cluster = Cluster.builder().withNodes(nodes)
                 .withNodeSpecs((self, all) -> sut.nodeSpec(image, self, all))
                 .createOnly()

@@ -95,10 +95,17 @@ public final class Interpreter {
             for (BlockingQueue<Invocation> inbox : inboxes) {
                 inbox.add(STOP);
             }
-            for (Thread w : workers) {
+            for (int t = 0; t < workers.size(); t++) {
+                Thread w = workers.get(t);
                 w.join(TimeUnit.SECONDS.toMillis(30));
                 if (w.isAlive()) {
                     w.interrupt();
+                    w.join(TimeUnit.SECONDS.toMillis(5));
+                }
+                if (w.isAlive()) {
+                    // Still stuck in a client call: its op may or may not happen. Close it as info so the next
+                    // phase can use this thread; the stuck call's late completion is dropped.
+                    recorder.abandon(t, "worker did not stop: abandoned as indeterminate");
                 }
             }
         }
@@ -129,7 +136,7 @@ public final class Interpreter {
                 if (client == null) {
                     client = openQuietly(thread);
                 }
-                recorder.invoke(thread, inv.f(), inv.value());
+                Op invoked = recorder.invoke(thread, inv.f(), inv.value());
                 Client.Completion c;
                 if (client == null) {
                     c = new Client.Completion(OpType.FAIL, inv.value(), "client could not be opened");
@@ -140,7 +147,10 @@ public final class Interpreter {
                         c = new Client.Completion(OpType.INFO, inv.value(), "client threw: " + ex);
                     }
                 }
-                Op done = recorder.complete(thread, c.type(), c.value(), c.error());
+                Op done = recorder.completeIfOpen(thread, invoked, c.type(), c.value(), c.error());
+                if (done == null) {
+                    return; // abandoned while stuck: the run has moved on without this worker
+                }
                 if (c.type() == OpType.INFO && client != null) {
                     closeQuietly(client);
                     client = null; // reopened lazily, for the new process

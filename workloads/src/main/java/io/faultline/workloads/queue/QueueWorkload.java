@@ -69,7 +69,7 @@ public final class QueueWorkload {
         interpreter.run(FinalDrain.forAllThreads(targets, cfg.finalTimeout().toNanos()));
         long t2 = rec.now();
         List<Op> all = rec.ops();
-        boolean drained = reachedEverywhere(all.subList(afterMain.size(), all.size()), targets, cfg.concurrency());
+        boolean drained = drainReached(all.subList(afterMain.size(), all.size()), targets, cfg.concurrency());
         return new Summary(all.size(), Duration.ofNanos(t1 - t0), Duration.ofNanos(t2 - t1), Map.copyOf(targets),
                 drained);
     }
@@ -113,7 +113,11 @@ public final class QueueWorkload {
         return allowed;
     }
 
-    private static boolean reachedEverywhere(List<Op> drainOps, Map<Integer, Long> targets, int threads) {
+    /**
+     * Whether every worker's ok polls in {@code drainOps} reached every target offset: only then can a value no
+     * poll returned be called unseen rather than merely not read yet.
+     */
+    public static boolean drainReached(List<Op> drainOps, Map<Integer, Long> targets, int threads) {
         Map<Integer, Map<Integer, Long>> reachedByThread = new HashMap<>();
         for (Op op : drainOps) {
             if (op.type() != OpType.OK || !op.f().equals(Op.POLL)) {
