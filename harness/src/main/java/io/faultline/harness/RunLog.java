@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 
 /** The run's own log: every line goes to the terminal (stderr) and to faultline.log in the run folder. */
@@ -22,7 +20,9 @@ final class RunLog implements AutoCloseable {
 
     /** Starts copying lines to the run folder's faultline.log (before that, they only reach the terminal). */
     synchronized void attach(Path logFile) throws IOException {
-        file = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        // Not Files.newBufferedWriter: its channel closes for good when a logging thread is interrupted (Ctrl-C).
+        file = new java.io.BufferedWriter(new java.io.OutputStreamWriter(
+                new java.io.FileOutputStream(logFile.toFile(), true), StandardCharsets.UTF_8));
         for (String line : early) file.write(line);
         early.clear();
         file.flush();
