@@ -48,9 +48,11 @@ public final class DockerEngine {
         Path script = extractScript(name);
         List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
         cmd.addAll(args);
+        Process process = null;
         try {
             Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            process = p;
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new DockerUnavailableException(name + " did not finish within " + timeoutSeconds + " s");
@@ -62,6 +64,7 @@ public final class DockerEngine {
             throw new DockerUnavailableException("cannot run " + name + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            process.destroyForcibly(); // a 15-minute image build must not outlive us
             throw new DockerUnavailableException("interrupted while running " + name);
         }
     }

@@ -19,12 +19,16 @@ public final class ResourceJanitor {
     public static final String MANAGED = "io.faultline.managed";
     public static final String RUN = "io.faultline.run";
     public static final String OWNER_PID = "io.faultline.owner-pid";
+    /** The owner's host: a pid only means something on the machine (and pid namespace) that wrote it. */
+    public static final String OWNER_HOST = "io.faultline.owner-host";
+    private static final String HOST = hostIdentity();
 
     private ResourceJanitor() {}
 
     /** Labels for a resource of the given run, owned by this process. */
     public static Map<String, String> labels(String runId) {
-        return Map.of(MANAGED, "true", RUN, runId, OWNER_PID, Long.toString(ProcessHandle.current().pid()));
+        return Map.of(MANAGED, "true", RUN, runId, OWNER_PID, Long.toString(ProcessHandle.current().pid()),
+                OWNER_HOST, HOST);
     }
 
     /** Removes every container and network of one run. */
@@ -35,6 +39,8 @@ public final class ResourceJanitor {
     /** Removes resources of earlier runs whose process died without cleaning up (a crash, a SIGKILL). */
     public static void removeLeftoversOfDeadOwners(DockerClient client) {
         remove(client, labels -> {
+            // Another machine or container sharing this engine: its pids are not ours to judge.
+            if (!HOST.equals(labels.getOrDefault(OWNER_HOST, HOST))) return false;
             try {
                 long pid = Long.parseLong(labels.getOrDefault(OWNER_PID, "-1"));
                 return ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true);
@@ -55,6 +61,21 @@ public final class ResourceJanitor {
             names.add("network " + n.getName());
         }
         return names;
+    }
+
+    /** Host name plus this pid namespace's identity, so two processes with the same pid elsewhere never match. */
+    private static String hostIdentity() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            host = "unknown";
+        }
+        try {
+            return host + "/" + java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/ns/pid"));
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            return host;
+        }
     }
 
     private static void remove(DockerClient client, Predicate<Map<String, String>> which) {
