@@ -37,6 +37,11 @@ final class KeyLog {
     final Map<Long, long[]> duplicateOps = new HashMap<>();
     /** value → position of the completion op that sent it. */
     final LongLongMap writer = new LongLongMap(64);
+    /**
+     * value → 1 when the broker acknowledged its send: every send of an ok op, and a send of an indeterminate
+     * multi-send op that got its own offset back (sends within one op are not atomic).
+     */
+    final LongLongMap acknowledged = new LongLongMap(64);
     /** value → position of the first poll (OK, or INFO with records) that returned it. */
     final LongLongMap reader = new LongLongMap(64);
 

@@ -88,9 +88,15 @@ final class QueueAnalysis {
                     sentSomething = true;
                     if (ok) {
                         okSendValues++;
+                        l.acknowledged.put(s.value(), 1);
                         if (s.offset() != null) {
                             l.observe(s.offset(), s.value(), pos);
                         }
+                    } else if (op.type() == OpType.INFO && s.offset() != null) {
+                        // One send of a multi-send op was acknowledged with its offset even though another
+                        // failed or timed out: that one is committed as surely as an ok send.
+                        l.acknowledged.put(s.value(), 1);
+                        l.observe(s.offset(), s.value(), pos);
                     }
                 } else if (m instanceof MicroOp.Poll p && p.reads() != null) {
                     if (ok) {
@@ -401,7 +407,7 @@ final class QueueAnalysis {
         }
         l.writer.forEach((v, w) -> {
             Op writer = ops.get((int) w);
-            if (writer.type() == OpType.OK && !l.reader.containsKey(v)) {
+            if (l.acknowledged.containsKey(v) && !l.reader.containsKey(v)) {
                 long offset = l.offsetOf.get(v, -1);
                 add(QueueAnomaly.UNSEEN, l.key, () -> "key " + l.key + ": value " + v + " was acknowledged"
                         + (offset >= 0 ? " at offset " + offset : "") + " (op " + writer.index()
@@ -419,7 +425,7 @@ final class QueueAnalysis {
             return; // nobody sent it: not a lost write (the total-queue check reports it as unexpected)
         }
         Op writer = ops.get((int) w);
-        boolean mustHaveHappened = writer.type() == OpType.OK
+        boolean mustHaveHappened = l.acknowledged.containsKey(v)
                 || (writer.type() == OpType.INFO && provenInfo.get((int) w));
         if (!mustHaveHappened) {
             return;

@@ -81,11 +81,27 @@ class QueueCheckerTest {
     @Test
     void nearMissIndeterminateSendNeverReadIsNeitherLostNorUnseen() {
         H h = new H().send(0, K, 10, 0).send(0, OpType.INFO, K, 11).send(2, K, 12, 1)
-                .sends(2, OpType.INFO, new long[] {K, 13, 2}) // an info send that even knows its offset
+                .sends(2, OpType.INFO, new long[] {K, 13, -1}) // indeterminate, no offset came back
                 .poll(1, K, 0, 10, 1, 12);
         CheckResult r = assign(h);
         assertEquals(Verdict.VALID, r.verdict(), r::toString);
         assertEquals(Map.of(), nonZero(r));
+    }
+
+    @Test
+    void aSendAcknowledgedInsideAnIndeterminateOpIsHeldToItsAcknowledgement() {
+        // sends within one op are not atomic: 13 got its offset back (the broker acknowledged it) while 14 timed
+        // out, so the op is info; 13 must still be read like any acknowledged value
+        H h = new H().send(0, K, 10, 0).send(2, K, 12, 1)
+                .sends(2, OpType.INFO, new long[] {K, 13, 2}, new long[] {K, 14, -1})
+                .poll(1, K, 0, 10, 1, 12);
+        CheckResult r = assign(h);
+        assertEquals(Map.of("unseen", 1L), nonZero(r), r::toString);
+        assertTrue(onlyExample(r, "unseen").contains("value 13 was acknowledged at offset 2"));
+        CheckResult read = assign(new H().send(0, K, 10, 0).send(2, K, 12, 1)
+                .sends(2, OpType.INFO, new long[] {K, 13, 2}, new long[] {K, 14, -1})
+                .poll(1, K, 0, 10, 1, 12, 2, 13));
+        assertEquals(Verdict.VALID, read.verdict(), read::toString);
     }
 
     @Test
