@@ -132,11 +132,19 @@ public final class ErrorClassifier {
     private ErrorClassifier() {
     }
 
+    /**
+     * Generic JDK exceptions prove "no request sent" only when the client threw them itself; deeper in a cause
+     * chain (wrapped by a Kafka error that arrived after sending) they prove nothing.
+     */
+    private static final java.util.Set<Class<?>> ONLY_AT_THE_TOP =
+            java.util.Set.of(IllegalStateException.class, IllegalArgumentException.class);
+
     /** Classifies {@code error}; anything no rule covers is indeterminate. */
     public static Classification classify(Throwable error) {
         Throwable root = unwrap(error);
         for (Rule r : RULES) {
             for (Throwable t = root; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t != root && ONLY_AT_THE_TOP.contains(r.type())) break;
                 if (r.type().isInstance(t)) {
                     return new Classification(r.outcome(), describe(root));
                 }

@@ -66,6 +66,16 @@ class ErrorClassifierTest {
     }
 
     @Test
+    void genericJdkExceptionsAreDefiniteOnlyWhenThrownByTheClientItself() {
+        assertEquals(OpType.FAIL, ErrorClassifier.classify(new IllegalStateException("nothing assigned")).outcome());
+        // wrapped in a Kafka error that came back after the request went out: proves nothing
+        var wrapped = new org.apache.kafka.common.KafkaException("send failed", new IllegalStateException("inner"));
+        assertEquals(OpType.INFO, ErrorClassifier.classify(wrapped).outcome());
+        var inExecution = new java.util.concurrent.ExecutionException(new IllegalArgumentException("bad key"));
+        assertEquals(OpType.FAIL, ErrorClassifier.classify(inExecution).outcome(), "unwrapped to the top first");
+    }
+
+    @Test
     void everyRuleIsExplainedAndListedOnce() {
         Set<Class<?>> seen = new HashSet<>();
         for (ErrorClassifier.Rule r : ErrorClassifier.RULES) {
