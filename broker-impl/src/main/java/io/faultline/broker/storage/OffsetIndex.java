@@ -1,12 +1,8 @@
 package io.faultline.broker.storage;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -28,13 +24,12 @@ final class OffsetIndex {
 
     private final long baseOffset;
     private final int maxEntries;
-    private Path file;
+    private final IndexFile file;
     private volatile long[] entries = new long[16]; // (relativeOffset << 32) | position
     private volatile int count;
-    private int persisted; // entries already in the file
 
     OffsetIndex(Path file, long baseOffset, int maxIndexBytes) {
-        this.file = file;
+        this.file = new IndexFile(file, ENTRY_SIZE);
         this.baseOffset = baseOffset;
         this.maxEntries = Math.max(1, maxIndexBytes / ENTRY_SIZE);
     }
@@ -44,7 +39,7 @@ final class OffsetIndex {
     }
 
     Path file() {
-        return file;
+        return file.path();
     }
 
     int entries() {
@@ -114,36 +109,17 @@ final class OffsetIndex {
         int c = count;
         while (c > 0 && entry(c - 1).offset() >= target) c--;
         count = c;
-        if (persisted > c) {
-            persisted = c;
-            truncateFile((long) c * ENTRY_SIZE);
-        }
+        file.truncateTo(c);
     }
 
     void reset() {
         count = 0;
-        persisted = 0;
-        truncateFile(0);
+        file.reset();
     }
 
     /** Writes unpersisted entries; fsyncs when asked. */
     void flush(boolean fsync) {
-        int c = count;
-        if (persisted == c && !fsync) return;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            if (persisted < c) {
-                ByteBuffer buf = ByteBuffer.allocate((c - persisted) * ENTRY_SIZE);
-                for (int i = persisted; i < c; i++) buf.putLong(entries[i]);
-                buf.flip();
-                long pos = (long) persisted * ENTRY_SIZE;
-                while (buf.hasRemaining()) pos += ch.write(buf, pos);
-                ch.truncate((long) c * ENTRY_SIZE);
-                persisted = c;
-            }
-            if (fsync) ch.force(true);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+        file.flush(count, (buf, i) -> buf.putLong(entries[i]), fsync);
     }
 
     /**
@@ -151,50 +127,34 @@ final class OffsetIndex {
      * increasing, positions inside the log, offsets below {@code nextOffset}. Returns false if it must be rebuilt.
      */
     boolean load(long logSize, long nextOffset) {
-        try {
-            if (!Files.exists(file)) return false;
-            byte[] bytes = Files.readAllBytes(file);
-            if (bytes.length % ENTRY_SIZE != 0 || bytes.length / ENTRY_SIZE > maxEntries) return false;
-            ByteBuffer buf = ByteBuffer.wrap(bytes);
-            count = 0;
-            persisted = 0;
-            int n = bytes.length / ENTRY_SIZE;
-            long prevRel = -1;
-            long prevPos = -1;
-            long[] arr = new long[Math.max(16, n)];
-            for (int i = 0; i < n; i++) {
-                long e = buf.getLong();
-                long rel = e >>> 32;
-                long pos = e & 0xFFFFFFFFL;
-                if (rel <= prevRel || pos <= prevPos || pos >= logSize || baseOffset + rel >= nextOffset) return false;
-                arr[i] = e;
-                prevRel = rel;
-                prevPos = pos;
-            }
-            entries = arr;
-            count = n;
-            persisted = n;
-            return true;
-        } catch (IOException e) {
-            return false;
+        count = 0;
+        file.loaded(0);
+        ByteBuffer buf = file.read();
+        if (buf == null || buf.remaining() / ENTRY_SIZE > maxEntries) return false;
+        int n = buf.remaining() / ENTRY_SIZE;
+        long prevRel = -1;
+        long prevPos = -1;
+        long[] arr = new long[Math.max(16, n)];
+        for (int i = 0; i < n; i++) {
+            long e = buf.getLong();
+            long rel = e >>> 32;
+            long pos = e & 0xFFFFFFFFL;
+            if (rel <= prevRel || pos <= prevPos || pos >= logSize || baseOffset + rel >= nextOffset) return false;
+            arr[i] = e;
+            prevRel = rel;
+            prevPos = pos;
         }
+        entries = arr;
+        count = n;
+        file.loaded(n);
+        return true;
     }
 
     void renameTo(Path target) throws IOException {
-        if (Files.exists(file)) Files.move(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        file = target;
+        file.renameTo(target);
     }
 
     void deleteFile() throws IOException {
-        Files.deleteIfExists(file);
-    }
-
-    private void truncateFile(long size) {
-        if (!Files.exists(file)) return;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            if (ch.size() > size) ch.truncate(size);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot truncate " + file, e);
-        }
+        file.delete();
     }
 }

@@ -1,12 +1,8 @@
 package io.faultline.broker.storage;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -24,20 +20,19 @@ final class TimeIndex {
 
     private final long baseOffset;
     private final int maxEntries;
-    private Path file;
+    private final IndexFile file;
     private volatile long[] timestamps = new long[16];
     private volatile int[] offsets = new int[16];
     private volatile int count;
-    private int persisted;
 
     TimeIndex(Path file, long baseOffset, int maxIndexBytes) {
-        this.file = file;
+        this.file = new IndexFile(file, ENTRY_SIZE);
         this.baseOffset = baseOffset;
         this.maxEntries = Math.max(1, maxIndexBytes / ENTRY_SIZE);
     }
 
     Path file() {
-        return file;
+        return file.path();
     }
 
     int entries() {
@@ -113,83 +108,48 @@ final class TimeIndex {
         int c = count;
         while (c > 0 && baseOffset + offsets[c - 1] >= target) c--;
         count = c;
-        if (persisted > c) {
-            persisted = c;
-            truncateFile((long) c * ENTRY_SIZE);
-        }
+        file.truncateTo(c);
     }
 
     void reset() {
         count = 0;
-        persisted = 0;
-        truncateFile(0);
+        file.reset();
     }
 
     void flush(boolean fsync) {
-        int c = count;
-        if (persisted == c && !fsync) return;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            if (persisted < c) {
-                ByteBuffer buf = ByteBuffer.allocate((c - persisted) * ENTRY_SIZE);
-                for (int i = persisted; i < c; i++) buf.putLong(timestamps[i]).putInt(offsets[i]);
-                buf.flip();
-                long pos = (long) persisted * ENTRY_SIZE;
-                while (buf.hasRemaining()) pos += ch.write(buf, pos);
-                ch.truncate((long) c * ENTRY_SIZE);
-                persisted = c;
-            }
-            if (fsync) ch.force(true);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+        file.flush(count, (buf, i) -> buf.putLong(timestamps[i]).putInt(offsets[i]), fsync);
     }
 
     /** Loads and sanity-checks the file; false means rebuild. Entries may allow one over max (the final entry). */
     boolean load(long nextOffset) {
-        try {
-            if (!Files.exists(file)) return false;
-            byte[] bytes = Files.readAllBytes(file);
-            if (bytes.length % ENTRY_SIZE != 0 || bytes.length / ENTRY_SIZE > maxEntries + 1) return false;
-            ByteBuffer buf = ByteBuffer.wrap(bytes);
-            int n = bytes.length / ENTRY_SIZE;
-            long[] ts = new long[Math.max(16, n)];
-            int[] offs = new int[Math.max(16, n)];
-            long prevTs = -1;
-            long prevOff = -1;
-            for (int i = 0; i < n; i++) {
-                long t = buf.getLong();
-                int rel = buf.getInt();
-                if (t <= prevTs || rel < prevOff || rel < 0 || baseOffset + rel >= nextOffset) return false;
-                ts[i] = t;
-                offs[i] = rel;
-                prevTs = t;
-                prevOff = rel;
-            }
-            timestamps = ts;
-            offsets = offs;
-            count = n;
-            persisted = n;
-            return true;
-        } catch (IOException e) {
-            return false;
+        ByteBuffer buf = file.read();
+        if (buf == null || buf.remaining() / ENTRY_SIZE > maxEntries + 1) return false;
+        int n = buf.remaining() / ENTRY_SIZE;
+        long[] ts = new long[Math.max(16, n)];
+        int[] offs = new int[Math.max(16, n)];
+        long prevTs = -1;
+        long prevOff = -1;
+        for (int i = 0; i < n; i++) {
+            long t = buf.getLong();
+            int rel = buf.getInt();
+            if (t <= prevTs || rel < prevOff || rel < 0 || baseOffset + rel >= nextOffset) return false;
+            ts[i] = t;
+            offs[i] = rel;
+            prevTs = t;
+            prevOff = rel;
         }
+        timestamps = ts;
+        offsets = offs;
+        count = n;
+        file.loaded(n);
+        return true;
     }
 
     void renameTo(Path target) throws IOException {
-        if (Files.exists(file)) Files.move(file, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        file = target;
+        file.renameTo(target);
     }
 
     void deleteFile() throws IOException {
-        Files.deleteIfExists(file);
-    }
-
-    private void truncateFile(long size) {
-        if (!Files.exists(file)) return;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            if (ch.size() > size) ch.truncate(size);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot truncate " + file, e);
-        }
+        file.delete();
     }
 }
