@@ -11,9 +11,15 @@ PACKAGES=openjdk-17-jre-headless,iptables,iproute2,libfaketime,procps,ca-certifi
 if docker image inspect "$IMAGE" >/dev/null 2>&1; then
   exit 0
 fi
+if ! command -v debootstrap >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  # An engine that was already running skipped provisioning, which is where debootstrap is usually installed.
+  echo "faultline: installing debootstrap (Debian package) ..." >&2
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+fi
 command -v debootstrap >/dev/null 2>&1 || {
-  echo "faultline: building the base image needs debootstrap (apt-get install debootstrap), or pull a JRE image" \
-       "and pass it as the BASE_IMAGE build argument." >&2
+  echo "faultline: building the base image needs debootstrap (apt-get install debootstrap), or set" \
+       "FAULTLINE_BASE_IMAGE to a public JRE 17 image where a registry is reachable." >&2
   exit 1
 }
 
