@@ -66,10 +66,27 @@ class InterpreterTest {
     @Test
     void runsOpsConcurrentlyOnAllThreads() throws Exception {
         HistoryRecorder rec = HistoryRecorder.inMemory(4);
-        AtomicInteger opened = new AtomicInteger();
-        new Interpreter(rec, clients(opened, new AtomicInteger()))
-                .run(Gens.limit(100, Gens.repeat(Gens.op("ok", OpValue.None.INSTANCE))));
+        // The first ops wait until four are in flight at once: only an interpreter that really runs one op per
+        // thread concurrently gets past them (a sequential one would time out here, not pass by luck).
+        var allInFlight = new java.util.concurrent.CountDownLatch(4);
+        var reachedFour = new java.util.concurrent.atomic.AtomicBoolean();
+        Client.Factory clients = thread -> new Client() {
+            public Completion invoke(String f, OpValue value) {
+                allInFlight.countDown();
+                try {
+                    if (allInFlight.await(10, java.util.concurrent.TimeUnit.SECONDS)) reachedFour.set(true);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Completion.ok(value);
+            }
+
+            public void close() {
+            }
+        };
+        new Interpreter(rec, clients).run(Gens.limit(100, Gens.repeat(Gens.op("ok", OpValue.None.INSTANCE))));
         assertEquals(200, rec.ops().size());
+        assertTrue(reachedFour.get(), "four ops were in flight at the same time");
         assertEquals(4, rec.ops().stream().map(Op::process).distinct().count());
     }
 
