@@ -10,7 +10,6 @@ import org.apache.kafka.common.Uuid;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

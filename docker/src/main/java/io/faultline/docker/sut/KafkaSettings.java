@@ -47,41 +47,35 @@ public record KafkaSettings(
     }
 
     public KafkaSettings withReplicationFactor(int rf) {
-        return new KafkaSettings(rf, Math.min(minInsyncReplicas, rf), uncleanLeaderElection, replicaLagTimeMaxMs,
-                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
+        return copy(b -> {
+            b.replicationFactor = rf;
+            b.minInsyncReplicas = Math.min(minInsyncReplicas, rf);
+        });
     }
 
     public KafkaSettings withMinInsyncReplicas(int minIsr) {
-        return new KafkaSettings(replicationFactor, minIsr, uncleanLeaderElection, replicaLagTimeMaxMs,
-                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
+        return copy(b -> b.minInsyncReplicas = minIsr);
     }
 
     public KafkaSettings withUncleanLeaderElection(boolean unclean) {
-        return new KafkaSettings(replicationFactor, minInsyncReplicas, unclean, replicaLagTimeMaxMs,
-                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
+        return copy(b -> b.uncleanLeaderElection = unclean);
     }
 
     public KafkaSettings withReplicaLagTimeMaxMs(long ms) {
-        return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, ms,
-                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
+        return copy(b -> b.replicaLagTimeMaxMs = ms);
     }
 
     /** log.flush.interval.messages / .ms; 1 message = fsync every append. Null keeps the default. */
     public KafkaSettings withFlush(Long everyMessages, Long everyMs) {
-        return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, replicaLagTimeMaxMs,
-                everyMessages, everyMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, extra);
+        return copy(b -> {
+            b.flushIntervalMessages = everyMessages;
+            b.flushIntervalMs = everyMs;
+        });
     }
 
     /** Replaces the broker JVM's flags (not the heap), e.g. full JIT for a throughput comparison. */
     public KafkaSettings withJvmFlags(String flags) {
-        return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, replicaLagTimeMaxMs,
-                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, flags, extra);
+        return copy(b -> b.jvmFlags = flags);
     }
 
     /** The broker JVM's options: heap and flags. */
@@ -92,9 +86,40 @@ public record KafkaSettings(
     public KafkaSettings withProperty(String key, String value) {
         var more = new LinkedHashMap<>(extra);
         more.put(key, value);
-        return new KafkaSettings(replicationFactor, minInsyncReplicas, uncleanLeaderElection, replicaLagTimeMaxMs,
-                flushIntervalMessages, flushIntervalMs, brokerSessionTimeoutMs, brokerHeartbeatIntervalMs,
-                quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs, heapMb, jvmFlags, more);
+        return copy(b -> b.extra = more);
+    }
+
+    /** This record with some fields changed: the one place that calls the canonical constructor for a copy. */
+    private KafkaSettings copy(java.util.function.Consumer<Fields> change) {
+        var b = new Fields(this);
+        change.accept(b);
+        return new KafkaSettings(b.replicationFactor, b.minInsyncReplicas, b.uncleanLeaderElection,
+                b.replicaLagTimeMaxMs, b.flushIntervalMessages, b.flushIntervalMs, brokerSessionTimeoutMs,
+                brokerHeartbeatIntervalMs, quorumElectionTimeoutMs, quorumFetchTimeoutMs, quorumElectionBackoffMaxMs,
+                heapMb, b.jvmFlags, b.extra);
+    }
+
+    /** The fields a with-method may change. */
+    private static final class Fields {
+        int replicationFactor;
+        int minInsyncReplicas;
+        boolean uncleanLeaderElection;
+        long replicaLagTimeMaxMs;
+        Long flushIntervalMessages;
+        Long flushIntervalMs;
+        String jvmFlags;
+        Map<String, String> extra;
+
+        Fields(KafkaSettings s) {
+            replicationFactor = s.replicationFactor;
+            minInsyncReplicas = s.minInsyncReplicas;
+            uncleanLeaderElection = s.uncleanLeaderElection;
+            replicaLagTimeMaxMs = s.replicaLagTimeMaxMs;
+            flushIntervalMessages = s.flushIntervalMessages;
+            flushIntervalMs = s.flushIntervalMs;
+            jvmFlags = s.jvmFlags;
+            extra = s.extra;
+        }
     }
 
     /** The topic-level and broker-level properties these settings stand for, in server.properties form. */
