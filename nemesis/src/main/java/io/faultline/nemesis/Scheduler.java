@@ -27,6 +27,7 @@ public final class Scheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
     private final NemesisContext ctx;
+    private final Pacer pacer;
     private final Map<String, FaultPackage> packages = new LinkedHashMap<>();
     private final List<FaultOp> executed = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean stopRequested;
@@ -34,7 +35,13 @@ public final class Scheduler implements AutoCloseable {
     private boolean setUp;
 
     public Scheduler(NemesisContext ctx, List<FaultPackage> packages) {
+        this(ctx, packages, Pacer.SYSTEM);
+    }
+
+    /** A scheduler whose waits go through {@code pacer} (a manual one in tests). */
+    public Scheduler(NemesisContext ctx, List<FaultPackage> packages, Pacer pacer) {
         this.ctx = ctx;
+        this.pacer = pacer;
         for (FaultPackage p : packages) {
             if (this.packages.put(p.name(), p) != null) throw new IllegalArgumentException("package twice: " + p.name());
         }
@@ -97,11 +104,11 @@ public final class Scheduler implements AutoCloseable {
     public void run(Schedule schedule) {
         setup();
         List<PlannedOp> plan = plan(packages(), schedule);
-        long start = System.nanoTime();
+        long start = pacer.nanoTime();
         long deadline = start + schedule.duration().toNanos();
         for (PlannedOp planned : plan) {
             long due = start + planned.atMillis() * 1_000_000;
-            if (!sleepUntil(Math.min(due, deadline)) || System.nanoTime() >= deadline) break;
+            if (!sleepUntil(Math.min(due, deadline)) || pacer.nanoTime() >= deadline) break;
             invoke(planned.packageName(), planned.op());
         }
         sleepUntil(deadline);
@@ -195,10 +202,10 @@ public final class Scheduler implements AutoCloseable {
     /** Sleeps until the nanoTime deadline; false if stopped or interrupted first. */
     private boolean sleepUntil(long deadlineNanos) {
         while (!stopRequested) {
-            long left = deadlineNanos - System.nanoTime();
+            long left = deadlineNanos - pacer.nanoTime();
             if (left <= 0) return true;
             try {
-                Thread.sleep(Math.min(left / 1_000_000 + 1, 200)); // short naps so that stop() is seen soon
+                pacer.sleep(left);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;

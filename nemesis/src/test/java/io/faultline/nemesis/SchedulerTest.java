@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The scheduler without containers: a stub nemesis that only remembers what it was asked. */
 class SchedulerTest {
     /** Records ops; fails any op whose f is "boom". */
-    static final class StubNemesis implements Nemesis {
+    static class StubNemesis implements Nemesis {
         final List<String> calls = Collections.synchronizedList(new ArrayList<>());
         final Set<String> fs;
 
@@ -48,6 +48,19 @@ class SchedulerTest {
 
         public void teardown(NemesisContext ctx) {
             calls.add("teardown");
+        }
+    }
+
+    /** Time that moves only when the scheduler waits, by exactly as long as it asks: no race with a busy machine. */
+    static final class ManualPacer implements Pacer {
+        private final java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000);
+
+        public long nanoTime() {
+            return now.get();
+        }
+
+        public void sleep(long nanos) {
+            now.addAndGet(nanos);
         }
     }
 
@@ -110,12 +123,14 @@ class SchedulerTest {
         List<FaultPackage> pkgs = List.of(flipFlop("a", a, "start-a", "stop-a"), flipFlop("b", b, "start-b", "stop-b"));
         Schedule s = Schedule.of(Duration.ofMillis(20), Duration.ofMillis(600), 5);
         var timeline = new FaultTimeline();
-        var scheduler = new Scheduler(ctx(timeline), pkgs);
-        long t0 = System.nanoTime();
+        var pacer = new ManualPacer();
+        var scheduler = new Scheduler(ctx(timeline), pkgs, pacer);
+        long t0 = pacer.nanoTime();
         scheduler.start(s);
-        assertTrue(scheduler.awaitFinished(Duration.ofSeconds(10)));
-        assertTrue(System.nanoTime() - t0 >= 590_000_000L, "runs until the deadline");
+        assertTrue(scheduler.awaitFinished(Duration.ofMinutes(1)));
+        assertEquals(600_000_000L, pacer.nanoTime() - t0, "runs exactly until the deadline");
         List<String> planned = Scheduler.plan(pkgs, s).stream().map(p -> p.op().f()).toList();
+        assertTrue(planned.size() > 10, "a plan worth checking: " + planned);
         assertEquals(planned, scheduler.executed().stream().map(FaultOp::f).toList());
         List<FaultOp> heals = scheduler.finalHeal(Duration.ZERO);
         assertEquals(List.of("stop-a", "stop-b"), heals.stream().map(FaultOp::f).toList());
@@ -127,19 +142,23 @@ class SchedulerTest {
 
     @Test
     void finalHealStopsARunningScheduleFirstAndNothingRunsAfterIt() throws Exception {
-        var a = new StubNemesis("start-a", "stop-a");
+        var threeOps = new java.util.concurrent.CountDownLatch(3);
+        var a = new StubNemesis("start-a", "stop-a") {
+            @Override
+            public FaultOp invoke(NemesisContext ctx, FaultOp op) {
+                threeOps.countDown();
+                return super.invoke(ctx, op);
+            }
+        };
         var scheduler = new Scheduler(ctx(FaultLog.NONE), List.of(flipFlop("a", a, "start-a", "stop-a")));
         scheduler.start(Schedule.of(Duration.ofMillis(10), Duration.ofMinutes(10), 1));
-        Thread.sleep(300);
-        long t0 = System.nanoTime();
+        assertTrue(threeOps.await(1, java.util.concurrent.TimeUnit.MINUTES), "the schedule runs");
         List<FaultOp> heals = scheduler.finalHeal(Duration.ZERO);
-        assertTrue(System.nanoTime() - t0 < 2_000_000_000L, "the schedule stopped promptly");
-        assertTrue(scheduler.awaitFinished(Duration.ZERO));
-        int count = scheduler.executed().size();
-        Thread.sleep(100);
-        assertEquals(count, scheduler.executed().size(), "no op after the heal");
+        // Without the stop, finalHeal would give up waiting after 5 minutes and the schedule would still be running.
+        assertTrue(scheduler.awaitFinished(Duration.ZERO), "the schedule stopped before the heal");
         List<FaultOp> all = scheduler.executed();
         assertEquals(heals, all.subList(all.size() - heals.size(), all.size()), "the heals are the last ops");
+        assertEquals(List.of("stop-a"), heals.stream().map(FaultOp::f).toList());
     }
 
     @Test
