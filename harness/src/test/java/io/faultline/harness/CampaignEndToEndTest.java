@@ -1,5 +1,6 @@
 package io.faultline.harness;
 
+import io.faultline.docker.DockerBacked;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and kills, as a short campaign. Whether Kafka loses writes in a given run is up to the faults; what must
  * hold is the machinery: every run completes with a verdict and the campaign page links to each report.
  */
+@DockerBacked
 class CampaignEndToEndTest {
     @Test
     void unsafeCampaignCompletesAndLinksEveryRun(@TempDir Path store) throws Exception {

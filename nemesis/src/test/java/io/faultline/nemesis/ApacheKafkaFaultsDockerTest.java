@@ -1,5 +1,6 @@
 package io.faultline.nemesis;
 
+import io.faultline.docker.DockerBacked;
 import io.faultline.checker.history.HistoryRecorder;
 import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpType;
@@ -28,7 +29,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Disk faults and a minute of mixed faults against real Apache Kafka on three nodes. */
-@DisabledIfSystemProperty(named = "faultline.skipDocker", matches = "true")
+@DockerBacked
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ApacheKafkaFaultsDockerTest {
     private static final String TOPIC = "faults";
