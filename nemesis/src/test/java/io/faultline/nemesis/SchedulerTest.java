@@ -82,10 +82,11 @@ class SchedulerTest {
         List<PlannedOp> p1 = Scheduler.plan(pkgs, s);
         assertEquals(p1, Scheduler.plan(pkgs, s), "same seed, same ops at the same times");
         assertNotEquals(p1, Scheduler.plan(pkgs, new Schedule(s.interval(), s.quietPeriod(), s.duration(), 43)));
-        assertTrue(p1.size() > 80 && p1.size() < 160, "about one op per interval: " + p1.size());
+        long faults = p1.stream().filter(p -> p.role() == Schedule.Role.FAULT).count();
+        assertTrue(faults > 40 && faults < 80, "about one fault per two intervals: " + faults);
         long last = -1;
         for (PlannedOp op : p1) {
-            assertTrue(op.atMillis() > last || op.atMillis() == last, "times ascend");
+            assertTrue(op.atMillis() >= last, "times ascend");
             assertTrue(op.atMillis() < s.duration().toMillis(), "planned within the duration");
             last = op.atMillis();
         }
@@ -93,15 +94,35 @@ class SchedulerTest {
     }
 
     @Test
-    void eachPackageFlipFlopsBetweenFaultAndHeal() {
+    void faultsAlternateWithHealthyWindowsOneFaultAtATime() {
         var a = new StubNemesis("start-a", "stop-a");
         var b = new StubNemesis("start-b", "stop-b");
+        long interval = 1000;
         var plan = Scheduler.plan(List.of(flipFlop("a", a, "start-a", "stop-a"), flipFlop("b", b, "start-b", "stop-b")),
-                Schedule.of(Duration.ofSeconds(1), Duration.ofMinutes(5), 7));
-        for (String pkg : List.of("a", "b")) {
-            List<String> fs = plan.stream().filter(p -> p.packageName().equals(pkg)).map(p -> p.op().f()).toList();
-            for (int i = 0; i < fs.size(); i++) assertEquals((i % 2 == 0 ? "start-" : "stop-") + pkg, fs.get(i));
+                Schedule.of(Duration.ofMillis(interval), Duration.ofMinutes(5), 7));
+        assertTrue(plan.size() >= 100, "a plan worth checking: " + plan.size());
+        assertTrue(plan.get(0).atMillis() >= interval / 2, "the run starts healthy");
+        long healthyMs = plan.get(0).atMillis(), faultedMs = 0;
+        for (int i = 0; i + 1 < plan.size(); i += 2) {
+            PlannedOp fault = plan.get(i), heal = plan.get(i + 1);
+            String pkg = fault.packageName();
+            assertEquals(Schedule.Role.FAULT, fault.role());
+            assertEquals("start-" + pkg, fault.op().f());
+            assertEquals(Schedule.Role.HEAL, heal.role());
+            assertEquals("stop-" + pkg, heal.op().f(), "the same package heals its own fault");
+            assertEquals(fault.cycle(), heal.cycle());
+            long hold = heal.atMillis() - fault.atMillis();
+            assertTrue(hold >= interval / 2 && hold < 3 * interval / 2, "held about one interval: " + hold);
+            faultedMs += hold;
+            if (i + 2 < plan.size()) {
+                long healthy = plan.get(i + 2).atMillis() - heal.atMillis();
+                assertTrue(healthy >= interval / 2 && healthy < 3 * interval / 2, "healthy about one interval: " + healthy);
+                healthyMs += healthy;
+                assertEquals(fault.cycle() + 1, plan.get(i + 2).cycle());
+            }
         }
+        double healthyShare = healthyMs / (double) (healthyMs + faultedMs);
+        assertTrue(healthyShare > 0.4 && healthyShare < 0.6, "about half the time healthy: " + healthyShare);
     }
 
     @Test
@@ -109,11 +130,64 @@ class SchedulerTest {
         var a = new StubNemesis("start-a", "stop-a");
         var plan = Scheduler.plan(List.of(flipFlop("a", a, "start-a", "stop-a")),
                 Schedule.of(Duration.ofSeconds(1), Duration.ofMinutes(30), 3).withQuietPeriod(Duration.ofSeconds(10)));
+        int checked = 0;
         for (int i = 1; i < plan.size(); i++) {
             if (plan.get(i - 1).op().f().equals("stop-a")) {
+                checked++;
                 assertTrue(plan.get(i).atMillis() - plan.get(i - 1).atMillis() >= 10_000, "quiet after a heal");
             }
         }
+        assertTrue(checked >= 10, "heals followed by another op: " + checked);
+    }
+
+    @Test
+    void keepingSomeCyclesLeavesThemExactlyAsTheyWere() {
+        var a = new StubNemesis("start-a", "stop-a");
+        var b = new StubNemesis("start-b", "stop-b");
+        List<FaultPackage> pkgs = List.of(flipFlop("a", a, "start-a", "stop-a"), flipFlop("b", b, "start-b", "stop-b"));
+        Schedule all = Schedule.of(Duration.ofSeconds(2), Duration.ofMinutes(2), 11);
+        List<PlannedOp> full = Scheduler.plan(pkgs, all);
+        assertTrue(full.size() >= 20, "cycles to choose from: " + full.size());
+        Set<Integer> keep = Set.of(1, 4, 7);
+        List<PlannedOp> expected = full.stream().filter(p -> keep.contains(p.cycle())).toList();
+        assertEquals(6, expected.size(), "a fault and its heal per kept cycle");
+        assertEquals(expected, Scheduler.plan(pkgs, all.withOnlyCycles(keep)));
+        assertEquals(List.of(), Scheduler.plan(pkgs, all.withOnlyCycles(Set.of())));
+    }
+
+    @Test
+    void aFaultThatCannotStartIsHealedAtOnceAndDoesNotHoldTheSchedule() throws Exception {
+        var n = new StubNemesis("boom", "stop-x", "start-y", "stop-y");
+        var failing = new FaultPackage("x", n, OpGenerator.flipFlop(r -> FaultOp.of("boom"), r -> FaultOp.of("stop-x")),
+                List.of(FaultOp.of("stop-x")), "#000000", Set.of("boom"), Set.of("stop-x"));
+        var working = flipFlop("y", n, "start-y", "stop-y");
+        List<FaultPackage> pkgs = List.of(failing, working);
+        Schedule s = Schedule.of(Duration.ofSeconds(10), Duration.ofMinutes(5), 21);
+        List<PlannedOp> plan = Scheduler.plan(pkgs, s);
+        int firstFailing = -1;
+        for (int i = 0; i < plan.size(); i++) {
+            if (plan.get(i).op().f().equals("boom")) {
+                firstFailing = i;
+                break;
+            }
+        }
+        assertTrue(firstFailing >= 0 && firstFailing + 2 < plan.size(), "the plan has a failing fault with more after it");
+        var pacer = new ManualPacer();
+        long t0 = pacer.nanoTime();
+        var timeline = new FaultTimeline();
+        var ctx = NemesisContext.builder((Cluster) null).log(timeline).nanoClock(() -> pacer.nanoTime() - t0).build();
+        var scheduler = new Scheduler(ctx, pkgs, pacer);
+        scheduler.run(s);
+        List<FaultLog.FaultEvent> starts = timeline.events().stream().filter(e -> e.phase() == FaultLog.Phase.START).toList();
+        PlannedOp boom = plan.get(firstFailing), heal = plan.get(firstFailing + 1), next = plan.get(firstFailing + 2);
+        assertEquals("stop-x", heal.op().f());
+        assertEquals("boom", starts.get(firstFailing).f());
+        assertEquals(boom.atMillis() * 1_000_000, starts.get(firstFailing).timeNanos());
+        assertEquals("stop-x", starts.get(firstFailing + 1).f());
+        assertEquals(boom.atMillis() * 1_000_000, starts.get(firstFailing + 1).timeNanos(), "healed at once");
+        long hold = heal.atMillis() - boom.atMillis();
+        assertEquals((next.atMillis() - hold) * 1_000_000, starts.get(firstFailing + 2).timeNanos(),
+                "the next fault comes earlier by the hold that did not happen");
     }
 
     @Test
