@@ -24,7 +24,8 @@ class CampaignEndToEndTest {
     void unsafeCampaignCompletesAndLinksEveryRun(@TempDir Path store) throws Exception {
         var r = CliTestSupport.run("campaign", "--name", "unsafe", "--acks", "1", "--min-isr", "1", "--rf", "2",
                 "--unclean", "true", "--nemesis", "partition+kill,kill", "--nodes", "3", "--time-limit", "20",
-                "--nemesis-interval", "4", "--seed", "11", "--store", store.toString());
+                "--nemesis-interval", "4", "--seed", "11", "--store", store.toString(),
+                "--junit-xml", store.resolve("junit.xml").toString());
         List<Path> runs = CliTestSupport.runDirs(store);
         assertEquals(2, runs.size(), "one run per configuration");
         for (Path run : runs) {
@@ -34,6 +35,11 @@ class CampaignEndToEndTest {
             System.out.printf("campaign run %s: %s %s%n", run.getParent().getFileName(), results.get("verdict"),
                     ((Map<?, ?>) results.get("summary")).get("anomalyCounts"));
         }
+        String junit = Files.readString(store.resolve("junit.xml"));
+        assertEquals(2, junit.split("<testcase ", -1).length - 1, "one testcase per run: " + junit);
+        long invalid = 0;
+        for (Path run : runs) if ("INVALID".equals(CliTestSupport.results(run).get("verdict"))) invalid++;
+        assertEquals(invalid, junit.split("<failure ", -1).length - 1, "a failure per invalid run: " + junit);
         assertTrue(r.exitCode() == FaultlineCli.EXIT_VALID || r.exitCode() == FaultlineCli.EXIT_INVALID, "exit " + r.exitCode());
         Path page;
         try (Stream<Path> s = Files.walk(store.resolve("campaigns"))) {
