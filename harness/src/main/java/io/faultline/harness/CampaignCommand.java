@@ -5,6 +5,7 @@ import io.faultline.results.CampaignPage;
 import io.faultline.results.HtmlReport;
 import io.faultline.results.JunitXml;
 import io.faultline.results.RunStore;
+import io.faultline.results.TrendPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -108,6 +109,12 @@ final class CampaignCommand implements Callable<Integer> {
         Path dir = runStore.newCampaign(name, started);
         CampaignPage.write(new CampaignInput(name, started, runs), dir);
         System.err.println("faultline: campaign page " + dir.resolve("index.html"));
+        try {
+            // every stored campaign of this name, e.g. one per night
+            System.err.println("faultline: trend page " + TrendPage.write(dir.getParent()));
+        } catch (Exception e) {
+            System.err.println("faultline: could not write the trend page: " + e);
+        }
         return worst;
     }
 

@@ -46,6 +46,7 @@ class CampaignEndToEndTest {
             page = s.filter(p -> p.getFileName().toString().equals("index.html")).findFirst().orElseThrow();
         }
         assertTrue(Files.isRegularFile(page.resolveSibling("campaign.json")));
+        assertTrue(Files.readString(page.getParent().resolveSibling("trend.html")).contains("Trend of campaign unsafe"));
         String html = Files.readString(page);
         for (Path run : runs) {
             String link = page.getParent().relativize(run.resolve("report.html")).toString();
