@@ -184,7 +184,10 @@ class ApacheKafkaFaultsDockerTest {
             List<FaultOp> ran = scheduler.executed();
             List<String> ranFs = ran.subList(0, ran.size() - heals.size()).stream().map(FaultOp::f).toList();
             assertEquals(plannedFs.subList(0, ranFs.size()), ranFs, "ran the seeded plan, in order");
-            assertTrue(ranFs.size() >= 8, "a fault every few seconds: " + ranFs);
+            // cycles of window, fault, hold, heal, window: about 7 faults with their heals planned in 60 s; slow ops
+            // on a busy machine delay the rest, so ask for 3 cycles' worth
+            assertTrue(plannedFs.size() >= 10, "a fault cycle every few seconds: " + plannedFs);
+            assertTrue(ranFs.size() >= 6, "a fault cycle every few seconds: " + ranFs);
             System.out.println("faults: " + String.join("\n  ", ran.stream().map(FaultOp::toString).toList()));
 
             // verified, not assumed: every node up, unfrozen, unpartitioned, on real time, and Kafka serving
