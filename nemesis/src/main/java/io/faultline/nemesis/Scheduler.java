@@ -125,33 +125,36 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /**
-     * Runs the schedule on the calling thread until its deadline (or {@link #stop()}). A fault that cannot start
-     * (its op failed, e.g. no active controller to isolate) does not hold the schedule: its heal runs at once, in
-     * case part of it took effect, and the rest of the plan moves earlier by the hold it would have had.
+     * Runs the schedule on the calling thread until its deadline (or {@link #stop()}). Gaps are kept from the end
+     * of the previous op, as Jepsen's sleeps between generator ops are: a kill or heal that takes seconds on a busy
+     * machine delays what follows instead of eating the hold or the healthy window after it. A fault that cannot
+     * start (its op failed, e.g. no active controller to isolate) does not hold the schedule: its heal runs at once,
+     * in case part of it took effect, and the healthy window follows.
      */
     public void run(Schedule schedule) {
         setup();
         List<PlannedOp> plan = plan(packages(), schedule);
         long start = pacer.nanoTime();
         long deadline = start + schedule.duration().toNanos();
-        long shiftMs = 0;
+        long lastEnd = start, lastPlannedAt = 0;
         Set<Integer> healedEarly = new java.util.HashSet<>();
         for (int i = 0; i < plan.size(); i++) {
             PlannedOp planned = plan.get(i);
             if (planned.role() == Role.HEAL && healedEarly.contains(planned.cycle())) continue;
-            long due = start + (planned.atMillis() - shiftMs) * 1_000_000;
+            long due = lastEnd + (planned.atMillis() - lastPlannedAt) * 1_000_000;
             if (!sleepUntil(Math.min(due, deadline)) || pacer.nanoTime() >= deadline) break;
             FaultOp done = invoke(planned.packageName(), planned.op());
+            lastPlannedAt = planned.atMillis();
             if (planned.role() == Role.FAULT && done.isFailed()) {
                 LOG.warn("{} could not start ({}); healing at once and moving on", planned.op().f(), done.error());
                 healedEarly.add(planned.cycle());
-                long healAt = -1; // a cycle's ops are adjacent in the plan: its fault, then its heals
+                // a cycle's ops are adjacent in the plan: its fault, then its heals
                 for (int j = i + 1; j < plan.size() && plan.get(j).cycle() == planned.cycle(); j++) {
                     invoke(plan.get(j).packageName(), plan.get(j).op());
-                    healAt = plan.get(j).atMillis();
+                    lastPlannedAt = plan.get(j).atMillis();
                 }
-                if (healAt >= 0) shiftMs += healAt - planned.atMillis();
             }
+            lastEnd = pacer.nanoTime();
         }
         sleepUntil(deadline);
     }

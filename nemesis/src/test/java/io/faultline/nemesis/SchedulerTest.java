@@ -156,6 +156,32 @@ class SchedulerTest {
     }
 
     @Test
+    void gapsCountFromTheEndOfTheSlowOpBeforeThem() {
+        var pacer = new ManualPacer();
+        var slow = new StubNemesis("start-a", "stop-a") {
+            @Override
+            public FaultOp invoke(NemesisContext ctx, FaultOp op) {
+                pacer.sleep(3_000_000_000L); // every op takes 3 s, as a kill of several nodes may on a busy machine
+                return super.invoke(ctx, op);
+            }
+        };
+        long t0 = pacer.nanoTime();
+        var timeline = new FaultTimeline();
+        var ctx = NemesisContext.builder((Cluster) null).log(timeline).nanoClock(() -> pacer.nanoTime() - t0).build();
+        List<FaultPackage> pkgs = List.of(flipFlop("a", slow, "start-a", "stop-a"));
+        Schedule s = Schedule.of(Duration.ofSeconds(10), Duration.ofMinutes(10), 4);
+        List<PlannedOp> plan = Scheduler.plan(pkgs, s);
+        new Scheduler(ctx, pkgs, pacer).run(s);
+        List<FaultLog.FaultEvent> events = timeline.events();
+        assertTrue(events.size() >= 20, "ops ran: " + events.size());
+        for (int i = 2; i + 1 < events.size(); i += 2) {
+            long endBefore = events.get(i - 1).timeNanos(), startNext = events.get(i).timeNanos();
+            long plannedGap = plan.get(i / 2).atMillis() - plan.get(i / 2 - 1).atMillis();
+            assertEquals(plannedGap * 1_000_000, startNext - endBefore, "the whole planned gap after op " + (i / 2 - 1));
+        }
+    }
+
+    @Test
     void aFaultThatCannotStartIsHealedAtOnceAndDoesNotHoldTheSchedule() throws Exception {
         var n = new StubNemesis("boom", "stop-x", "start-y", "stop-y");
         var failing = new FaultPackage("x", n, OpGenerator.flipFlop(r -> FaultOp.of("boom"), r -> FaultOp.of("stop-x")),
