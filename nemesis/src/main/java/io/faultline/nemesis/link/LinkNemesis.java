@@ -1,0 +1,165 @@
+package io.faultline.nemesis.link;
+
+import eu.rekawek.toxiproxy.Proxy;
+import eu.rekawek.toxiproxy.model.Toxic;
+import eu.rekawek.toxiproxy.model.ToxicDirection;
+import io.faultline.docker.sut.ApacheKafka;
+import io.faultline.docker.sut.KafkaProtocolSut;
+import io.faultline.docker.sut.SystemUnderTest;
+import io.faultline.nemesis.FaultOp;
+import io.faultline.nemesis.Nemesis;
+import io.faultline.nemesis.NemesisContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Link faults through Toxiproxy: slow, flaky, throttled, one-way and sliced links between nodes. {@link #setup}
+ * starts a {@link LinkRouter} (the proxy container and every node's routes); every fault is toxics added through
+ * toxiproxy-java on the proxies that carry the hit directions.
+ *
+ * <p>Data from a to b travels on the connections a opens to b (proxy {@code a-b-port}, stream upstream) and on
+ * those b opens to a (proxy {@code b-a-port}, stream downstream); a fault on a→b gets a toxic on both.
+ *
+ * <p>Ops: {@code start-link} (value: a {@link LinkFault}; replaces any link fault in force) and
+ * {@code stop-link}, which removes every toxic and enables every proxy, then checks that it did.
+ */
+public final class LinkNemesis implements Nemesis {
+    public static final String START = "start-link";
+    public static final String STOP = "stop-link";
+    private static final Logger LOG = LoggerFactory.getLogger(LinkNemesis.class);
+
+    private final List<Integer> ports;
+    private LinkRouter router;
+
+    /** Routes the given ports between nodes; empty: the system under test's inter-node ports. */
+    public LinkNemesis(List<Integer> ports) {
+        this.ports = List.copyOf(ports);
+    }
+
+    /** The ports a system under test's nodes talk to each other on: Kafka's broker and controller listeners. */
+    public static List<Integer> interNodePorts(Optional<SystemUnderTest> sut) {
+        if (sut.isPresent() && sut.get() instanceof ApacheKafka) return List.of(KafkaProtocolSut.PORT, ApacheKafka.CONTROLLER_PORT);
+        return List.of(KafkaProtocolSut.PORT);
+    }
+
+    @Override
+    public Set<String> fs() {
+        return Set.of(START, STOP);
+    }
+
+    @Override
+    public synchronized void setup(NemesisContext ctx) {
+        if (router != null) return;
+        List<Integer> routed = ports.isEmpty() ? interNodePorts(ctx.sut()) : ports;
+        router = LinkRouter.start(ctx.cluster(), routed);
+        LOG.info("links routed through toxiproxy at {} ({} proxies, ports {})", router.ip(), router.routes().size(), routed);
+    }
+
+    /** The router set up by {@link #setup}; for checks and tests. */
+    public synchronized LinkRouter router() {
+        if (router == null) throw new IllegalStateException("link nemesis not set up");
+        return router;
+    }
+
+    @Override
+    public synchronized FaultOp invoke(NemesisContext ctx, FaultOp op) {
+        return switch (op.f()) {
+            case START -> {
+                if (!(op.value() instanceof LinkFault fault)) {
+                    throw new IllegalArgumentException(START + " needs a LinkFault, got " + op.value());
+                }
+                heal();
+                yield op.completed(apply(fault, fault.target().resolve(ctx, ctx.random())));
+            }
+            case STOP -> op.completed(heal());
+            default -> throw new IllegalArgumentException("link nemesis cannot " + op.f());
+        };
+    }
+
+    /** Adds the fault's toxics for these directions on every routed port; returns what was done. */
+    public synchronized String apply(LinkFault fault, Set<DataLink> links) {
+        return apply(fault, links, router().ports());
+    }
+
+    /**
+     * Adds the fault's toxics for these directions (and their reverses unless one-way) on the given ports only,
+     * e.g. Kafka's replication port without its controller port; returns what was done.
+     */
+    public synchronized String apply(LinkFault fault, Set<DataLink> links, List<Integer> ports) {
+        if (!router().ports().containsAll(ports)) throw new IllegalArgumentException("ports " + ports + " are not all routed");
+        Set<DataLink> hit = new LinkedHashSet<>(links);
+        if (fault.bothDirections()) links.forEach(l -> hit.add(l.reversed()));
+        int toxics = 0;
+        try {
+            for (DataLink link : hit) {
+                for (int port : ports) {
+                    String name = "faultline-" + fault.kind() + "-" + link.from() + "-" + link.to();
+                    Proxy opened = router.proxy(LinkRouter.Route.proxyName(link.from(), link.to(), port));
+                    fault.addTo(opened.toxics(), name, ToxicDirection.UPSTREAM);
+                    Proxy accepted = router.proxy(LinkRouter.Route.proxyName(link.to(), link.from(), port));
+                    fault.addTo(accepted.toxics(), name, ToxicDirection.DOWNSTREAM);
+                    toxics += 2;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("toxiproxy: " + fault, e);
+        }
+        return fault.kind() + " on " + LinkTarget.describe(hit) + " ports " + ports + " (" + toxics + " toxics)";
+    }
+
+    /** Removes every toxic and enables every proxy, then verifies it; returns what was done. */
+    public synchronized String heal() {
+        int removed = 0;
+        int enabled = 0;
+        try {
+            for (Proxy p : router().client().getProxies()) {
+                for (Toxic t : p.toxics().getAll()) {
+                    t.remove();
+                    removed++;
+                }
+                if (!p.isEnabled()) {
+                    p.enable();
+                    enabled++;
+                }
+            }
+            List<String> left = problems();
+            if (!left.isEmpty()) throw new IllegalStateException("links not healed: " + left);
+        } catch (IOException e) {
+            throw new UncheckedIOException("toxiproxy: heal", e);
+        }
+        return "all links clean (removed " + removed + " toxics, enabled " + enabled + " proxies)";
+    }
+
+    /** Toxics still in force and disabled proxies, one line each; empty when every link is clean. */
+    public synchronized List<String> problems() {
+        List<String> out = new ArrayList<>();
+        try {
+            for (Proxy p : router().client().getProxies()) {
+                if (!p.isEnabled()) out.add(p.getName() + " disabled");
+                for (Toxic t : p.toxics().getAll()) out.add(p.getName() + " has " + t.getName());
+            }
+        } catch (IOException e) {
+            out.add("toxiproxy unreachable: " + e.getMessage());
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized void teardown(NemesisContext ctx) {
+        if (router == null) return;
+        try {
+            router.close();
+        } catch (RuntimeException e) {
+            LOG.warn("link router teardown failed: {}", e.toString());
+        }
+        router = null;
+    }
+}
