@@ -95,24 +95,41 @@ public final class LinkNemesis implements Nemesis {
      */
     public synchronized String apply(LinkFault fault, Set<DataLink> links, List<Integer> ports) {
         if (!router().ports().containsAll(ports)) throw new IllegalArgumentException("ports " + ports + " are not all routed");
-        Set<DataLink> hit = new LinkedHashSet<>(links);
-        if (fault.bothDirections()) links.forEach(l -> hit.add(l.reversed()));
-        int toxics = 0;
+        Set<DataLink> hit = hit(fault, links);
+        List<Placement> placements = placements(fault, hit, ports);
         try {
-            for (DataLink link : hit) {
-                for (int port : ports) {
-                    String name = "faultline-" + fault.kind() + "-" + link.from() + "-" + link.to();
-                    Proxy opened = router.proxy(LinkRouter.Route.proxyName(link.from(), link.to(), port));
-                    fault.addTo(opened.toxics(), name, ToxicDirection.UPSTREAM);
-                    Proxy accepted = router.proxy(LinkRouter.Route.proxyName(link.to(), link.from(), port));
-                    fault.addTo(accepted.toxics(), name, ToxicDirection.DOWNSTREAM);
-                    toxics += 2;
-                }
-            }
+            for (Placement p : placements) fault.addTo(router.proxy(p.proxy()).toxics(), p.toxic(), p.stream());
         } catch (IOException e) {
             throw new UncheckedIOException("toxiproxy: " + fault, e);
         }
+        int toxics = placements.size();
         return fault.kind() + " on " + LinkTarget.describe(hit) + " ports " + ports + " (" + toxics + " toxics)";
+    }
+
+    /** One toxic to add: on which proxy, which stream, under which name. */
+    public record Placement(String proxy, ToxicDirection stream, String toxic) {}
+
+    /** The directions a fault hits: the target's, plus their reverses unless the fault is one-way. */
+    static Set<DataLink> hit(LinkFault fault, Set<DataLink> links) {
+        Set<DataLink> hit = new LinkedHashSet<>(links);
+        if (fault.bothDirections()) links.forEach(l -> hit.add(l.reversed()));
+        return hit;
+    }
+
+    /**
+     * Where the toxics go: data from a to b is the upstream of the connections a opens to b (proxy a-b-port) and
+     * the downstream of those b opens to a (proxy b-a-port).
+     */
+    static List<Placement> placements(LinkFault fault, Set<DataLink> hit, List<Integer> ports) {
+        List<Placement> out = new ArrayList<>();
+        for (DataLink link : hit) {
+            String name = "faultline-" + fault.kind() + "-" + link.from() + "-" + link.to();
+            for (int port : ports) {
+                out.add(new Placement(LinkRouter.Route.proxyName(link.from(), link.to(), port), ToxicDirection.UPSTREAM, name));
+                out.add(new Placement(LinkRouter.Route.proxyName(link.to(), link.from(), port), ToxicDirection.DOWNSTREAM, name));
+            }
+        }
+        return out;
     }
 
     /** Removes every toxic and enables every proxy, then verifies it; returns what was done. */
