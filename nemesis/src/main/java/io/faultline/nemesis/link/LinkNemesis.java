@@ -37,11 +37,18 @@ public final class LinkNemesis implements Nemesis {
     private static final Logger LOG = LoggerFactory.getLogger(LinkNemesis.class);
 
     private final List<Integer> ports;
+    private final List<Integer> clientPorts;
     private LinkRouter router;
 
-    /** Routes the given ports between nodes; empty: the system under test's inter-node ports. */
+    /** Routes the given ports between nodes; empty: the system under test's inter-node ports. Clients go direct. */
     public LinkNemesis(List<Integer> ports) {
+        this(ports, List.of());
+    }
+
+    /** Also routes the host's client connections to these ports, for {@link LinkTarget.Clients} faults. */
+    public LinkNemesis(List<Integer> ports, List<Integer> clientPorts) {
         this.ports = List.copyOf(ports);
+        this.clientPorts = List.copyOf(clientPorts);
     }
 
     /** The ports a system under test's nodes talk to each other on: Kafka's broker and controller listeners. */
@@ -59,7 +66,7 @@ public final class LinkNemesis implements Nemesis {
     public synchronized void setup(NemesisContext ctx) {
         if (router != null) return;
         List<Integer> routed = ports.isEmpty() ? interNodePorts(ctx.sut()) : ports;
-        router = LinkRouter.start(ctx.cluster(), routed);
+        router = LinkRouter.start(ctx.cluster(), routed, clientPorts);
         LOG.info("links routed through toxiproxy at {} ({} proxies, ports {})", router.ip(), router.routes().size(), routed);
     }
 
@@ -95,15 +102,18 @@ public final class LinkNemesis implements Nemesis {
      */
     public synchronized String apply(LinkFault fault, Set<DataLink> links, List<Integer> ports) {
         if (!router().ports().containsAll(ports)) throw new IllegalArgumentException("ports " + ports + " are not all routed");
+        boolean clients = links.stream().anyMatch(l -> l.from().equals(DataLink.CLIENTS) || l.to().equals(DataLink.CLIENTS));
+        if (clients && router.clientPorts().isEmpty()) throw new IllegalStateException("client connections are not routed");
         Set<DataLink> hit = hit(fault, links);
-        List<Placement> placements = placements(fault, hit, ports);
+        List<Placement> placements = placements(fault, hit, ports, router.clientPorts());
         try {
             for (Placement p : placements) fault.addTo(router.proxy(p.proxy()).toxics(), p.toxic(), p.stream());
         } catch (IOException e) {
             throw new UncheckedIOException("toxiproxy: " + fault, e);
         }
-        int toxics = placements.size();
-        return fault.kind() + " on " + LinkTarget.describe(hit) + " ports " + ports + " (" + toxics + " toxics)";
+        List<String> usedPorts = placements.stream().map(p -> p.proxy().substring(p.proxy().lastIndexOf('-') + 1))
+                .distinct().sorted().toList();
+        return fault.kind() + " on " + LinkTarget.describe(hit) + " ports " + usedPorts + " (" + placements.size() + " toxics)";
     }
 
     /** One toxic to add: on which proxy, which stream, under which name. */
@@ -118,12 +128,22 @@ public final class LinkNemesis implements Nemesis {
 
     /**
      * Where the toxics go: data from a to b is the upstream of the connections a opens to b (proxy a-b-port) and
-     * the downstream of those b opens to a (proxy b-a-port).
+     * the downstream of those b opens to a (proxy b-a-port). Clients only open connections: data from the clients
+     * to n is the upstream of proxy clients-n-port, data from n to them its downstream.
      */
-    static List<Placement> placements(LinkFault fault, Set<DataLink> hit, List<Integer> ports) {
+    static List<Placement> placements(LinkFault fault, Set<DataLink> hit, List<Integer> ports, List<Integer> clientPorts) {
         List<Placement> out = new ArrayList<>();
         for (DataLink link : hit) {
             String name = "faultline-" + fault.kind() + "-" + link.from() + "-" + link.to();
+            if (link.from().equals(DataLink.CLIENTS) || link.to().equals(DataLink.CLIENTS)) {
+                boolean toNode = link.from().equals(DataLink.CLIENTS);
+                String node = toNode ? link.to() : link.from();
+                for (int port : clientPorts) {
+                    out.add(new Placement(LinkRouter.Route.proxyName(DataLink.CLIENTS, node, port),
+                            toNode ? ToxicDirection.UPSTREAM : ToxicDirection.DOWNSTREAM, name));
+                }
+                continue;
+            }
             for (int port : ports) {
                 out.add(new Placement(LinkRouter.Route.proxyName(link.from(), link.to(), port), ToxicDirection.UPSTREAM, name));
                 out.add(new Placement(LinkRouter.Route.proxyName(link.to(), link.from(), port), ToxicDirection.DOWNSTREAM, name));

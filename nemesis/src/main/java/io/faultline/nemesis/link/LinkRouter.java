@@ -24,6 +24,13 @@ import java.util.function.Consumer;
  * iptables DNAT rule (nat OUTPUT) sends b's port to that proxy, and a REJECT rule (filter OUTPUT, which sees only
  * packets that were not rewritten) resets connections opened before the route existed so they reconnect through
  * it. Rules are re-applied when a node starts again, as partitions are. Driven only through toxiproxy-java.
+ *
+ * <p>Client traffic (from the host, which reaches the nodes through the network's gateway) can be routed too, per
+ * node and client port: proxy {@code clients-n1-9092}. In node n1, a DNAT rule in nat PREROUTING sends new
+ * connections from the gateway to that proxy, MASQUERADE makes them leave from n1 (so the proxy's answers come back
+ * through n1, which undoes both rewrites), and a REJECT in INPUT (which sees only packets not rewritten, since the
+ * rewritten ones are forwarded) resets client connections opened before. The proxy's own connection to n1 comes
+ * from the proxy's address and is left alone.
  */
 public final class LinkRouter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LinkRouter.class);
@@ -60,6 +67,11 @@ public final class LinkRouter implements AutoCloseable {
 
     /** Starts the proxy container on the cluster's network, creates every proxy and routes every node through them. */
     public static LinkRouter start(Cluster cluster, List<Integer> ports) {
+        return start(cluster, ports, List.of());
+    }
+
+    /** As {@link #start(Cluster, List)}, also routing the host's client connections to {@code clientPorts}. */
+    public static LinkRouter start(Cluster cluster, List<Integer> ports, List<Integer> clientPorts) {
         String subnet = cluster.subnet();
         String ip = subnet.substring(0, subnet.lastIndexOf('.') + 1) + HOST_NUMBER;
         ToxiproxyContainer container = ToxiproxyImage.container(ToxiproxyImage.name())
@@ -74,6 +86,9 @@ public final class LinkRouter implements AutoCloseable {
                 if (from == to) continue;
                 for (int port : ports) routes.add(new Route(from.name(), to.name(), port, next++));
             }
+        }
+        for (Node to : cluster.nodes()) {
+            for (int port : clientPorts) routes.add(new Route(DataLink.CLIENTS, to.name(), port, next++));
         }
         LinkRouter router = new LinkRouter(cluster, container, ip, routes);
         try {
@@ -106,7 +121,12 @@ public final class LinkRouter implements AutoCloseable {
 
     /** The ports routed between nodes. */
     public List<Integer> ports() {
-        return routes.stream().map(Route::port).distinct().sorted().toList();
+        return routes.stream().filter(r -> !r.from().equals(DataLink.CLIENTS)).map(Route::port).distinct().sorted().toList();
+    }
+
+    /** The ports on which the host's client connections are routed (empty: clients go direct). */
+    public List<Integer> clientPorts() {
+        return routes.stream().filter(r -> r.from().equals(DataLink.CLIENTS)).map(Route::port).distinct().sorted().toList();
     }
 
     public Proxy proxy(String name) {
@@ -120,7 +140,7 @@ public final class LinkRouter implements AutoCloseable {
     private void createProxies() {
         try {
             for (Route r : routes) {
-                Node to = cluster.node(r.to());
+                Node to = cluster.node(r.to()); // clients-n1-9092 leads to n1 as well
                 client.createProxy(r.proxyName(), "0.0.0.0:" + r.listenPort(), to.ip() + ":" + r.port());
             }
         } catch (IOException e) {
@@ -144,12 +164,22 @@ public final class LinkRouter implements AutoCloseable {
         run(node, sb.toString());
     }
 
-    /** iptables arguments (with -A) of the routes leaving this node. */
+    /** iptables arguments (with -A) of the routes leaving this node, and of client routes into it. */
     List<String> rules(Node node) {
         Map<String, String> ips = new LinkedHashMap<>();
         cluster.nodes().forEach(n -> ips.put(n.name(), n.ip()));
+        String subnet = cluster.subnet();
+        String gateway = subnet.substring(0, subnet.lastIndexOf('.') + 1) + "1";
         List<String> out = new ArrayList<>();
         for (Route r : routes) {
+            if (r.from().equals(DataLink.CLIENTS)) {
+                if (!r.to().equals(node.name())) continue;
+                String match = "-s " + gateway + " -p tcp --dport " + r.port();
+                out.add("-t nat -A PREROUTING " + match + " -j DNAT --to-destination " + ip + ":" + r.listenPort());
+                out.add("-t nat -A POSTROUTING -d " + ip + " -p tcp --dport " + r.listenPort() + " -j MASQUERADE");
+                out.add("-A INPUT " + match + " -j REJECT --reject-with tcp-reset");
+                continue;
+            }
             if (!r.from().equals(node.name())) continue;
             String match = "-d " + ips.get(r.to()) + " -p tcp --dport " + r.port();
             out.add("-t nat -A OUTPUT " + match + " -j DNAT --to-destination " + ip + ":" + r.listenPort());

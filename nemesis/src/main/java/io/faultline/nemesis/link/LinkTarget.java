@@ -73,6 +73,15 @@ public sealed interface LinkTarget {
         }
     }
 
+    /** The host's clients and one node: data from the clients to it (needs client routing, see LinkRouter). */
+    record Clients(String node) implements LinkTarget {
+        @Override
+        public Set<DataLink> resolve(ClusterView cluster, Random random) {
+            List<String> nodes = cluster.nodeNames();
+            return Set.of(new DataLink(DataLink.CLIENTS, node != null ? node : nodes.get(random.nextInt(nodes.size()))));
+        }
+    }
+
     private static Set<DataLink> fromTo(List<String> from, List<String> to) {
         Set<DataLink> out = new TreeSet<>(java.util.Comparator.comparing(DataLink::toString));
         for (String a : from) for (String b : to) if (!a.equals(b)) out.add(new DataLink(a, b));

@@ -48,7 +48,7 @@ class LinkFaultsKafkaDockerTest {
     static void start() throws Exception {
         kafka = SutCluster.start(new ApacheKafka(KafkaSettings.defaults()), 3, Duration.ofSeconds(180));
         ctx = NemesisContext.builder(kafka).seed(14).build();
-        links = new LinkNemesis(List.of());
+        links = new LinkNemesis(List.of(), List.of(ApacheKafka.PORT)); // the host's clients are routed too
         links.setup(ctx); // routes every inter-node connection through the proxy; old ones are reset and reopen
         try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
@@ -153,6 +153,16 @@ class LinkFaultsKafkaDockerTest {
             FaultOp healed = links.invoke(ctx, FaultOp.of(LinkNemesis.STOP));
             assertFalse(healed.isFailed(), healed.toString());
             assertTrue(awaitIsr(3, 120_000), "full ISR after healing the latency, isr=" + isr());
+
+            // the clients' own link to the leader: each produce request and its response cross it
+            FaultOp clients = links.invoke(ctx, FaultOp.of(LinkNemesis.START,
+                    new LinkFault.Slow(new LinkTarget.Clients(ctx.leaderOf(PARTITION).orElseThrow()), 200, 0)));
+            assertFalse(clients.isFailed(), clients.toString());
+            long slowClients = medianProduceMillis(producer, 9);
+            System.out.printf("acks=all produce median with 200 ms on the clients' link to the leader: %d ms (%s)%n",
+                    slowClients, clients.result());
+            assertTrue(slowClients >= 200, "produce median with a 200 ms client link was " + slowClients + " ms");
+            assertFalse(links.invoke(ctx, FaultOp.of(LinkNemesis.STOP)).isFailed());
         }
 
         String leader = ctx.leaderOf(PARTITION).orElseThrow();

@@ -91,7 +91,7 @@ class LinkTargetTest {
     @Test
     void dataFromAToBIsUpstreamOfAsConnectionsAndDownstreamOfBs() {
         var fault = new LinkFault.OneWay(LinkTarget.One.any());
-        var placements = LinkNemesis.placements(fault, Set.of(new DataLink("n1", "n2")), List.of(9092, 9093));
+        var placements = LinkNemesis.placements(fault, Set.of(new DataLink("n1", "n2")), List.of(9092, 9093), List.of());
         assertEquals(List.of(
                 new LinkNemesis.Placement("n1-n2-9092", ToxicDirection.UPSTREAM, "faultline-one-way-n1-n2"),
                 new LinkNemesis.Placement("n2-n1-9092", ToxicDirection.DOWNSTREAM, "faultline-one-way-n1-n2"),
@@ -99,9 +99,21 @@ class LinkTargetTest {
                 new LinkNemesis.Placement("n2-n1-9093", ToxicDirection.DOWNSTREAM, "faultline-one-way-n1-n2")), placements);
         // both directions of one link put two differently named toxics on each proxy, never a duplicate name
         var both = LinkNemesis.placements(new LinkFault.Slow(null, 1, 0),
-                LinkNemesis.hit(new LinkFault.Slow(null, 1, 0), Set.of(new DataLink("n1", "n2"))), List.of(9092));
+                LinkNemesis.hit(new LinkFault.Slow(null, 1, 0), Set.of(new DataLink("n1", "n2"))), List.of(9092), List.of());
         assertEquals(4, both.size());
         assertEquals(4, new HashSet<>(both.stream().map(p -> p.proxy() + "/" + p.toxic()).toList()).size());
         assertFalse(both.stream().anyMatch(p -> p.proxy().startsWith("n1-n1")));
+    }
+
+    @Test
+    void clientLinksUseTheNodesClientProxyOnly() {
+        var fault = new LinkFault.Slow(new LinkTarget.Clients("n2"), 100, 0);
+        Set<DataLink> hit = LinkNemesis.hit(fault, fault.target().resolve(ClusterView.of(FIVE), new Random()));
+        assertEquals(Set.of(new DataLink("clients", "n2"), new DataLink("n2", "clients")), hit);
+        var placements = LinkNemesis.placements(fault, hit, List.of(9092, 9093), List.of(9092));
+        assertEquals(Set.of(
+                new LinkNemesis.Placement("clients-n2-9092", ToxicDirection.UPSTREAM, "faultline-slow-clients-n2"),
+                new LinkNemesis.Placement("clients-n2-9092", ToxicDirection.DOWNSTREAM, "faultline-slow-n2-clients")),
+                new HashSet<>(placements));
     }
 }
