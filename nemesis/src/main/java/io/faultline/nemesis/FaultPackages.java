@@ -4,6 +4,9 @@ import io.faultline.nemesis.clock.ClockChange;
 import io.faultline.nemesis.clock.ClockNemesis;
 import io.faultline.nemesis.disk.DiskFault;
 import io.faultline.nemesis.disk.DiskNemesis;
+import io.faultline.nemesis.link.LinkFault;
+import io.faultline.nemesis.link.LinkNemesis;
+import io.faultline.nemesis.link.LinkTarget;
 import io.faultline.nemesis.net.Grudges;
 import io.faultline.nemesis.net.PartitionShape;
 import io.faultline.nemesis.net.Partitioner;
@@ -31,8 +34,10 @@ public final class FaultPackages {
     public static final String STOP = "stop";
     public static final String RESTART = "restart";
     public static final String DISK = "disk";
+    /** Slow, flaky, throttled, one-way and sliced links through Toxiproxy; healed right after partitions. */
+    public static final String LINK = "link";
     /** Every name, in heal order. */
-    public static final List<String> NAMES = List.of(PARTITION, PAUSE, CLOCK, KILL, STOP, RESTART, DISK);
+    public static final List<String> NAMES = List.of(PARTITION, LINK, PAUSE, CLOCK, KILL, STOP, RESTART, DISK);
 
     /** Share of process and partition faults aimed at a partition leader or the active controller. */
     public static final double AIMED_SHARE = 0.6;
@@ -43,6 +48,7 @@ public final class FaultPackages {
     public static List<FaultPackage.Legend> legends() {
         return List.of(
                 new FaultPackage.Legend(PARTITION, "#E9C46A", Set.of(Partitioner.START), Set.of(Partitioner.STOP)),
+                new FaultPackage.Legend(LINK, "#6C9A8B", Set.of(LinkNemesis.START), Set.of(LinkNemesis.STOP)),
                 new FaultPackage.Legend(PAUSE, "#9B8AC4", Set.of(ProcessNemesis.PAUSE), Set.of(ProcessNemesis.RESUME)),
                 new FaultPackage.Legend(CLOCK, "#2A9D8F", Set.of(ClockNemesis.BUMP, ClockNemesis.STROBE), Set.of(ClockNemesis.RESET)),
                 new FaultPackage.Legend(KILL, "#E76F51", Set.of(ProcessNemesis.KILL), Set.of(ProcessNemesis.START)),
@@ -66,6 +72,7 @@ public final class FaultPackages {
             if (!names.contains(name)) continue;
             out.add(switch (name) {
                 case PARTITION -> partition(ctx, options, partitioner);
+                case LINK -> link(ctx, options);
                 case PAUSE -> processPackage(PAUSE, ProcessNemesis.PAUSE, ProcessNemesis.RESUME, colour(PAUSE), ctx, options, process);
                 case CLOCK -> clock(ctx, options);
                 case KILL -> processPackage(KILL, ProcessNemesis.KILL, ProcessNemesis.START, colour(KILL), ctx, options, process);
@@ -117,6 +124,32 @@ public final class FaultPackages {
         if (ctx.knowsLeaders()) options.primaries().forEach(p -> leaders.add(new Target.Primaries(List.of(p))));
         List<Target> controller = ctx.knowsController() ? List.of(new Target.Controller()) : List.of();
         return aimed(leaders, controller, broad);
+    }
+
+    /**
+     * Link faults on a node's links, one link, a bridge or a leader's links: slow (20..400 ms ± a quarter),
+     * flaky (a fifth to a half of connections reset or silenced), throttled (16..256 KB/s), one-way, sliced.
+     */
+    static FaultPackage link(NemesisContext ctx, FaultOptions options) {
+        int n = ctx.nodeNames().size();
+        if (n < 2) throw new IllegalArgumentException("link faults need at least 2 nodes");
+        List<LinkTarget> targets = new ArrayList<>(List.of(LinkTarget.NodeLinks.any(), LinkTarget.One.any()));
+        if (n >= 3) targets.add(new LinkTarget.Bridge());
+        if (ctx.knowsLeaders()) options.primaries().forEach(p -> targets.add(new LinkTarget.Leader(p)));
+        Function<Random, LinkTarget> target = r -> targets.get(r.nextInt(targets.size()));
+        List<Function<Random, LinkFault>> kinds = List.of(
+                r -> {
+                    long latency = 20 + r.nextInt(381);
+                    return new LinkFault.Slow(target.apply(r), latency, latency / 4);
+                },
+                r -> new LinkFault.Flaky(target.apply(r), 0.2f + 0.3f * r.nextFloat(), r.nextInt(2000), r.nextBoolean()),
+                r -> new LinkFault.Throttle(target.apply(r), 16L << r.nextInt(5)),
+                r -> new LinkFault.OneWay(target.apply(r)),
+                r -> new LinkFault.Sliced(target.apply(r), 8 + r.nextInt(57), 4, 100 + r.nextInt(900)));
+        var generator = OpGenerator.flipFlop(r -> FaultOp.of(LinkNemesis.START, kinds.get(r.nextInt(kinds.size())).apply(r)),
+                r -> FaultOp.of(LinkNemesis.STOP));
+        return new FaultPackage(LINK, new LinkNemesis(List.of()), generator, List.of(FaultOp.of(LinkNemesis.STOP)),
+                colour(LINK), Set.of(LinkNemesis.START), Set.of(LinkNemesis.STOP));
     }
 
     static FaultPackage processPackage(String name, String faultF, String healF, String colour, NemesisContext ctx,

@@ -4,7 +4,7 @@
  * <p>A {@link io.faultline.nemesis.FaultPackage} bundles a {@link io.faultline.nemesis.Nemesis}, the
  * {@link io.faultline.nemesis.OpGenerator} of its ops, the ops that heal it at the end of a run and its plot colour.
  * {@link io.faultline.nemesis.FaultPackages#create} builds packages by name ("partition", "pause", "clock", "kill",
- * "stop", "restart", "disk"); a {@link io.faultline.nemesis.Scheduler} runs any mix of them on a seeded
+ * "stop", "restart", "disk", "link"); a {@link io.faultline.nemesis.Scheduler} runs any mix of them on a seeded
  * {@link io.faultline.nemesis.Schedule}, then runs every package's final heal, and
  * {@link io.faultline.nemesis.ClusterHealth} verifies the cluster is back to normal. A runner does:
  *
@@ -22,7 +22,7 @@
  * }</pre>
  *
  * <p>Every op is recorded twice in the history (process nemesis, type info): when it starts, with the requested
- * value, and when it ends, with what was done. Link faults (latency, loss) will join as one more package whose
- * nemesis drives a userspace proxy: nothing in the scheduler or the package shape is specific to the current kinds.
+ * value, and when it ends, with what was done. Link faults ("link": latency, loss, bandwidth, one-way) are one more
+ * package whose nemesis drives a Toxiproxy through toxiproxy-java ({@link io.faultline.nemesis.link.LinkNemesis}).
  */
 package io.faultline.nemesis;
