@@ -15,11 +15,12 @@ public final class LazyFsMain {
 
     /**
      * Mount options. Large writes (128 KiB, not libfuse2's 4 KiB default) keep the per-request cost down; zero
-     * entry/attribute timeouts make a forget visible at once to a mount that goes on serving.
+     * entry/attribute timeouts make a forget visible at once to a mount that goes on serving; nonempty because a
+     * node's data directory is mounted over itself (its own files are the backing copy).
      */
     public static String[] mountOptions() {
         return new String[] {"-o", "big_writes,max_write=131072,max_read=131072,entry_timeout=0,attr_timeout=0,"
-                + "negative_timeout=0,fsname=lazyfs,subtype=lazyfs"};
+                + "negative_timeout=0,nonempty,fsname=lazyfs,subtype=lazyfs"};
     }
 
     public static void main(String[] args) throws Exception {
