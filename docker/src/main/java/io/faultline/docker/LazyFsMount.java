@@ -49,7 +49,8 @@ public final class LazyFsMount {
 
     /**
      * Power loss on a running node's disk: every file back to its last fsync, un-synced directory operations
-     * undone, and from then on every file operation blocks (the machine is off). Kill the node next.
+     * undone, and from then on every file operation fails with EIO. Freeze the node program first (SIGSTOP) so it
+     * cannot act on those errors, and kill it next.
      * Returns the filesystem's answer ("ok Forgotten[...]"); throws when it does not answer.
      */
     public static String crash(Node node) {

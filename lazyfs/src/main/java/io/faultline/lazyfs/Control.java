@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * atomically, so a shell can send a command and wait for its answer:
  * <pre>echo "crash 42" > DIR/control; until [ -e DIR/42.reply ]; do sleep 0.05; done; cat DIR/42.reply</pre>
  * Commands: {@code forget} (lazyfs's clear-cache: revert to the fsynced image and go on serving), {@code crash}
- * (revert, then block every operation: power is off; kill the users of the mount next), {@code status}.
+ * (revert, then fail every operation with EIO: power is off; stop the users of the mount before, kill them after), {@code status}.
  */
 public final class Control implements Runnable {
     public static final String PIPE = "control";

@@ -50,9 +50,7 @@ public final class LazyFs extends FuseStubFS {
     private final AtomicLong graveSeq = new AtomicLong();
     private final ThreadLocal<FileStat> scratchStat = ThreadLocal.withInitial(
             () -> new FileStat(jnr.ffi.Runtime.getSystemRuntime()));
-    private final Object fenceLock = new Object();
     private volatile boolean fenced;
-    private volatile boolean closing;
 
     public LazyFs(Path backing) throws IOException {
         this.backing = backing.toAbsolutePath().normalize();
@@ -69,7 +67,7 @@ public final class LazyFs extends FuseStubFS {
 
     /**
      * Reverts every file to its last fsynced content and length and undoes the directory operations no
-     * directory fsync covered. With fence, every later operation blocks (power is off) until {@link #close()}.
+     * directory fsync covered. With fence, every later operation fails with EIO (power is off).
      */
     public Forgotten forget(boolean fence) throws IOException {
         gate.writeLock().lock();
@@ -100,31 +98,21 @@ public final class LazyFs extends FuseStubFS {
         return "files-tracked=" + files.size() + " dir-ops-pending=" + journal.size() + " fenced=" + fenced;
     }
 
-    /** Releases operations blocked by a fence (they fail with EIO) and unmounts. */
     public void close() {
-        closing = true;
-        synchronized (fenceLock) {
-            fenceLock.notifyAll();
-        }
         umount();
     }
 
     // ---- the gate ------------------------------------------------------------------------------------------
 
+    /**
+     * Every operation starts here: false once crashed, and the operation fails with EIO. (Blocking instead would
+     * deadlock: the kernel waits uninterruptibly for answers already sent to us, so the killed program could
+     * never finish dying, and its PID-1 exit is what would kill this daemon.)
+     */
     private boolean enter() {
         gate.readLock().lock();
         if (!fenced) return true;
         gate.readLock().unlock();
-        synchronized (fenceLock) {
-            while (!closing) {
-                try {
-                    fenceLock.wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
         return false;
     }
 

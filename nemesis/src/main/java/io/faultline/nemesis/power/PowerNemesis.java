@@ -15,9 +15,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Power loss on nodes whose data directory is on lazyfs ({@link LazyFsMount}): {@code power-off} makes every
- * targeted node's filesystem forget what was not fsynced and freeze (all targets first, so a correlated loss
- * happens at one instant as far as the disks know), then SIGKILLs them; they stay down until {@code power-on}
+ * Power loss on nodes whose data directory is on lazyfs ({@link LazyFsMount}): {@code power-off} freezes every
+ * targeted node program (SIGSTOP: from then on it sends nothing, as a machine without power), makes each node's
+ * filesystem forget what was not fsynced and fail everything after (all targets before any kill, so a correlated
+ * loss happens at one instant as far as the nodes can tell), then SIGKILLs them; they stay down until {@code power-on}
  * starts them again (as the final heal does for every node). A node already down is left alone: its page cache
  * died with it when it was killed, which a process crash keeps.
  *
@@ -72,6 +73,7 @@ public final class PowerNemesis implements Nemesis {
     private String powerOff(List<Node> nodes) {
         Map<String, String> forgotten = new TreeMap<>();
         List<String> failures = new ArrayList<>();
+        nodes.parallelStream().forEach(n -> n.signal("STOP"));
         nodes.parallelStream().forEach(n -> {
             try {
                 String reply = LazyFsMount.crash(n);
