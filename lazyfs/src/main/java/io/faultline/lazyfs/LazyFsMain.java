@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code java -jar lazyfs.jar --backing DIR --mount DIR [--control DIR]}: mounts the filesystem in the foreground
+ * {@code java -cp ... io.faultline.lazyfs.LazyFsMain --backing DIR --mount DIR [--control DIR] [--real-fsync]}: mounts the filesystem in the foreground
  * until killed or unmounted. Needs libfuse2 and the right to mount (root with CAP_SYS_ADMIN and /dev/fuse, or
  * fusermount).
  */
@@ -27,6 +27,7 @@ public final class LazyFsMain {
         Path backing = null;
         Path mount = null;
         Path control = null;
+        boolean realFsync = false;
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -35,18 +36,19 @@ public final class LazyFsMain {
                 case "--backing" -> { backing = Path.of(require(a, next)); i++; }
                 case "--mount" -> { mount = Path.of(require(a, next)); i++; }
                 case "--control" -> { control = Path.of(require(a, next)); i++; }
+                case "--real-fsync" -> realFsync = true;
                 default -> rest.add(a);
             }
         }
         if (backing == null || mount == null || !rest.isEmpty()) {
-            System.err.println("usage: lazyfs --backing DIR --mount DIR [--control DIR]" + (rest.isEmpty() ? "" : "; unknown " + rest));
+            System.err.println("usage: lazyfs --backing DIR --mount DIR [--control DIR] [--real-fsync]" + (rest.isEmpty() ? "" : "; unknown " + rest));
             System.exit(2);
         }
         if (!Files.isDirectory(mount)) {
             System.err.println("lazyfs: mount point " + mount + " is not a directory");
             System.exit(2);
         }
-        LazyFs fs = new LazyFs(backing);
+        LazyFs fs = new LazyFs(backing, realFsync);
         if (control != null) new Control(fs, control).start();
         Runtime.getRuntime().addShutdownHook(new Thread(fs::close, "lazyfs-unmount"));
         System.err.println("lazyfs: mounting " + backing + " at " + mount);

@@ -119,9 +119,10 @@ class PowerLossKafkaDockerTest {
                 }
                 for (Future<?> f : sends) f.get(120, TimeUnit.SECONDS);
             }
+            assertEquals(2000, acked.size(), "every record acknowledged before the power went");
             FaultOp off = power.invoke(ctx, FaultOp.of(PowerNemesis.OFF, new Target.All()));
             power.invoke(ctx, FaultOp.of(PowerNemesis.ON, new Target.All()));
-            kafka.sut().awaitReady(kafka.cluster(), Duration.ofSeconds(180));
+            kafka.sut().awaitReady(kafka.cluster(), Duration.ofSeconds(300));
             var promise = DurabilityPromise.of(settings.flushIntervalMessages(), settings.flushIntervalMs(),
                     settings.minInsyncReplicas(), power.maxOffAtOnce());
             return new Outcome(acked.size(), lost(kafka, acked), promise, off.result());
@@ -130,7 +131,7 @@ class PowerLossKafkaDockerTest {
 
     private static SutCluster start(KafkaSettings settings) throws Exception {
         var sut = new ApacheKafka(settings);
-        var kafka = SutCluster.start(sut, sut.buildImage(), 3, Duration.ofSeconds(180), LazyFsMount::on);
+        var kafka = SutCluster.start(sut, sut.buildImage(), 3, Duration.ofSeconds(300), LazyFsMount::on);
         try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
                     .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
