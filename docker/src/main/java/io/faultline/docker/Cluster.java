@@ -167,6 +167,7 @@ public final class Cluster implements AutoCloseable {
                             .withCapAdd(Capability.NET_ADMIN)
                             .withInit(false);
                     if (spec.memoryBytes() > 0) host.withMemory(spec.memoryBytes());
+                    if (LazyFsMount.wanted(spec)) LazyFsMount.grant(host);
                     List<String> env = new ArrayList<>();
                     spec.env().forEach((k, v) -> env.add(k + "=" + v));
                     var created = client.createContainerCmd(spec.image())

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * by FAULTLINE_BASE_IMAGE where a registry is reachable).
  */
 public final class NodeImage {
-    public static final String DEFAULT_BASE = "faultline/base:bookworm-jre17";
+    public static final String DEFAULT_BASE = "faultline/base:bookworm-jre17-fuse";
     private static final String NODE_RESOURCES = "/io/faultline/docker/images/node/";
 
     private final String repository;
@@ -46,6 +46,7 @@ public final class NodeImage {
         return named("node")
                 .withClasspathFile("Dockerfile", NODE_RESOURCES + "Dockerfile")
                 .withClasspathFile("node-run", NODE_RESOURCES + "node-run")
+                .withDirectory("lazyfs", LazyFsMount.libsDirectory())
                 .withBuildArg("BASE_IMAGE", baseImageName());
     }
 

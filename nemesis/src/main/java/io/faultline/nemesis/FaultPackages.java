@@ -10,6 +10,7 @@ import io.faultline.nemesis.link.LinkTarget;
 import io.faultline.nemesis.net.Grudges;
 import io.faultline.nemesis.net.PartitionShape;
 import io.faultline.nemesis.net.Partitioner;
+import io.faultline.nemesis.power.PowerNemesis;
 import io.faultline.nemesis.process.ProcessNemesis;
 import io.faultline.nemesis.process.Target;
 
@@ -41,6 +42,13 @@ public final class FaultPackages {
 
     /** Share of process and partition faults aimed at a partition leader or the active controller. */
     public static final double AIMED_SHARE = 0.6;
+    /** Power loss: needs the nodes' data on lazyfs (see {@link io.faultline.docker.LazyFsMount}). */
+    public static final String POWER = "power";
+    /**
+     * Packages that need the nodes prepared before they start (power: data on lazyfs), so not in {@link #NAMES}
+     * ("every package" must run on any cluster). Their final heal runs just before the disk faults' recovery.
+     */
+    public static final List<String> PREPARED = List.of(POWER);
 
     private FaultPackages() {}
 
@@ -54,6 +62,7 @@ public final class FaultPackages {
                 new FaultPackage.Legend(KILL, "#E76F51", Set.of(ProcessNemesis.KILL), Set.of(ProcessNemesis.START)),
                 new FaultPackage.Legend(STOP, "#F4A261", Set.of(ProcessNemesis.STOP), Set.of(ProcessNemesis.START)),
                 new FaultPackage.Legend(RESTART, "#D98880", Set.of(ProcessNemesis.RESTART), Set.of()),
+                new FaultPackage.Legend(POWER, "#6D597A", Set.of(PowerNemesis.OFF), Set.of(PowerNemesis.ON)),
                 new FaultPackage.Legend(DISK, "#8AB6D6", Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.DELETE_INDEX), Set.of()));
     }
 
@@ -62,6 +71,12 @@ public final class FaultPackages {
     }
 
     public static List<FaultPackage> create(Collection<String> names, NemesisContext ctx, FaultOptions options) {
+        if (names.contains(POWER)) {
+            List<FaultPackage> out = new ArrayList<>(create(names.stream().filter(n -> !n.equals(POWER)).toList(), ctx, options));
+            int disk = out.stream().map(FaultPackage::name).toList().indexOf(DISK);
+            out.add(disk < 0 ? out.size() : disk, power());
+            return out;
+        }
         for (String n : names) {
             if (!NAMES.contains(n)) throw new IllegalArgumentException("unknown fault package " + n + "; known: " + NAMES);
         }
@@ -78,6 +93,7 @@ public final class FaultPackages {
                 case KILL -> processPackage(KILL, ProcessNemesis.KILL, ProcessNemesis.START, colour(KILL), ctx, options, process);
                 case STOP -> processPackage(STOP, ProcessNemesis.STOP, ProcessNemesis.START, colour(STOP), ctx, options, process);
                 case RESTART -> restart(ctx, options, process);
+                case POWER -> power();
                 case DISK -> disk(options);
                 default -> throw new AssertionError(name);
             });
@@ -186,6 +202,15 @@ public final class FaultPackages {
         double log2Max = Math.log(max) / Math.log(2);
         long magnitude = Math.round(Math.pow(2, 2 + r.nextDouble() * (log2Max - 2)));
         return r.nextBoolean() ? magnitude : -magnitude;
+    }
+
+    /** Power loss of one node, a minority or every node at once (correlated); power back on for all. */
+    static FaultPackage power() {
+        List<Target> targets = List.of(new Target.One(), new Target.Minority(), new Target.All());
+        var generator = OpGenerator.flipFlop(r -> FaultOp.of(PowerNemesis.OFF, targets.get(r.nextInt(targets.size()))),
+                r -> FaultOp.of(PowerNemesis.ON, new Target.All()));
+        return new FaultPackage(POWER, new PowerNemesis(), generator, List.of(FaultOp.of(PowerNemesis.ON, new Target.All())),
+                colour(POWER), Set.of(PowerNemesis.OFF), Set.of(PowerNemesis.ON));
     }
 
     static FaultPackage disk(FaultOptions options) {

@@ -3,12 +3,14 @@ package io.faultline.docker.sut;
 import io.faultline.docker.Cluster;
 import io.faultline.docker.Node;
 import io.faultline.docker.NodeAddress;
+import io.faultline.docker.NodeSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** A running system under test: its cluster of containers plus what it takes to drive and tear it down. */
 public final class SutCluster implements AutoCloseable {
@@ -29,8 +31,14 @@ public final class SutCluster implements AutoCloseable {
 
     /** The same, with the SUT's image already built. */
     public static SutCluster start(SystemUnderTest sut, String image, int nodes, Duration readyTimeout) {
+        return start(sut, image, nodes, readyTimeout, UnaryOperator.identity());
+    }
+
+    /** The same, each node's spec adjusted first (e.g. {@link io.faultline.docker.LazyFsMount#on}: data on lazyfs). */
+    public static SutCluster start(SystemUnderTest sut, String image, int nodes, Duration readyTimeout,
+                                   UnaryOperator<NodeSpec> adjust) {
         Cluster cluster = Cluster.builder().withNodes(nodes)
-                .withNodeSpecs((self, all) -> sut.nodeSpec(image, self, all))
+                .withNodeSpecs((self, all) -> adjust.apply(sut.nodeSpec(image, self, all)))
                 .createOnly()
                 .start();
         try {

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Build Faultline's base node image (JRE 17, iptables, iproute2, libfaketime, procps) without a registry:
+# Build Faultline's base node image (JRE 17, iptables, iproute2, libfaketime, procps, fuse) without a registry:
 # debootstrap a minimal Debian into a folder, then `docker import` it. Reused when it already exists.
-# Usage: build-base-image.sh [IMAGE]   (default faultline/base:bookworm-jre17)
+# Usage: build-base-image.sh [IMAGE]   (default faultline/base:bookworm-jre17-fuse)
 set -euo pipefail
 
-IMAGE=${1:-${FAULTLINE_BASE_IMAGE:-faultline/base:bookworm-jre17}}
+IMAGE=${1:-${FAULTLINE_BASE_IMAGE:-faultline/base:bookworm-jre17-fuse}}
 SUITE=${FAULTLINE_BASE_SUITE:-bookworm}
-PACKAGES=openjdk-17-jre-headless,iptables,iproute2,libfaketime,procps,ca-certificates-java
+# fuse + libfuse2: the lazyfs power-loss filesystem mounts node data directories (the tag changes with this list).
+PACKAGES=openjdk-17-jre-headless,iptables,iproute2,libfaketime,procps,ca-certificates-java,fuse,libfuse2
 
 if docker image inspect "$IMAGE" >/dev/null 2>&1; then
   exit 0
