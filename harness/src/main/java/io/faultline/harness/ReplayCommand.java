@@ -20,7 +20,7 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TestConfig config = StoredRun.configOf(StoredRun.readTestJson(runDir.toRealPath()));
+        TestConfig config = StoredRun.configOf(runDir.toRealPath().resolve("test.json"), StoredRun.readTestJson(runDir.toRealPath()));
         return new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create).run().exitCode();
     }
 }
