@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 
+import java.io.BufferedInputStream;
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +37,22 @@ public final class HistoryReader {
     }
 
     public static Read readWithCaveats(Path file) throws IOException {
+        // Fast path: one byte-level parser over the whole file. Any problem sends us to the line-by-line reader,
+        // which knows which line is bad and whether it is the last one.
+        try (InputStream in = Files.newInputStream(file);
+             JsonParser p = HistoryJson.FACTORY.createParser(new BufferedInputStream(in, 1 << 16))) {
+            List<Op> ops = new ArrayList<>();
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw new IOException("not a JSON object");
+                }
+                ops.add(HistoryJson.read(p));
+            }
+            return new Read(ops, List.of());
+        } catch (IOException | RuntimeException slowPathKnowsBetter) {
+            // fall through
+        }
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return read(r, true, file.getFileName().toString());
         }
