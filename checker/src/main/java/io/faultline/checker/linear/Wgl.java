@@ -42,6 +42,10 @@ final class Wgl<S, I, O> {
     private record Config(long hash, Object state) {
     }
 
+    /** One linearized op on the search stack; frames are shared, so remembering the deepest stack is O(1). */
+    private record Frame(int entry, Object stateBefore, long hashBefore, int depth, Frame parent) {
+    }
+
     private final Model<S, I, O> model;
     private final List<LinOp<I, O>> ops;
     private final LongSupplier nanoClock;
@@ -99,16 +103,13 @@ final class Wgl<S, I, O> {
         }
 
         Set<Config> seen = new HashSet<>();
-        int[] stackEntry = new int[n];
-        Object[] stackState = new Object[n];
-        long[] stackHash = new long[n];
-        int sp = 0;
+        Frame top = null;
         BitSet linearized = new BitSet(n);
         S state = model.initial();
         long hash = 0;
         int entry = next[HEAD];
         int bestDepth = -1;
-        List<Integer> bestPrefix = List.of();
+        Frame bestTop = null;
         int bestStuck = -1;
         Object bestState = state;
         long steps = 0;
@@ -126,10 +127,7 @@ final class Wgl<S, I, O> {
                         if (seen.size() > maxConfigs) {
                             return new GaveUp("memory bound reached (" + maxConfigs + " configurations)", seen.size());
                         }
-                        stackEntry[sp] = entry;
-                        stackState[sp] = state;
-                        stackHash[sp] = hash;
-                        sp++;
+                        top = new Frame(entry, state, hash, top == null ? 1 : top.depth() + 1, top);
                         state = after;
                         hash = h;
                         linearized.set(op);
@@ -140,32 +138,37 @@ final class Wgl<S, I, O> {
                 }
                 entry = next[entry];
             } else {
-                if (sp > bestDepth) { // the furthest the search got: what a report shows
-                    bestDepth = sp;
-                    List<Integer> prefix = new ArrayList<>(sp);
-                    for (int i = 0; i < sp; i++) {
-                        prefix.add(opOf[stackEntry[i]]);
-                    }
-                    bestPrefix = prefix;
+                int depth = top == null ? 0 : top.depth();
+                if (depth > bestDepth) { // the furthest the search got: what a report shows
+                    bestDepth = depth;
+                    bestTop = top;
                     bestStuck = opOf[entry];
                     bestState = state;
                 }
-                if (sp == 0) {
-                    return new NotLinearizable(bestPrefix, bestStuck, bestState, seen.size());
+                if (top == null) {
+                    return new NotLinearizable(prefix(bestTop, opOf), bestStuck, bestState, seen.size());
                 }
-                sp--;
-                int back = stackEntry[sp];
+                int back = top.entry();
                 @SuppressWarnings("unchecked")
-                S restored = (S) stackState[sp];
+                S restored = (S) top.stateBefore();
                 state = restored;
-                hash = stackHash[sp];
-                stackState[sp] = null;
+                hash = top.hashBefore();
+                top = top.parent();
                 linearized.clear(opOf[back]);
                 unlift(back, match[back], next, prev);
                 entry = next[back];
             }
         }
         return new Linearizable(seen.size());
+    }
+
+    private static List<Integer> prefix(Frame top, int[] opOf) {
+        List<Integer> out = new ArrayList<>();
+        for (Frame f = top; f != null; f = f.parent()) {
+            out.add(opOf[f.entry()]);
+        }
+        java.util.Collections.reverse(out);
+        return out;
     }
 
     private static void lift(int call, int ret, int[] next, int[] prev) {
