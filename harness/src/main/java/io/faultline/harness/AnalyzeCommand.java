@@ -15,17 +15,26 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN_DIR", description = "A run folder, e.g. store/latest")
     Path runDir;
 
+    @picocli.CommandLine.Option(names = "--edn", description = "Also rewrite history.edn (Jepsen's format).")
+    boolean edn;
+
     @Override
     public Integer call() throws Exception {
         Path dir = runDir.toRealPath();
         var testJson = StoredRun.readTestJson(dir);
-        var config = StoredRun.configOf(testJson);
+        var config = StoredRun.configOf(dir.resolve("test.json"), testJson);
         Path history = dir.resolve("history.jsonl");
         if (!Files.isRegularFile(history)) throw new IllegalArgumentException(dir + " has no history.jsonl");
-        var ops = HistoryReader.read(history);
+        HistoryReader.Read read;
+        try {
+            read = HistoryReader.readWithCaveats(history);
+        } catch (HistoryReader.MalformedHistoryException e) {
+            throw new IllegalArgumentException(dir.resolve(e.getMessage()).toString()); // one line: file, line, what
+        }
+        var ops = read.ops();
         var ending = RunAnalysis.Ending.ofStored(dir);
         var outcome = RunAnalysis.analyze(StoredRun.runDirOf(dir), config, testJson, ops, ending,
-                StoredRun.startedAt(testJson), StoredRun.readClocks(dir));
+                StoredRun.startedAt(testJson), StoredRun.readClocks(dir), read.caveats(), edn);
         System.out.println("faultline: " + ops.size() + " ops checked: " + outcome.verdict().name().toLowerCase()
                 + (outcome.caveats().isEmpty() ? "" : " (" + String.join("; ", outcome.caveats()) + ")")
                 + "; report: " + dir.resolve("report.html"));

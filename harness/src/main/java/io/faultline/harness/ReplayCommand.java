@@ -32,7 +32,7 @@ final class ReplayCommand implements Callable<Integer> {
             System.err.println("faultline: replaying " + schedule + ": " + file.faultCycles().size() + " faults");
             return runner(file.config(), new RunStore(store), file.cycleSet()).run().exitCode();
         }
-        TestConfig config = StoredRun.configOf(StoredRun.readTestJson(runDir.toRealPath()));
+        TestConfig config = StoredRun.configOf(runDir.toRealPath().resolve("test.json"), StoredRun.readTestJson(runDir.toRealPath()));
         return new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create).run().exitCode();
     }
 

@@ -72,6 +72,19 @@ final class RunAnalysis {
     static Outcome analyze(RunDir run, TestConfig config, Map<String, Object> testJson, List<Op> recorded,
                            Ending ending, Instant startedAt, Map<String, List<ReportInput.ClockPoint>> clocks)
             throws IOException {
+        return analyze(run, config, testJson, recorded, ending, startedAt, clocks, List.of(), true);
+    }
+
+    /**
+     * @param readCaveats what reading the history dropped (a torn last line): shown, and the ending is then not
+     *                    trusted to prove loss
+     * @param writeEdn    whether to (re)write history.edn; `analyze` does only when asked, as it costs more than
+     *                    the checks on a long history
+     */
+    static Outcome analyze(RunDir run, TestConfig config, Map<String, Object> testJson, List<Op> recorded,
+                           Ending ending, Instant startedAt, Map<String, List<ReportInput.ClockPoint>> clocks,
+                           List<String> readCaveats, boolean writeEdn)
+            throws IOException {
         // Ops the run never completed are indeterminate, as in Jepsen: close them as info before judging.
         List<Op> history = OpenInvocations.completeAsInfo(recorded);
         // What the client settings permit by design (duplicates without idempotence, loss with acks=0) is
@@ -82,9 +95,10 @@ final class RunAnalysis {
                 new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed));
         Map<String, CheckResult> checks = new LinkedHashMap<>();
         for (Checker c : checkers) checks.put(c.name(), c.check(history));
-        List<String> caveats = ending.caveats();
+        List<String> caveats = new java.util.ArrayList<>(readCaveats);
+        caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
-        EdnWriter.write(history, run.historyEdn());
+        if (writeEdn) EdnWriter.write(history, run.historyEdn());
         Map<String, Object> shown = new LinkedHashMap<>(testJson);
         if (!caveats.isEmpty()) shown.put("caveats", caveats);
         var input = ReportInput.builder(run.testName())

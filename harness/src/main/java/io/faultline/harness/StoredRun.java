@@ -39,12 +39,38 @@ final class StoredRun {
     static Map<String, Object> readTestJson(Path runDir) throws IOException {
         Path file = runDir.resolve("test.json");
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException(runDir + " has no test.json: not a run folder");
-        return JSON.readValue(file.toFile(), new TypeReference<LinkedHashMap<String, Object>>() {});
+        try {
+            Map<String, Object> m = JSON.readValue(file.toFile(), new TypeReference<LinkedHashMap<String, Object>>() {});
+            if (m == null) throw new IllegalArgumentException(file + ": empty, expected a JSON object");
+            return m;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            var at = e.getLocation();
+            String msg = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage();
+            msg = msg.lines().findFirst().orElse("");
+            throw new IllegalArgumentException(file + (at == null ? "" : " line " + at.getLineNr()) + ": not valid JSON ("
+                    + (msg.length() > 160 ? msg.substring(0, 160) + "…" : msg) + ")");
+        }
+    }
+
+    /** The run's configuration; a missing or malformed "parameters" object is one clear line naming the file. */
+    static TestConfig configOf(Map<String, Object> testJson) {
+        return configOf(Path.of("test.json"), testJson);
     }
 
     @SuppressWarnings("unchecked")
-    static TestConfig configOf(Map<String, Object> testJson) {
-        return TestConfig.fromMap((Map<String, Object>) testJson.get("parameters"));
+    static TestConfig configOf(Path file, Map<String, Object> testJson) {
+        if (!(testJson.get("parameters") instanceof Map<?, ?> params)) {
+            throw new IllegalArgumentException(file + ": no \"parameters\" object (not a Faultline run, or written by a "
+                    + "version that stored its settings differently)");
+        }
+        try {
+            return TestConfig.fromMap((Map<String, Object>) params);
+        } catch (ClassCastException | NullPointerException e) {
+            throw new IllegalArgumentException(file + ": \"parameters\" is missing a setting or has one of the wrong "
+                    + "type (" + e.getMessage() + ")");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage());
+        }
     }
 
     static Instant startedAt(Map<String, Object> testJson) {

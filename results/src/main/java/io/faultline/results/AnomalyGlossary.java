@@ -21,9 +21,22 @@ final class AnomalyGlossary {
             Map.entry("int-nonmonotonic-poll", "Within one poll, consecutive records of a key go backwards or repeat."),
             Map.entry("nonmonotonic-send", "A process's send landed at or before its previous send to the same key."),
             Map.entry("int-nonmonotonic-send", "Within one op, a later send to a key landed at or before an earlier one."),
-            Map.entry("int-send-skip", "Within one op, consecutive sends to a key are not adjacent in the log (normal when others interleave)."));
+            Map.entry("int-send-skip", "Within one op, consecutive sends to a key are not adjacent in the log (normal when others interleave)."),
+            Map.entry("G1b", "Intermediate read: a transaction's read of a key ended at a value its writer later superseded in the same transaction."),
+            Map.entry("G0", "Write cycle: transactions whose writes to keys are ordered differently on different keys (ww edges only)."),
+            Map.entry("G1c", "Circular information flow: a cycle of write and read dependencies (ww, wr)."),
+            Map.entry("G-single", "A dependency cycle with exactly one anti-dependency (rw): a read missed a write that, by the other edges, came before it."),
+            Map.entry("G2-item", "A dependency cycle with two or more anti-dependencies (rw)."),
+            Map.entry("nonlinearizable", "A key whose operations fit no single order consistent with real time and the model."),
+            Map.entry("unknown", "Keys the linearizability search gave up on (time or memory bound)."));
 
     static String meaning(String category) {
-        return MEANINGS.getOrDefault(category, "");
+        String m = MEANINGS.get(category);
+        if (m == null && category.endsWith("-process")) {
+            m = meaning(category.substring(0, category.length() - 8)) + " Needs a process-order edge.";
+        } else if (m == null && category.endsWith("-realtime")) {
+            m = meaning(category.substring(0, category.length() - 9)) + " Needs a real-time edge.";
+        }
+        return m == null ? "" : m;
     }
 }

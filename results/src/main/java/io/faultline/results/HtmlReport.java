@@ -228,6 +228,7 @@ public final class HtmlReport {
                     }
                     b.append("</ol>");
                 }
+                b.append(CheckDrawings.html(r));
             }
             return b.toString();
         }

@@ -25,7 +25,9 @@ import java.util.Map;
  * Streaming Jackson rather than databind: it is several times faster and the shape is ours to define.
  */
 public final class HistoryJson {
-    static final JsonFactory FACTORY = new JsonFactory();
+    // No source text in error locations: building that reference per line cost a tenth of reading a history.
+    static final JsonFactory FACTORY = JsonFactory.builder()
+            .disable(com.fasterxml.jackson.core.StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
 
     private HistoryJson() {
     }
@@ -148,7 +150,10 @@ public final class HistoryJson {
                 case "error" -> error = t == JsonToken.VALUE_NULL ? null : p.getText();
                 case "seekToBeginning" -> seek = p.getBooleanValue();
                 case "value" -> {
-                    rawValue = readRaw(p);
+                    // Our writer puts f first, so the usual send/poll value is read straight into micro-ops.
+                    OpValue fast = t == JsonToken.START_ARRAY && f != null && !Op.ASSIGN.equals(f)
+                            && !Op.SUBSCRIBE.equals(f) ? readMops(p) : null;
+                    rawValue = fast != null ? fast : readRaw(p);
                     sawValue = true;
                 }
                 default -> p.skipChildren();
@@ -157,8 +162,91 @@ public final class HistoryJson {
         if (type == null || f == null) {
             throw new IOException("op without type or f at " + p.currentLocation());
         }
-        OpValue value = sawValue ? toValue(f, rawValue, seek) : OpValue.None.INSTANCE;
+        OpValue value = !sawValue ? OpValue.None.INSTANCE
+                : rawValue instanceof OpValue v ? v : toValue(f, rawValue, seek);
         return new Op(index, type, process, time, f, value, error);
+    }
+
+    /**
+     * Reads a vector of micro-ops straight from the parser (positioned on its START_ARRAY). Anything unexpected
+     * is an error with the location, as the generic path would report it.
+     */
+    private static OpValue readMops(JsonParser p) throws IOException {
+        List<MicroOp> mops = new ArrayList<>(2);
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            expect(p, JsonToken.START_ARRAY);
+            expect(p.nextToken() == JsonToken.VALUE_STRING, p, "a micro-op name");
+            String kind = p.getText();
+            if (kind.equals("send")) {
+                expect(p.nextToken() == JsonToken.VALUE_NUMBER_INT, p, "a key");
+                int key = p.getIntValue();
+                JsonToken t = p.nextToken();
+                if (t == JsonToken.START_ARRAY) {
+                    t = p.nextToken();
+                    Long offset = t == JsonToken.VALUE_NULL ? null : number(p);
+                    expect(p.nextToken() == JsonToken.VALUE_NUMBER_INT, p, "a value");
+                    long value = p.getLongValue();
+                    expect(p.nextToken() == JsonToken.END_ARRAY, p, "]");
+                    mops.add(new MicroOp.Send(key, value, offset));
+                } else {
+                    mops.add(new MicroOp.Send(key, number(p), null));
+                }
+                expect(p.nextToken() == JsonToken.END_ARRAY, p, "]");
+            } else if (kind.equals("poll")) {
+                JsonToken t = p.nextToken();
+                if (t == JsonToken.END_ARRAY) {
+                    mops.add(MicroOp.Poll.invoke());
+                    continue;
+                }
+                if (t == JsonToken.VALUE_NULL) {
+                    mops.add(MicroOp.Poll.invoke());
+                } else {
+                    expect(p, JsonToken.START_OBJECT);
+                    Map<Integer, List<MicroOp.Record>> reads = new java.util.TreeMap<>();
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        int key;
+                        try {
+                            key = Integer.parseInt(p.currentName());
+                        } catch (NumberFormatException e) {
+                            throw new IOException("poll key is not a number at " + p.currentLocation());
+                        }
+                        expect(p.nextToken() == JsonToken.START_ARRAY, p, "a list of records");
+                        List<MicroOp.Record> recs = new ArrayList<>();
+                        while (p.nextToken() != JsonToken.END_ARRAY) {
+                            expect(p, JsonToken.START_ARRAY);
+                            p.nextToken();
+                            long offset = number(p);
+                            p.nextToken();
+                            long value = number(p);
+                            expect(p.nextToken() == JsonToken.END_ARRAY, p, "]");
+                            recs.add(new MicroOp.Record(offset, value));
+                        }
+                        reads.put(key, List.copyOf(recs));
+                    }
+                    mops.add(new MicroOp.Poll(reads));
+                }
+                expect(p.nextToken() == JsonToken.END_ARRAY, p, "]");
+            } else {
+                throw new IOException("unknown micro-op: " + kind);
+            }
+        }
+        return new OpValue.Txn(mops);
+    }
+
+    private static long number(JsonParser p) throws IOException {
+        expect(p.currentToken() == JsonToken.VALUE_NUMBER_INT, p, "a number");
+        return p.getLongValue();
+    }
+
+    private static void expect(JsonParser p, JsonToken token) throws IOException {
+        expect(p.currentToken() == token, p, token.asString() == null ? token.name() : token.asString());
+    }
+
+    private static void expect(boolean ok, JsonParser p, String what) throws IOException {
+        if (!ok) {
+            throw new IOException("expected " + what + " at column " + p.currentLocation().getColumnNr()
+                    + ", found " + p.currentToken());
+        }
     }
 
     /** Generic tree: List, Map (String keys), Long, String, Boolean, null. */

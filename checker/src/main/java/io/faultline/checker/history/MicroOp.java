@@ -37,7 +37,13 @@ public sealed interface MicroOp permits MicroOp.Send, MicroOp.Poll {
     record Poll(Map<Integer, List<Record>> reads) implements MicroOp {
         public Poll {
             if (reads != null) {
-                reads = Collections.unmodifiableSortedMap(new TreeMap<>(reads)); // key order: deterministic output
+                // Key order makes output deterministic; most polls read one key, which needs no tree.
+                if (reads.size() == 1) {
+                    Map.Entry<Integer, List<Record>> e = reads.entrySet().iterator().next();
+                    reads = Map.of(e.getKey(), e.getValue());
+                } else {
+                    reads = reads.isEmpty() ? Map.of() : Collections.unmodifiableSortedMap(new TreeMap<>(reads));
+                }
             }
         }
 

@@ -115,6 +115,12 @@ final class KeyLog {
         return (int) firstIndex.get(value, -1);
     }
 
+    /** Dense index of an observed offset, or -1 if nothing was observed there. */
+    int indexOfOffset(long offset) {
+        int i = Arrays.binarySearch(offsets, offset);
+        return i >= 0 ? i : -1;
+    }
+
     int lastIndexOf(long value) {
         long last = lastIndexIfDifferent.get(value, NONE);
         return last == NONE ? indexOf(value) : (int) last;

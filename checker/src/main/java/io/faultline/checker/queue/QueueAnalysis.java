@@ -79,7 +79,7 @@ final class QueueAnalysis {
             boolean ok = op.type() == OpType.OK;
             // A poll that returned records but then failed to commit is indeterminate, yet its records were
             // really delivered to a client: they count as seen (for lost, unseen and aborted reads) all the same.
-            boolean seen = ok || op.type() == OpType.INFO;
+            boolean seen = QueueRules.delivers(op.type());
             boolean sentSomething = false;
             for (MicroOp m : txn.mops()) {
                 if (m instanceof MicroOp.Send s) {
@@ -174,8 +174,11 @@ final class QueueAnalysis {
 
     // ---- pass 2 -------------------------------------------------------------------------------------------
 
-    /** Where a process last left off on a key: the value and the op position. */
-    private record Mark(long value, int pos) {
+    /**
+     * Where a process last left off on a key: the value, its offset (for polls; for sends, -1 when unknown) and
+     * the op position.
+     */
+    private record Mark(long value, long offset, int pos) {
     }
 
     private void walkHistory() {
@@ -224,31 +227,42 @@ final class QueueAnalysis {
         }
     }
 
+    /** Where a send landed: by its own offset when known (a duplicate's copies differ), else by its value. */
+    private static int placeOf(KeyLog l, long offset, long value) {
+        int i = offset >= 0 ? l.indexOfOffset(offset) : -1;
+        return i >= 0 ? i : l.indexOf(value);
+    }
+
+    private static long offsetOrNone(MicroOp.Send s) {
+        return s.offset() == null ? -1 : s.offset();
+    }
+
     private void checkSends(Op op, int pos, OpValue.Txn txn, Map<Integer, Map<Integer, Mark>> lastSend) {
-        Map<Integer, Long> prevInOp = new HashMap<>(4);
-        Map<Integer, Long> firstInOp = new HashMap<>(4);
+        Map<Integer, MicroOp.Send> prevInOp = new HashMap<>(4);
+        Map<Integer, MicroOp.Send> firstInOp = new HashMap<>(4);
         for (MicroOp m : txn.mops()) {
             if (!(m instanceof MicroOp.Send s)) {
                 continue;
             }
             KeyLog l = log(s.key());
-            Long prev = prevInOp.put(s.key(), s.value());
+            MicroOp.Send prev = prevInOp.put(s.key(), s);
             if (prev == null) {
-                firstInOp.put(s.key(), s.value());
+                firstInOp.put(s.key(), s);
             } else {
-                int i1 = l.indexOf(prev);
-                int i2 = l.indexOf(s.value());
+                int i1 = placeOf(l, offsetOrNone(prev), prev.value());
+                int i2 = placeOf(l, offsetOrNone(s), s.value());
                 if (i1 >= 0 && i2 >= 0) {
                     int delta = i2 - i1;
                     if (delta > 1) {
-                        add(QueueAnomaly.INT_SEND_SKIP, l.key, () -> "op " + op.index() + " sent " + prev + " then "
-                                + s.value() + " to key " + l.key + ", landing " + delta + " positions apart (between: "
-                                + l.valuesBetween(i1, i2, MAX_LISTED) + ")", op.index());
+                        add(QueueAnomaly.INT_SEND_SKIP, l.key, () -> "op " + op.index() + " sent " + prev.value()
+                                + " then " + s.value() + " to key " + l.key + ", landing " + delta
+                                + " positions apart (between: " + l.valuesBetween(i1, i2, MAX_LISTED) + ")",
+                                op.index());
                     } else if (delta < 1) {
-                        add(QueueAnomaly.INT_NONMONOTONIC_SEND, l.key, () -> "op " + op.index() + " sent " + prev
-                                + " then " + s.value() + " to key " + l.key + ", but the second landed at offset "
-                                + l.offsetOf.get(s.value(), -1) + ", not after the first (offset "
-                                + l.offsetOf.get(prev, -1) + ")", op.index());
+                        add(QueueAnomaly.INT_NONMONOTONIC_SEND, l.key, () -> "op " + op.index() + " sent "
+                                + prev.value() + " then " + s.value() + " to key " + l.key
+                                + ", but the second landed at offset " + l.offsetAtIndex(i2)
+                                + ", not after the first (offset " + l.offsetAtIndex(i1) + ")", op.index());
                     }
                 }
             }
@@ -257,108 +271,105 @@ final class QueueAnalysis {
             return;
         }
         Map<Integer, Mark> marks = lastSend.computeIfAbsent(op.process(), p -> new HashMap<>());
-        for (Map.Entry<Integer, Long> e : firstInOp.entrySet()) {
+        for (Map.Entry<Integer, MicroOp.Send> e : firstInOp.entrySet()) {
             int key = e.getKey();
             Mark last = marks.get(key);
             KeyLog l = log(key);
+            MicroOp.Send first = e.getValue();
             if (last != null) {
-                int i1 = l.indexOf(last.value());
-                int i2 = l.indexOf(e.getValue());
+                int i1 = placeOf(l, last.offset(), last.value());
+                int i2 = placeOf(l, offsetOrNone(first), first.value());
                 if (i1 >= 0 && i2 >= 0 && i2 - i1 < 1) {
-                    long v2 = e.getValue();
                     add(QueueAnomaly.NONMONOTONIC_SEND, key, () -> "process " + op.process() + " sent "
-                            + last.value() + " to key " + key + " (offset " + l.offsetOf.get(last.value(), -1)
-                            + ", op " + idx(last.pos()) + "), then its next send " + v2 + " landed at offset "
-                            + l.offsetOf.get(v2, -1) + " (op " + op.index() + "): not after it",
+                            + last.value() + " to key " + key + " (offset " + l.offsetAtIndex(i1)
+                            + ", op " + idx(last.pos()) + "), then its next send " + first.value()
+                            + " landed at offset " + l.offsetAtIndex(i2) + " (op " + op.index() + "): not after it",
                             idx(last.pos()), op.index());
                 }
             }
-            marks.put(key, new Mark(prevInOp.get(key), pos));
+            MicroOp.Send end = prevInOp.get(key);
+            marks.put(key, new Mark(end.value(), offsetOrNone(end), pos));
         }
     }
 
     private void checkPolls(Op op, int pos, OpValue.Txn txn, Map<Integer, Map<Integer, Mark>> lastPoll) {
         boolean ok = op.type() == OpType.OK;
-        boolean judgeAgainstPrevious = ok || op.type() == OpType.INFO;
+        boolean judgeAgainstPrevious = QueueRules.delivers(op.type());
         Map<Integer, Mark> marks = judgeAgainstPrevious
                 ? lastPoll.computeIfAbsent(op.process(), p -> new HashMap<>()) : null;
-        for (MicroOp m : txn.mops()) {
-            if (!(m instanceof MicroOp.Poll p) || p.reads() == null) {
+        // As kafka.clj's op-reads: an op's polls are joined per key, so a gap between two polls of one op is
+        // internal (int-poll-skip), never a poll-skip between ops (which subscribe allows).
+        for (Map.Entry<Integer, List<MicroOp.Record>> e : QueueRules.opReads(txn).entrySet()) {
+            List<MicroOp.Record> recs = e.getValue();
+            KeyLog l = log(e.getKey());
+            int key = l.key;
+            // Aborted reads: a value whose send definitely failed.
+            if (judgeAgainstPrevious) {
+                for (MicroOp.Record r : recs) {
+                    long w = l.writer.get(r.value(), -1);
+                    if (w >= 0 && ops.get((int) w).type() == OpType.FAIL) {
+                        Op writer = ops.get((int) w);
+                        add(QueueAnomaly.G1A, key, () -> "key " + key + ": op " + op.index() + " polled value "
+                                + r.value() + " at offset " + r.offset() + ", but its send (op " + writer.index()
+                                + ") definitely failed", writer.index(), op.index());
+                    }
+                }
+            }
+            // Within this op: consecutive records must be adjacent in the version order. Each record is placed by
+            // its own offset, so a reader crossing both copies of a duplicate does not appear to jump back.
+            int prevIdx = l.indexOfOffset(recs.get(0).offset());
+            for (int j = 1; j < recs.size(); j++) {
+                int curIdx = l.indexOfOffset(recs.get(j).offset());
+                if (prevIdx >= 0 && curIdx >= 0) {
+                    int delta = curIdx - prevIdx;
+                    MicroOp.Record a = recs.get(j - 1);
+                    MicroOp.Record b = recs.get(j);
+                    int i1 = prevIdx;
+                    int i2 = curIdx;
+                    if (delta > 1) {
+                        add(QueueAnomaly.INT_POLL_SKIP, key, () -> "op " + op.index() + " polled key " + key
+                                + " value " + a.value() + " (offset " + a.offset() + ") then " + b.value()
+                                + " (offset " + b.offset() + "), skipping " + (delta - 1) + " value(s): "
+                                + l.valuesBetween(i1, i2, MAX_LISTED), op.index());
+                    } else if (delta < 1) {
+                        add(QueueAnomaly.INT_NONMONOTONIC_POLL, key, () -> "op " + op.index() + " polled key "
+                                + key + " value " + a.value() + " (offset " + a.offset() + ") then " + b.value()
+                                + " (offset " + b.offset() + "): not forward in the log", op.index());
+                    }
+                }
+                prevIdx = curIdx;
+            }
+            if (!judgeAgainstPrevious) {
                 continue;
             }
-            for (Map.Entry<Integer, List<MicroOp.Record>> e : p.reads().entrySet()) {
-                List<MicroOp.Record> recs = e.getValue();
-                if (recs.isEmpty()) {
-                    continue;
-                }
-                KeyLog l = log(e.getKey());
-                int key = l.key;
-                // Aborted reads: a value whose send definitely failed.
-                if (ok || op.type() == OpType.INFO) {
-                    for (MicroOp.Record r : recs) {
-                        long w = l.writer.get(r.value(), -1);
-                        if (w >= 0 && ops.get((int) w).type() == OpType.FAIL) {
-                            Op writer = ops.get((int) w);
-                            add(QueueAnomaly.G1A, key, () -> "key " + key + ": op " + op.index() + " polled value "
-                                    + r.value() + " at offset " + r.offset() + ", but its send (op " + writer.index()
-                                    + ") definitely failed", writer.index(), op.index());
-                        }
+            // Across this process's ops: resume exactly after where the last one ended.
+            Mark last = marks.get(key);
+            MicroOp.Record first = recs.get(0);
+            if (last != null) {
+                int i1 = l.indexOfOffset(last.offset());
+                int i2 = l.indexOfOffset(first.offset());
+                if (i1 >= 0 && i2 >= 0) {
+                    int delta = i2 - i1;
+                    if (delta > 1) {
+                        add(QueueAnomaly.POLL_SKIP, key, () -> "process " + op.process() + " polled key " + key
+                                + " up to value " + last.value() + " (offset " + last.offset()
+                                + ", op " + idx(last.pos()) + ") then resumed at " + first.value() + " (offset "
+                                + first.offset() + ", op " + op.index() + "), skipping " + (delta - 1)
+                                + " value(s): " + l.valuesBetween(i1, i2, MAX_LISTED), idx(last.pos()),
+                                op.index());
+                    } else if (delta < 1) {
+                        add(QueueAnomaly.NONMONOTONIC_POLL, key, () -> "process " + op.process() + " polled key "
+                                + key + " up to value " + last.value() + " (offset " + last.offset()
+                                + ", op " + idx(last.pos())
+                                + (delta == 0 ? ") then read it again" : ") then went back to " + first.value())
+                                + " (offset " + first.offset() + ", op " + op.index() + ")", idx(last.pos()),
+                                op.index());
                     }
                 }
-                // Within this poll: consecutive records must be adjacent in the version order.
-                int prevIdx = l.indexOf(recs.get(0).value());
-                for (int j = 1; j < recs.size(); j++) {
-                    int curIdx = l.indexOf(recs.get(j).value());
-                    if (prevIdx >= 0 && curIdx >= 0) {
-                        int delta = curIdx - prevIdx;
-                        MicroOp.Record a = recs.get(j - 1);
-                        MicroOp.Record b = recs.get(j);
-                        int i1 = prevIdx;
-                        int i2 = curIdx;
-                        if (delta > 1) {
-                            add(QueueAnomaly.INT_POLL_SKIP, key, () -> "op " + op.index() + " polled key " + key
-                                    + " value " + a.value() + " (offset " + a.offset() + ") then " + b.value()
-                                    + " (offset " + b.offset() + "), skipping " + (delta - 1) + " value(s): "
-                                    + l.valuesBetween(i1, i2, MAX_LISTED), op.index());
-                        } else if (delta < 1) {
-                            add(QueueAnomaly.INT_NONMONOTONIC_POLL, key, () -> "op " + op.index() + " polled key "
-                                    + key + " value " + a.value() + " (offset " + a.offset() + ") then " + b.value()
-                                    + " (offset " + b.offset() + "): not forward in the log", op.index());
-                        }
-                    }
-                    prevIdx = curIdx;
-                }
-                if (!judgeAgainstPrevious) {
-                    continue;
-                }
-                // Across this process's polls: resume exactly after where the last one ended.
-                Mark last = marks.get(key);
-                MicroOp.Record first = recs.get(0);
-                if (last != null) {
-                    int i1 = l.indexOf(last.value());
-                    int i2 = l.indexOf(first.value());
-                    if (i1 >= 0 && i2 >= 0) {
-                        int delta = i2 - i1;
-                        if (delta > 1) {
-                            add(QueueAnomaly.POLL_SKIP, key, () -> "process " + op.process() + " polled key " + key
-                                    + " up to value " + last.value() + " (offset " + l.offsetOf.get(last.value(), -1)
-                                    + ", op " + idx(last.pos()) + ") then resumed at " + first.value() + " (offset "
-                                    + first.offset() + ", op " + op.index() + "), skipping " + (delta - 1)
-                                    + " value(s): " + l.valuesBetween(i1, i2, MAX_LISTED), idx(last.pos()),
-                                    op.index());
-                        } else if (delta < 1) {
-                            add(QueueAnomaly.NONMONOTONIC_POLL, key, () -> "process " + op.process() + " polled key "
-                                    + key + " up to value " + last.value() + " (offset "
-                                    + l.offsetOf.get(last.value(), -1) + ", op " + idx(last.pos())
-                                    + (delta == 0 ? ") then read it again" : ") then went back to " + first.value())
-                                    + " (offset " + first.offset() + ", op " + op.index() + ")", idx(last.pos()),
-                                    op.index());
-                        }
-                    }
-                }
-                if (ok) {
-                    marks.put(key, new Mark(recs.get(recs.size() - 1).value(), pos));
-                }
+            }
+            if (ok) {
+                MicroOp.Record end = recs.get(recs.size() - 1);
+                marks.put(key, new Mark(end.value(), end.offset(), pos));
             }
         }
     }

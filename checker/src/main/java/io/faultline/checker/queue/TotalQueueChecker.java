@@ -20,8 +20,9 @@ import java.util.Set;
  * A deliberately simple cross-check of {@link QueueChecker}, in the spirit of Jepsen's total-queue: it ignores
  * order and only compares sets of [key value] pairs.
  * <ul>
- * <li>lost: acknowledged by a send, never returned by an OK poll;</li>
- * <li>unexpected: returned by an OK poll, never sent by anyone;</li>
+ * <li>lost: acknowledged by a send, never returned by a poll that delivered records (ok or info, as in the
+ * queue checker);</li>
+ * <li>unexpected: returned by such a poll, never sent by anyone;</li>
  * <li>duplicated: returned at more than one offset of its key;</li>
  * <li>recovered: an indeterminate (info) send that a poll returned after all — informational.</li>
  * </ul>
@@ -89,7 +90,7 @@ public final class TotalQueueChecker implements Checker {
                     if (outcome == OpType.OK) {
                         acknowledged++;
                     }
-                } else if (m instanceof MicroOp.Poll p && p.reads() != null && op.type() == OpType.OK) {
+                } else if (m instanceof MicroOp.Poll p && p.reads() != null && QueueRules.delivers(op.type())) {
                     for (Map.Entry<Integer, List<MicroOp.Record>> e : p.reads().entrySet()) {
                         PerKey pk = keys.computeIfAbsent(e.getKey(), k -> new PerKey());
                         for (MicroOp.Record r : e.getValue()) {

@@ -1,0 +1,43 @@
+package io.faultline.checker.queue;
+
+import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Rules both queue checkers share, so they cannot disagree about what a history says. */
+final class QueueRules {
+    private QueueRules() {
+    }
+
+    /**
+     * Whether a poll completing this way delivered its records to a client. An indeterminate (info) poll did:
+     * its records were returned even if the commit after them failed. A failed poll delivered nothing.
+     */
+    static boolean delivers(OpType type) {
+        return type == OpType.OK || type == OpType.INFO;
+    }
+
+    /** Every record an op polled, per key, in the order its polls returned them (kafka.clj's op-reads). */
+    static Map<Integer, List<MicroOp.Record>> opReads(OpValue.Txn txn) {
+        Map<Integer, List<MicroOp.Record>> out = null;
+        for (MicroOp m : txn.mops()) {
+            if (m instanceof MicroOp.Poll p && p.reads() != null) {
+                for (Map.Entry<Integer, List<MicroOp.Record>> e : p.reads().entrySet()) {
+                    if (e.getValue().isEmpty()) {
+                        continue;
+                    }
+                    if (out == null) {
+                        out = new LinkedHashMap<>(4);
+                    }
+                    out.computeIfAbsent(e.getKey(), k -> new ArrayList<>(e.getValue().size())).addAll(e.getValue());
+                }
+            }
+        }
+        return out == null ? Map.of() : out;
+    }
+}
