@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CorruptRecordException;
@@ -119,6 +120,12 @@ public final class ProduceApi {
         ByteBuffer src = mr.buffer().duplicate();
         ByteBuffer copy = ByteBuffer.allocate(src.remaining());
         copy.put(src).flip();
-        return MemoryRecords.readableRecords(copy);
+        MemoryRecords out = MemoryRecords.readableRecords(copy);
+        // as Kafka's ProduceRequest.validateRecords (v3+): exactly one batch per partition
+        var batches = out.batches().iterator();
+        if (copy.remaining() == 0 || (batches.hasNext() && batches.next() != null && batches.hasNext())) {
+            throw new InvalidRecordException("a produce request must carry exactly one record batch per partition");
+        }
+        return out;
     }
 }
