@@ -4,6 +4,7 @@ import io.faultline.broker.api.ApiVersionsApi;
 import io.faultline.broker.api.ConfigApis;
 import io.faultline.broker.api.FetchApi;
 import io.faultline.broker.api.KafkaApis;
+import io.faultline.broker.api.LogAdminApis;
 import io.faultline.broker.api.OffsetApis;
 import io.faultline.broker.api.ProduceApi;
 import io.faultline.broker.api.ProducerIdApi;
@@ -88,6 +89,9 @@ public final class KafkaBroker implements AutoCloseable {
                 .register(ApiKeys.LIST_OFFSETS, offsetApis::listOffsets)
                 .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, offsetApis::offsetForLeaderEpoch)
                 .register(ApiKeys.INIT_PRODUCER_ID, new ProducerIdApi(context, new ProducerIdManager(dir))::handle);
+        LogAdminApis logAdmin = new LogAdminApis(context);
+        apis.register(ApiKeys.DELETE_RECORDS, logAdmin::deleteRecords)
+                .register(ApiKeys.DESCRIBE_LOG_DIRS, logAdmin::describeLogDirs);
         extraShutdown = GroupWiring.wire(context, apis);
 
         handlerPool = new RequestHandlerPool(config.numIoThreads(), channel, apis);
