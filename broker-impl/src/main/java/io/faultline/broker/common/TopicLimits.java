@@ -14,9 +14,9 @@ public final class TopicLimits {
     public static final int MAX_PARTITIONS_PER_TOPIC = MAX_PARTITIONS_PER_REQUEST;
     /**
      * Partitions one broker hosts at most (a budget Kafka lacks): each costs a directory and a few open files, and the
-     * broker must be able to reopen them all at restart within a usual file-descriptor limit (65536).
+     * broker must be able to reopen them all at restart within a file-descriptor limit of 20,000 (this machine's).
      */
-    public static final int MAX_PARTITIONS_PER_BROKER = 5_000;
+    public static final int MAX_PARTITIONS_PER_BROKER = 4_000;
     /** Topic names are at most 249 characters (Kafka's Topic.MAX_NAME_LENGTH). */
     public static final int MAX_TOPIC_NAME_LENGTH = 249;
 
