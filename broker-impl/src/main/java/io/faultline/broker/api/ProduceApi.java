@@ -120,6 +120,13 @@ public final class ProduceApi {
         ByteBuffer src = mr.buffer().duplicate();
         ByteBuffer copy = ByteBuffer.allocate(src.remaining());
         copy.put(src).flip();
+        for (int pos = 0; pos + 12 <= copy.limit(); ) { // lengths near 2^31 overflow kafka-clients' batch iterator
+            int length = copy.getInt(pos + 8);
+            if (length < 0 || length > copy.limit() - pos - 12) {
+                throw new CorruptRecordException("batch at byte " + pos + " declares " + length + " bytes");
+            }
+            pos += 12 + length;
+        }
         MemoryRecords out = MemoryRecords.readableRecords(copy);
         // as Kafka's ProduceRequest.validateRecords (v3+): exactly one batch per partition
         var batches = out.batches().iterator();

@@ -126,6 +126,7 @@ class HostileProduceTest {
         ByteBuffer magic = plain("m");
         magic.put(16, (byte) 3);
         bad.put("magic 3", magic);
+        bad.put("batch length near 2^31", plain("n").putInt(8, Integer.MAX_VALUE - 5));
         return bad;
     }
 
@@ -148,6 +149,7 @@ class HostileProduceTest {
         e.put("client LogAppendTime", Errors.INVALID_TIMESTAMP.code());
         e.put("record length overruns", Errors.INVALID_RECORD.code());
         e.put("magic 3", Errors.CORRUPT_MESSAGE.code());
+        e.put("batch length near 2^31", Errors.CORRUPT_MESSAGE.code());
         return e;
     }
 
@@ -162,6 +164,36 @@ class HostileProduceTest {
             for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(300))) values.add(r.offset() + ":" + r.value());
         }
         return values;
+    }
+
+    @Test
+    void validBatchesOfEveryCodecAreAccepted() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            admin.createTopics(List.of(new NewTopic("hostile", 1, (short) 1))).all().get();
+            Uuid id = admin.describeTopics(List.of("hostile")).allTopicNames().get().get("hostile").topicId();
+            List<Compression> codecs = List.of(Compression.NONE, Compression.gzip().build(),
+                    Compression.snappy().build(), Compression.lz4().build(), Compression.zstd().build());
+            try (RawClient c = new RawClient(b.port())) {
+                for (Compression codec : codecs) {
+                    SimpleRecord[] recs = new SimpleRecord[20];
+                    for (int i = 0; i < recs.length; i++) {
+                        recs[i] = new SimpleRecord(1_700_000_000_000L + i, ("k" + i).getBytes(),
+                                ("value " + i + " " + "x".repeat(i * 50)).getBytes(),
+                                new org.apache.kafka.common.header.Header[] {
+                                    new org.apache.kafka.common.header.internals.RecordHeader("h", new byte[] {1})});
+                    }
+                    assertEquals(Errors.NONE.code(), produce(c, id, copy(MemoryRecords.withRecords(codec, recs).buffer())),
+                            codec.type().name);
+                }
+            }
+            try (KafkaConsumer<String, String> consumer = b.consumer(Map.of())) {
+                consumer.assign(List.of(new TopicPartition("hostile", 0)));
+                int n = 0;
+                long deadline = System.currentTimeMillis() + 20_000;
+                while (n < 100 && System.currentTimeMillis() < deadline) n += consumer.poll(Duration.ofMillis(200)).count();
+                assertEquals(100, n, "all 5 x 20 records read back");
+            }
+        }
     }
 
     @Test

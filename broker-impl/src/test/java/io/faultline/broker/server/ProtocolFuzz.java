@@ -51,13 +51,14 @@ import org.apache.kafka.common.record.internal.SimpleRecord;
  * closed / unanswered, peak RSS, answered probes. At the end the broker is stopped with SIGTERM, restarted on its
  * directory, and a Kafka producer and consumer must still work on the seed topic.
  *
- * <p>Usage: {@code java -cp <test classpath> io.faultline.broker.server.ProtocolFuzz [frames] [seconds] [workDir]}
+ * <p>Usage: {@code java -cp <test classpath> io.faultline.broker.server.ProtocolFuzz [frames] [seconds] [workDir] [seed]}
  */
 public final class ProtocolFuzz {
     private static final int SENTINEL = 0x5E5E5E5E;
     private static final int[] INTERESTING_INTS = {0, -1, 1, Integer.MAX_VALUE, Integer.MIN_VALUE, 0x7fff, 0x8000,
             0xffff, 100_000_000, -2, 255, 256};
 
+    private final long seed;
     private final long maxFrames;
     private final long deadlineNanos;
     private final Path work;
@@ -78,7 +79,8 @@ public final class ProtocolFuzz {
     private final Map<String, Long> hangs = new ConcurrentHashMap<>();
     private volatile boolean stop;
 
-    private ProtocolFuzz(long maxFrames, long seconds, Path work) throws IOException {
+    private ProtocolFuzz(long maxFrames, long seconds, Path work, long seed) throws IOException {
+        this.seed = seed;
         this.maxFrames = maxFrames;
         this.deadlineNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         this.work = work;
@@ -91,7 +93,9 @@ public final class ProtocolFuzz {
         long frames = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
         long seconds = args.length > 1 ? Long.parseLong(args[1]) : 3600;
         Path work = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("faultline-fuzz");
-        System.exit(new ProtocolFuzz(frames, seconds, work).run());
+        long seed = args.length > 3 ? Long.parseLong(args[3]) : System.nanoTime();
+        System.out.println("random seed " + seed);
+        System.exit(new ProtocolFuzz(frames, seconds, work, seed).run());
     }
 
     private int run() throws Exception {
@@ -111,8 +115,8 @@ public final class ProtocolFuzz {
         long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            long seed = 1000 + i;
-            threads.add(start("worker-" + i, () -> worker(new Random(seed))));
+            long workerSeed = seed + i;
+            threads.add(start("worker-" + i, () -> worker(new Random(workerSeed))));
         }
         Thread probe = start("probe", this::probe);
         Thread monitor = start("monitor", this::monitor);
@@ -485,14 +489,21 @@ public final class ProtocolFuzz {
                 broker.destroyForcibly();
                 return false;
             }
+            long t0 = System.nanoTime();
             startBroker();
+            System.out.printf("restart on the fuzzed directory (%d entries) listening after %d ms%n",
+                    Files.list(work.resolve("data")).count(), (System.nanoTime() - t0) / 1_000_000);
+            // the fuzz may have deleted and re-created "fz" with other partitions: send without a partition
+            org.apache.kafka.clients.producer.RecordMetadata md;
             try (KafkaProducer<String, String> p = TestBroker.producer(bootstrap(), Map.of(ProducerConfig.ACKS_CONFIG,
                     "all"))) {
-                p.send(new ProducerRecord<>("fz", 1, "k", "final")).get(30, TimeUnit.SECONDS);
+                md = p.send(new ProducerRecord<>("fz", "k", "final")).get(60, TimeUnit.SECONDS);
             }
             boolean seen = false;
             try (KafkaConsumer<String, String> c = TestBroker.consumer(bootstrap(), Map.of())) {
-                c.assign(List.of(new TopicPartition("fz", 0), new TopicPartition("fz", 1)));
+                TopicPartition tp = new TopicPartition("fz", md.partition());
+                c.assign(List.of(tp));
+                c.seek(tp, md.offset());
                 long deadline = System.currentTimeMillis() + 30_000;
                 while (!seen && System.currentTimeMillis() < deadline) {
                     for (var rec : c.poll(Duration.ofMillis(200))) seen |= "final".equals(rec.value());
