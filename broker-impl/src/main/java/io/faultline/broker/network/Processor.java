@@ -33,11 +33,15 @@ import org.slf4j.LoggerFactory;
  * unknown API key, an unsupported version (other than ApiVersions, which is answered at v0) or an unparsable
  * body closes the connection with a rate-limited log line; every other connection is unaffected.
  *
- * <p>Bounded memory: a frame's buffer grows with the bytes that actually arrive (a declared 100 MB costs nothing
- * until 100 MB are sent), and every byte of it is reserved in the broker-wide {@link MemoryPool} first. When the pool
- * is full the connection stops being read (TCP back-pressure) until memory is released. A frame is held until its
+ * <p>Bounded memory: a frame is first read into a small buffer (a declared 100 MB costs 16 KiB until more than that
+ * arrives), then into one of its full size; every byte is reserved in the broker-wide {@link MemoryPool} first. When
+ * the pool is full the connection stops being read (TCP back-pressure) until memory is released. Two steps rather
+ * than doubling: a connection paused for memory then holds at most its small first buffer, while every connection
+ * holding a large reservation is still being read, so large frames cannot deadlock each other waiting to grow. A frame is held until its
  * response is queued, then its bytes go back to the pool. A frame larger than socket.request.max.bytes or than the
- * pool closes the connection before anything is allocated.
+ * pool closes the connection before anything is allocated. A frame that has not fully arrived within the request
+ * frame timeout closes its connection and frees its bytes: slow senders cannot hold memory or slots for long, and it
+ * is the only way to notice that a connection paused for memory was closed by its peer.
  *
  * <p>Errors (OutOfMemoryError included) are not caught here: they end the thread and the fatal-error handler halts
  * the broker.
@@ -50,6 +54,7 @@ public final class Processor implements Runnable {
     private final Time time;
     private final int maxRequestBytes;
     private final long idleNanos;
+    private final long frameTimeoutNanos;
     private final AtomicInteger connectionCount;
     private final BiPredicate<ApiKeys, Short> supported;
     private final MemoryPool pool;
@@ -76,6 +81,8 @@ public final class Processor implements Runnable {
         ByteBuffer payload;
         /** Bytes of the pool held by this connection's current frame. */
         long reserved;
+        /** When the current frame's length arrived. */
+        long frameStartNanos;
         ByteBuffer send;
         boolean inFlight;
         long lastActiveNanos;
@@ -88,7 +95,7 @@ public final class Processor implements Runnable {
         }
     }
 
-    Processor(int id, RequestChannel channel, Time time, int maxRequestBytes, long idleMs,
+    Processor(int id, RequestChannel channel, Time time, int maxRequestBytes, long idleMs, long frameTimeoutMs,
               AtomicInteger connectionCount, BiPredicate<ApiKeys, Short> supported, MemoryPool pool,
               RateLimitedLog badInput) throws IOException {
         this.id = id;
@@ -96,6 +103,7 @@ public final class Processor implements Runnable {
         this.time = time;
         this.maxRequestBytes = maxRequestBytes;
         this.idleNanos = idleMs * 1_000_000L;
+        this.frameTimeoutNanos = frameTimeoutMs * 1_000_000L;
         this.connectionCount = connectionCount;
         this.supported = supported;
         this.pool = pool;
@@ -209,6 +217,7 @@ public final class Processor implements Runnable {
                 return;
             }
             c.frameSize = size;
+            c.frameStartNanos = c.lastActiveNanos;
         }
         while (c.payload == null || c.payload.position() < c.frameSize) {
             if (!ensureRoom(c)) return;
@@ -230,14 +239,13 @@ public final class Processor implements Runnable {
     private static final int INITIAL_FRAME_BUFFER = 16 * 1024;
 
     /**
-     * Makes room for more of the current frame: the first buffer, or one twice as large (up to the frame size) when
-     * the current one is full. Returns false, with reads paused, if the pool cannot hold it now.
+     * Makes room for more of the current frame: the small first buffer, then, when it is full, one of the whole
+     * frame's size. Returns false, with reads paused, if the pool cannot hold it now.
      */
     private boolean ensureRoom(Connection c) {
         if (c.payload != null && c.payload.hasRemaining()) return true;
         int current = c.payload == null ? 0 : c.payload.capacity();
-        int next = c.payload == null ? Math.min(c.frameSize, INITIAL_FRAME_BUFFER)
-                : (int) Math.min(c.frameSize, 2L * current);
+        int next = c.payload == null ? Math.min(c.frameSize, INITIAL_FRAME_BUFFER) : c.frameSize;
         if (!pool.tryReserve(next - current, current == 0)) {
             c.key.interestOps(0);
             waitingForMemory.add(c);
@@ -327,6 +335,11 @@ public final class Processor implements Runnable {
         for (Connection c : connections.values().toArray(new Connection[0])) {
             if (!c.inFlight && c.send == null && now - c.lastActiveNanos > idleNanos) {
                 close(c, "closing idle connection");
+            } else if (c.frameSize >= 0 && now - c.frameStartNanos > frameTimeoutNanos) {
+                // Also the only way to learn that a peer paused for memory has gone: it is not being read.
+                close(c, "request frame of " + c.frameSize + " bytes not complete after "
+                        + frameTimeoutNanos / 1_000_000L + " ms (" + (c.payload == null ? 0 : c.payload.position())
+                        + " bytes arrived)");
             }
         }
     }

@@ -23,14 +23,27 @@ import org.slf4j.LoggerFactory;
 public final class SocketServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
 
-    /** Network settings, named after Kafka's; queuedMaxRequestBytes sizes the {@link MemoryPool}. */
+    /**
+     * Network settings, named after Kafka's; queuedMaxRequestBytes sizes the {@link MemoryPool};
+     * requestFrameTimeoutMs bounds how long one request frame may take to arrive (see {@link Processor}).
+     */
     public record Settings(String host, int port, int numNetworkThreads, int socketRequestMaxBytes,
-                           int maxConnections, long connectionsMaxIdleMs, long queuedMaxRequestBytes) {
+                           int maxConnections, long connectionsMaxIdleMs, long queuedMaxRequestBytes,
+                           long requestFrameTimeoutMs) {
+        /** Default frame timeout: the clients' default request.timeout.ms, after which they give up anyway. */
+        public static final long DEFAULT_REQUEST_FRAME_TIMEOUT_MS = 30_000;
+
         /** With the default request memory pool ({@link MemoryPool#defaultCapacity()}). */
         public Settings(String host, int port, int numNetworkThreads, int socketRequestMaxBytes, int maxConnections,
                         long connectionsMaxIdleMs) {
             this(host, port, numNetworkThreads, socketRequestMaxBytes, maxConnections, connectionsMaxIdleMs,
                     MemoryPool.defaultCapacity());
+        }
+
+        public Settings(String host, int port, int numNetworkThreads, int socketRequestMaxBytes, int maxConnections,
+                        long connectionsMaxIdleMs, long queuedMaxRequestBytes) {
+            this(host, port, numNetworkThreads, socketRequestMaxBytes, maxConnections, connectionsMaxIdleMs,
+                    queuedMaxRequestBytes, DEFAULT_REQUEST_FRAME_TIMEOUT_MS);
         }
     }
 
@@ -64,7 +77,8 @@ public final class SocketServer implements AutoCloseable {
         this.refusals = new RateLimitedLog(log, time, BAD_INPUT_LOG_INTERVAL_MS);
         for (int i = 0; i < settings.numNetworkThreads(); i++) {
             Processor p = new Processor(i, channel, time, settings.socketRequestMaxBytes(),
-                    settings.connectionsMaxIdleMs(), connectionCount, supported, pool, badInput);
+                    settings.connectionsMaxIdleMs(), settings.requestFrameTimeoutMs(), connectionCount, supported,
+                    pool, badInput);
             processors.add(p);
             channel.addProcessor(p);
         }
