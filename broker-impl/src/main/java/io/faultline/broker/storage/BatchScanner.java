@@ -33,6 +33,13 @@ final class BatchScanner {
     /** Header of xerial's framed snappy stream, which Kafka's producer writes. */
     private static final byte[] SNAPPY_MAGIC = {(byte) 0x82, 'S', 'N', 'A', 'P', 'P', 'Y', 0};
     private static final int SNAPPY_HEADER_SIZE = 16;
+    private static final int ZSTD_CODEC_ID = 4;
+    /**
+     * Largest zstd window accepted (8 MiB, window log 23: what compression level 19 uses). The decoder allocates the
+     * window a frame declares, natively and before reading any data, up to 128 MiB by default.
+     */
+    static final long MAX_ZSTD_WINDOW = 8L << 20;
+    private static final int ZSTD_MAGIC = 0xFD2FB528;
 
     /** What the scan learned: the largest record timestamp and whether every record has a key. */
     record Summary(long maxTimestamp, boolean allKeyed) {
@@ -54,6 +61,7 @@ final class BatchScanner {
             throw new InvalidRecordException("Unknown compression type id: " + codec);
         }
         if (codec == SNAPPY_CODEC_ID) checkSnappyFraming(records.duplicate());
+        if (codec == ZSTD_CODEC_ID) checkZstdWindows(records.duplicate());
         InputStream raw;
         try {
             raw = codec == 0 ? new BufferStream(records.duplicate())
@@ -130,6 +138,73 @@ final class BatchScanner {
                 throw new RecordTooLargeException("snappy chunk decompresses to " + uncompressed + " bytes");
             }
             b.position(b.position() + chunk);
+        }
+    }
+
+    /**
+     * Walks the zstd frames (headers and block sizes, without decompressing) and refuses any whose window, or for a
+     * single-segment frame whose content size, exceeds {@link #MAX_ZSTD_WINDOW}. Skippable frames are stepped over.
+     */
+    private static void checkZstdWindows(ByteBuffer in) {
+        ByteBuffer b = in.slice().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        if (!b.hasRemaining()) throw new CorruptRecordException("empty zstd data");
+        while (b.hasRemaining()) {
+            if (b.remaining() < 4) throw new CorruptRecordException("truncated zstd frame");
+            int magic = b.getInt();
+            if ((magic & 0xFFFFFFF0) == 0x184D2A50) { // skippable frame: 4-byte size, then that many bytes
+                if (b.remaining() < 4) throw new CorruptRecordException("truncated zstd skippable frame");
+                long size = b.getInt() & 0xFFFFFFFFL;
+                if (size > b.remaining()) throw new CorruptRecordException("zstd skippable frame overruns");
+                b.position(b.position() + (int) size);
+                continue;
+            }
+            if (magic != ZSTD_MAGIC) throw new CorruptRecordException("not zstd data");
+            if (!b.hasRemaining()) throw new CorruptRecordException("truncated zstd frame header");
+            int descriptor = b.get() & 0xff;
+            int fcsFlag = descriptor >>> 6;
+            boolean singleSegment = (descriptor & 0x20) != 0;
+            boolean checksum = (descriptor & 0x04) != 0;
+            int dictFlag = descriptor & 0x03;
+            long window = -1;
+            if (!singleSegment) {
+                if (!b.hasRemaining()) throw new CorruptRecordException("truncated zstd frame header");
+                int wd = b.get() & 0xff;
+                long base = 1L << (10 + (wd >>> 3));
+                window = base + (base / 8) * (wd & 7);
+            }
+            int dictBytes = new int[] {0, 1, 2, 4}[dictFlag];
+            int fcsBytes = fcsFlag == 0 ? (singleSegment ? 1 : 0) : new int[] {0, 2, 4, 8}[fcsFlag];
+            if (b.remaining() < dictBytes + fcsBytes) throw new CorruptRecordException("truncated zstd frame header");
+            b.position(b.position() + dictBytes);
+            long contentSize = -1;
+            switch (fcsBytes) {
+                case 1 -> contentSize = b.get() & 0xff;
+                case 2 -> contentSize = (b.getShort() & 0xffff) + 256;
+                case 4 -> contentSize = b.getInt() & 0xFFFFFFFFL;
+                case 8 -> contentSize = b.getLong();
+                default -> { }
+            }
+            long needed = singleSegment ? contentSize : window;
+            if (needed < 0 || needed > MAX_ZSTD_WINDOW) {
+                throw new CorruptRecordException("zstd frame needs a window of " + needed + " bytes, more than "
+                        + MAX_ZSTD_WINDOW);
+            }
+            boolean last = false;
+            while (!last) {
+                if (b.remaining() < 3) throw new CorruptRecordException("truncated zstd block header");
+                int header = (b.get() & 0xff) | (b.get() & 0xff) << 8 | (b.get() & 0xff) << 16;
+                last = (header & 1) != 0;
+                int type = (header >>> 1) & 3;
+                int size = header >>> 3;
+                if (type == 3) throw new CorruptRecordException("reserved zstd block type");
+                int stored = type == 1 ? 1 : size; // an RLE block stores one byte repeated size times
+                if (stored > b.remaining()) throw new CorruptRecordException("zstd block overruns the batch");
+                b.position(b.position() + stored);
+            }
+            if (checksum) {
+                if (b.remaining() < 4) throw new CorruptRecordException("truncated zstd checksum");
+                b.position(b.position() + 4);
+            }
         }
     }
 

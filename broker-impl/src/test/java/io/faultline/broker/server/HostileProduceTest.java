@@ -77,6 +77,21 @@ class HostileProduceTest {
         return withCodec(b, 1);
     }
 
+    /**
+     * A valid zstd batch made by hand: the records of {@code plain} in one raw block of a frame whose window
+     * descriptor has the given exponent (window log = 10 + exponent; 17 = 128 MiB).
+     */
+    private static ByteBuffer zstdRawFrame(ByteBuffer plain, int exponent) {
+        ByteBuffer recs = plain.duplicate().position(61);
+        int n = recs.remaining();
+        ByteBuffer z = ByteBuffer.allocate(4 + 1 + 1 + 3 + n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        z.putInt(0xFD2FB528).put((byte) 0).put((byte) (exponent << 3));
+        int header = 1 | (n << 3); // last block, raw
+        z.put((byte) header).put((byte) (header >>> 8)).put((byte) (header >>> 16)).put(recs);
+        ByteBuffer b = gzipHeaderOver(z.array(), plain.getInt(57));
+        return withCodec(b, 4);
+    }
+
     private static byte[] gzip(byte[] data) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (GZIPOutputStream z = new GZIPOutputStream(out)) {
@@ -127,6 +142,7 @@ class HostileProduceTest {
         magic.put(16, (byte) 3);
         bad.put("magic 3", magic);
         bad.put("batch length near 2^31", plain("n").putInt(8, Integer.MAX_VALUE - 5));
+        bad.put("zstd frame declaring a 128 MB window", zstdRawFrame(plain("w"), 17));
         return bad;
     }
 
@@ -150,6 +166,7 @@ class HostileProduceTest {
         e.put("record length overruns", Errors.INVALID_RECORD.code());
         e.put("magic 3", Errors.CORRUPT_MESSAGE.code());
         e.put("batch length near 2^31", Errors.CORRUPT_MESSAGE.code());
+        e.put("zstd frame declaring a 128 MB window", Errors.CORRUPT_MESSAGE.code());
         return e;
     }
 
@@ -185,13 +202,15 @@ class HostileProduceTest {
                     assertEquals(Errors.NONE.code(), produce(c, id, copy(MemoryRecords.withRecords(codec, recs).buffer())),
                             codec.type().name);
                 }
+                // the same hand-made zstd frame with an 8 MiB window (the largest accepted) is fine
+                assertEquals(Errors.NONE.code(), produce(c, id, zstdRawFrame(plain("ok"), 13)), "zstd 8 MiB window");
             }
             try (KafkaConsumer<String, String> consumer = b.consumer(Map.of())) {
                 consumer.assign(List.of(new TopicPartition("hostile", 0)));
                 int n = 0;
                 long deadline = System.currentTimeMillis() + 20_000;
-                while (n < 100 && System.currentTimeMillis() < deadline) n += consumer.poll(Duration.ofMillis(200)).count();
-                assertEquals(100, n, "all 5 x 20 records read back");
+                while (n < 101 && System.currentTimeMillis() < deadline) n += consumer.poll(Duration.ofMillis(200)).count();
+                assertEquals(101, n, "all 5 x 20 records and the hand-made zstd one read back");
             }
         }
     }
