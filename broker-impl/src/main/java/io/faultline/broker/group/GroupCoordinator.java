@@ -1,5 +1,6 @@
 package io.faultline.broker.group;
 
+import io.faultline.broker.common.FatalErrorHandler;
 import io.faultline.broker.common.Time;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -80,7 +81,10 @@ public final class GroupCoordinator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        if (startTicker) ticker.scheduleWithFixedDelay(this::tick, 50, 50, TimeUnit.MILLISECONDS);
+        if (startTicker) {
+            ticker.scheduleWithFixedDelay(FatalErrorHandler.halting().guard("group-coordinator-ticker", this::tick), 50,
+                    50, TimeUnit.MILLISECONDS);
+        }
     }
 
     public void setPersister(Consumer<GroupRecord> persister) {
