@@ -61,14 +61,19 @@ public final class MemoryPool {
             throw new IllegalArgumentException("cannot reserve " + bytes + " bytes of a pool of " + capacity);
         }
         synchronized (this) {
-            long limit = firstBuffer ? capacity + reserve : capacity;
-            if (used + bytes <= limit) {
+            long limit = firstBuffer ? saturatedSum(capacity, reserve) : capacity;
+            if (bytes <= limit - used) { // no overflow with an unbounded (Long.MAX_VALUE) pool
                 used += bytes;
                 return true;
             }
             waiting++;
             return false;
         }
+    }
+
+    private static long saturatedSum(long a, long b) {
+        long s = a + b;
+        return s < 0 ? Long.MAX_VALUE : s;
     }
 
     /** Gives back bytes reserved earlier. */

@@ -28,4 +28,23 @@ class MemoryPoolTest {
         assertThrows(IllegalArgumentException.class, () -> pool.tryReserve(801, false));
         assertThrows(IllegalArgumentException.class, () -> new MemoryPool(0));
     }
+
+    @Test
+    void queuedMaxRequestBytesIsOnByDefault() {
+        java.util.Properties p = new java.util.Properties();
+        assertEquals(MemoryPool.defaultCapacity(), io.faultline.broker.server.BrokerConfig.from(p).queuedMaxRequestBytes());
+        assertTrue(MemoryPool.defaultCapacity() <= 100L << 20 && MemoryPool.defaultCapacity() > 0);
+        p.setProperty("queued.max.request.bytes", "5000000");
+        assertEquals(5_000_000, io.faultline.broker.server.BrokerConfig.from(p).queuedMaxRequestBytes());
+        p.setProperty("queued.max.request.bytes", "-1"); // Kafka's "unbounded"
+        assertEquals(Long.MAX_VALUE, io.faultline.broker.server.BrokerConfig.from(p).queuedMaxRequestBytes());
+    }
+
+    @Test
+    void anUnboundedPoolNeverOverflows() {
+        MemoryPool pool = new MemoryPool(Long.MAX_VALUE); // queued.max.request.bytes=-1
+        assertTrue(pool.tryReserve(Integer.MAX_VALUE, false));
+        assertTrue(pool.tryReserve(16 * 1024, true));
+        assertTrue(pool.tryReserve(Integer.MAX_VALUE, false));
+    }
 }
