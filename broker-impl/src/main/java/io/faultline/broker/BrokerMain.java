@@ -1,5 +1,6 @@
 package io.faultline.broker;
 
+import io.faultline.broker.common.FatalErrorHandler;
 import io.faultline.broker.common.Time;
 import io.faultline.broker.server.BrokerConfig;
 import io.faultline.broker.server.KafkaBroker;
@@ -19,6 +20,8 @@ public final class BrokerMain {
             System.err.println("usage: BrokerMain <server.properties>");
             System.exit(2);
         }
+        // Any throwable escaping any broker thread halts the process (see FatalErrorHandler).
+        Thread.setDefaultUncaughtExceptionHandler(FatalErrorHandler.halting());
         KafkaBroker broker = new KafkaBroker(BrokerConfig.load(Path.of(args[0])), Time.SYSTEM).start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.CorruptRecordException;
@@ -119,6 +120,19 @@ public final class ProduceApi {
         ByteBuffer src = mr.buffer().duplicate();
         ByteBuffer copy = ByteBuffer.allocate(src.remaining());
         copy.put(src).flip();
-        return MemoryRecords.readableRecords(copy);
+        for (int pos = 0; pos + 12 <= copy.limit(); ) { // lengths near 2^31 overflow kafka-clients' batch iterator
+            int length = copy.getInt(pos + 8);
+            if (length < 0 || length > copy.limit() - pos - 12) {
+                throw new CorruptRecordException("batch at byte " + pos + " declares " + length + " bytes");
+            }
+            pos += 12 + length;
+        }
+        MemoryRecords out = MemoryRecords.readableRecords(copy);
+        // as Kafka's ProduceRequest.validateRecords (v3+): exactly one batch per partition
+        var batches = out.batches().iterator();
+        if (copy.remaining() == 0 || (batches.hasNext() && batches.next() != null && batches.hasNext())) {
+            throw new InvalidRecordException("a produce request must carry exactly one record batch per partition");
+        }
+        return out;
     }
 }

@@ -1,5 +1,6 @@
 package io.faultline.broker.api;
 
+import io.faultline.broker.common.TopicLimits;
 import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
@@ -107,9 +109,17 @@ public final class TopicApis {
         CreateTopicsResponseData resp = new CreateTopicsResponseData().setThrottleTimeMs(0);
         Map<String, Integer> seen = new HashMap<>();
         req.topics().forEach(t -> seen.merge(t.name(), 1, Integer::sum));
+        long requested = 0; // limits before any work (TopicLimits); the controller will own this check
+        for (CreateTopicsRequestData.CreatableTopic t : req.topics()) {
+            requested = TopicLimits.sum(requested, t.assignments().isEmpty() ? Math.max(1, t.numPartitions()) : t.assignments().size());
+        }
+        long hosted = ctx.topics().all().stream().mapToLong(TopicInfo::partitions).sum();
         for (CreateTopicsRequestData.CreatableTopic t : req.topics()) {
             CreatableTopicResult res = new CreatableTopicResult().setName(t.name());
             try {
+                if (requested > TopicLimits.MAX_PARTITIONS_PER_REQUEST) {
+                    throw new PolicyViolationException(TopicLimits.EXCESSIVE_PARTITIONS_MESSAGE);
+                }
                 if (seen.get(t.name()) > 1) throw new InvalidRequestException("Duplicate topic name " + t.name());
                 int partitions;
                 if (!t.assignments().isEmpty()) {
@@ -139,6 +149,12 @@ public final class TopicApis {
                             + "' already exists.");
                 }
                 ctx.topicManager().validate(t.name(), partitions, configs);
+                if (partitions > TopicLimits.MAX_PARTITIONS_PER_TOPIC || hosted + partitions > TopicLimits.MAX_PARTITIONS_PER_BROKER) {
+                    throw new PolicyViolationException("Topic of " + partitions + " partitions exceeds the limits ("
+                            + TopicLimits.MAX_PARTITIONS_PER_TOPIC + " per topic, " + TopicLimits.MAX_PARTITIONS_PER_BROKER
+                            + " per broker, " + hosted + " hosted).");
+                }
+                hosted += partitions;
                 res.setNumPartitions(partitions).setReplicationFactor((short) 1);
                 if (!req.validateOnly()) {
                     TopicInfo info = ctx.topicManager().create(t.name(), partitions, configs);

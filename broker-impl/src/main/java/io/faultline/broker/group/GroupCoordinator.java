@@ -1,17 +1,22 @@
 package io.faultline.broker.group;
 
+import io.faultline.broker.common.FatalErrorHandler;
 import io.faultline.broker.common.Time;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +81,10 @@ public final class GroupCoordinator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        if (startTicker) ticker.scheduleWithFixedDelay(this::tick, 50, 50, TimeUnit.MILLISECONDS);
+        if (startTicker) {
+            ticker.scheduleWithFixedDelay(FatalErrorHandler.halting().guard("group-coordinator-ticker", this::tick), 50,
+                    50, TimeUnit.MILLISECONDS);
+        }
     }
 
     public void setPersister(Consumer<GroupRecord> persister) {
@@ -425,6 +433,59 @@ public final class GroupCoordinator implements AutoCloseable {
             return Optional.of(new GroupSummary(g.groupId, g.state().kafkaName(),
                     g.protocolType == null ? "" : g.protocolType,
                     stable && g.protocolName != null ? g.protocolName : "", ms));
+        }
+    }
+
+    /**
+     * DeleteGroups: only a group without members (Empty) can be deleted. {@code deleteStored} removes what is
+     * persisted (offsets, membership) first; if it throws, the group stays as it was.
+     */
+    public Errors deleteGroup(String groupId, Runnable deleteStored) {
+        ClassicGroup g = groups.get(groupId);
+        if (g == null) return Errors.GROUP_ID_NOT_FOUND;
+        synchronized (g) {
+            if (g.is(GroupState.DEAD)) return Errors.GROUP_ID_NOT_FOUND;
+            if (!g.is(GroupState.EMPTY) || !g.members.isEmpty()) return Errors.NON_EMPTY_GROUP;
+            deleteStored.run();
+            g.transitionTo(GroupState.DEAD);
+            groups.remove(groupId, g);
+            return Errors.NONE;
+        }
+    }
+
+    /**
+     * For OffsetDelete: the topics the group's members consume, as Kafka decides whether an offset may go. An
+     * Empty group consumes nothing; a "consumer" group with members consumes its members' subscriptions (null
+     * when one cannot be read: then every topic counts as consumed); any other group with members is refused
+     * whole (NON_EMPTY_GROUP), as are unknown groups (GROUP_ID_NOT_FOUND).
+     */
+    public Subscriptions subscriptions(String groupId) {
+        ClassicGroup g = groups.get(groupId);
+        if (g == null) return new Subscriptions(Errors.GROUP_ID_NOT_FOUND, Set.of());
+        synchronized (g) {
+            if (g.is(GroupState.DEAD)) return new Subscriptions(Errors.GROUP_ID_NOT_FOUND, Set.of());
+            if (g.members.isEmpty()) return new Subscriptions(Errors.NONE, Set.of());
+            if (!"consumer".equals(g.protocolType)) return new Subscriptions(Errors.NON_EMPTY_GROUP, Set.of());
+            Set<String> topics = new HashSet<>();
+            for (GroupMember m : g.members.values()) {
+                Collection<byte[]> subs = g.protocolName != null && m.protocols.containsKey(g.protocolName)
+                        ? List.of(m.protocols.get(g.protocolName)) : m.protocols.values();
+                for (byte[] sub : subs) {
+                    try {
+                        topics.addAll(ConsumerProtocol.deserializeSubscription(ByteBuffer.wrap(sub)).topics());
+                    } catch (RuntimeException e) {
+                        return new Subscriptions(Errors.NONE, null);
+                    }
+                }
+            }
+            return new Subscriptions(Errors.NONE, topics);
+        }
+    }
+
+    /** See {@link #subscriptions}; {@code topics} null means "cannot tell: all". */
+    public record Subscriptions(Errors error, Set<String> topics) {
+        public boolean consumes(String topic) {
+            return topics == null || topics.contains(topic);
         }
     }
 

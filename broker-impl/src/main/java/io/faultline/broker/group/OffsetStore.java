@@ -7,6 +7,7 @@ import io.faultline.broker.storage.LogReadResult;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +92,7 @@ public final class OffsetStore {
         if (value == null) {
             Map<TopicPartition, CommittedOffset> m = offsets.get(group);
             if (m != null) m.remove(tp);
+            if (m != null && m.isEmpty()) offsets.remove(group); // a deleted group is not revived at restart
             return;
         }
         value.getShort();
@@ -203,6 +205,45 @@ public final class OffsetStore {
                     tombstones.toArray(new SimpleRecord[0])));
             g.getValue().keySet().removeIf(tp -> tp.topic().equals(topic));
         }
+    }
+
+    /**
+     * OffsetDelete: tombstones the group's offsets of {@code partitions} (those it has), in one append, then
+     * forgets them.
+     */
+    public void deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
+        Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
+        if (m == null) return;
+        List<SimpleRecord> tombstones = new ArrayList<>();
+        long now = time.milliseconds();
+        for (TopicPartition tp : partitions) {
+            if (m.containsKey(tp)) tombstones.add(new SimpleRecord(now, key(groupId, tp), null));
+        }
+        if (tombstones.isEmpty()) return;
+        offsetsPartition(groupId).appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                tombstones.toArray(new SimpleRecord[0])));
+        partitions.forEach(m::remove);
+        if (m.isEmpty()) offsets.remove(groupId, m);
+    }
+
+    /** DeleteGroups: tombstones every offset of the group and its membership record, in one append. */
+    public void deleteGroup(String groupId) {
+        Map<TopicPartition, CommittedOffset> m = offsets.getOrDefault(groupId, Map.of());
+        List<SimpleRecord> tombstones = new ArrayList<>();
+        long now = time.milliseconds();
+        for (TopicPartition tp : m.keySet()) tombstones.add(new SimpleRecord(now, key(groupId, tp), null));
+        byte[] group = groupId.getBytes(StandardCharsets.UTF_8);
+        tombstones.add(new SimpleRecord(now, ByteBuffer.allocate(2 + 2 + group.length).putShort(GROUP_KEY_VERSION)
+                .putShort((short) group.length).put(group).array(), null));
+        offsetsPartition(groupId).appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                tombstones.toArray(new SimpleRecord[0])));
+        offsets.remove(groupId);
+    }
+
+    private Partition offsetsPartition(String groupId) {
+        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
+        return partitions.get(tp).orElseThrow(() ->
+                new org.apache.kafka.common.errors.CoordinatorNotAvailableException("offsets partition " + tp + " not loaded"));
     }
 
     public Optional<CommittedOffset> fetch(String groupId, TopicPartition tp) {

@@ -31,7 +31,20 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Bad input never reaches the I/O threads: a negative or oversized length prefix, an unparsable header, an
  * unknown API key, an unsupported version (other than ApiVersions, which is answered at v0) or an unparsable
- * body closes the connection with one log line; every other connection is unaffected.
+ * body closes the connection with a rate-limited log line; every other connection is unaffected.
+ *
+ * <p>Bounded memory: a frame is first read into a small buffer (a declared 100 MB costs 16 KiB until more than that
+ * arrives), then into one of its full size; every byte is reserved in the broker-wide {@link MemoryPool} first. When
+ * the pool is full the connection stops being read (TCP back-pressure) until memory is released. Two steps rather
+ * than doubling: a connection paused for memory then holds at most its small first buffer, while every connection
+ * holding a large reservation is still being read, so large frames cannot deadlock each other waiting to grow. A frame is held until its
+ * response is queued, then its bytes go back to the pool. A frame larger than socket.request.max.bytes or than the
+ * pool closes the connection before anything is allocated. A frame that has not fully arrived within the request
+ * frame timeout closes its connection and frees its bytes: slow senders cannot hold memory or slots for long, and it
+ * is the only way to notice that a connection paused for memory was closed by its peer.
+ *
+ * <p>Errors (OutOfMemoryError included) are not caught here: they end the thread and the fatal-error handler halts
+ * the broker.
  */
 public final class Processor implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Processor.class);
@@ -41,9 +54,14 @@ public final class Processor implements Runnable {
     private final Time time;
     private final int maxRequestBytes;
     private final long idleNanos;
+    private final long frameTimeoutNanos;
     private final AtomicInteger connectionCount;
     private final BiPredicate<ApiKeys, Short> supported;
+    private final MemoryPool pool;
+    private final RateLimitedLog badInput;
     private final Selector selector;
+    private final java.util.ArrayDeque<Connection> waitingForMemory = new java.util.ArrayDeque<>();
+    private volatile boolean memoryReleased;
     private final Queue<SocketChannel> newConnections = new ConcurrentLinkedQueue<>();
     private final Queue<Response> responses = new ConcurrentLinkedQueue<>();
     private final Map<String, Connection> connections = new HashMap<>();
@@ -58,7 +76,13 @@ public final class Processor implements Runnable {
         final SelectionKey key;
         final String host;
         final ByteBuffer sizeBuf = ByteBuffer.allocate(4);
+        /** Declared size of the frame being read, -1 between frames. */
+        int frameSize = -1;
         ByteBuffer payload;
+        /** Bytes of the pool held by this connection's current frame. */
+        long reserved;
+        /** When the current frame's length arrived. */
+        long frameStartNanos;
         ByteBuffer send;
         boolean inFlight;
         long lastActiveNanos;
@@ -71,16 +95,24 @@ public final class Processor implements Runnable {
         }
     }
 
-    Processor(int id, RequestChannel channel, Time time, int maxRequestBytes, long idleMs,
-              AtomicInteger connectionCount, BiPredicate<ApiKeys, Short> supported) throws IOException {
+    Processor(int id, RequestChannel channel, Time time, int maxRequestBytes, long idleMs, long frameTimeoutMs,
+              AtomicInteger connectionCount, BiPredicate<ApiKeys, Short> supported, MemoryPool pool,
+              RateLimitedLog badInput) throws IOException {
         this.id = id;
         this.channel = channel;
         this.time = time;
         this.maxRequestBytes = maxRequestBytes;
         this.idleNanos = idleMs * 1_000_000L;
+        this.frameTimeoutNanos = frameTimeoutMs * 1_000_000L;
         this.connectionCount = connectionCount;
         this.supported = supported;
+        this.pool = pool;
+        this.badInput = badInput;
         this.selector = Selector.open();
+        pool.onRelease(() -> {
+            memoryReleased = true;
+            selector.wakeup();
+        });
     }
 
     int id() {
@@ -108,6 +140,7 @@ public final class Processor implements Runnable {
             try {
                 registerNewConnections();
                 processResponses();
+                retryWaitingForMemory();
                 selector.select(300);
                 Iterator<SelectionKey> it = selector.selectedKeys().iterator();
                 while (it.hasNext()) {
@@ -122,8 +155,8 @@ public final class Processor implements Runnable {
                     }
                 }
                 closeIdle();
-            } catch (Throwable t) {
-                log.error("Processor {} loop error", id, t);
+            } catch (IOException | RuntimeException e) {
+                log.error("Processor {} loop error", id, e);
             }
         }
         for (Connection c : connections.values().toArray(new Connection[0])) close(c, null);
@@ -157,6 +190,7 @@ public final class Processor implements Runnable {
         while ((r = responses.poll()) != null) {
             Connection c = connections.get(r.request().connectionId());
             if (c == null) continue; // connection closed meanwhile
+            releaseFrame(c); // the request is done with its bytes
             if (r instanceof Response.Send s) {
                 c.send = s.bytes();
                 c.key.interestOps(SelectionKey.OP_WRITE);
@@ -170,29 +204,78 @@ public final class Processor implements Runnable {
 
     private void read(Connection c) throws IOException {
         c.lastActiveNanos = time.nanoseconds();
-        if (c.payload == null) {
+        if (c.frameSize < 0) {
             if (c.socket.read(c.sizeBuf) < 0) {
                 close(c, null);
                 return;
             }
             if (c.sizeBuf.hasRemaining()) return;
             int size = c.sizeBuf.getInt(0);
-            if (size < 0 || size > maxRequestBytes) {
-                close(c, "request frame of " + size + " bytes exceeds socket.request.max.bytes=" + maxRequestBytes);
+            if (size < 0 || size > maxRequestBytes || size > pool.capacity()) {
+                close(c, "request frame of " + size + " bytes exceeds socket.request.max.bytes=" + maxRequestBytes
+                        + " or queued.max.request.bytes=" + pool.capacity());
                 return;
             }
-            c.payload = ByteBuffer.allocate(size);
+            c.frameSize = size;
+            c.frameStartNanos = c.lastActiveNanos;
         }
-        if (c.socket.read(c.payload) < 0) {
-            close(c, null);
-            return;
+        while (c.payload == null || c.payload.position() < c.frameSize) {
+            if (!ensureRoom(c)) return;
+            if (c.socket.read(c.payload) < 0) {
+                close(c, null);
+                return;
+            }
+            if (c.payload.hasRemaining()) return; // the socket has no more for now
         }
-        if (c.payload.hasRemaining()) return;
         ByteBuffer frame = c.payload;
         frame.flip();
         c.payload = null;
+        c.frameSize = -1;
         c.sizeBuf.clear();
         handleFrame(c, frame);
+    }
+
+    /** First buffer of a frame: small, so a declared size costs nothing until its bytes arrive. */
+    private static final int INITIAL_FRAME_BUFFER = 16 * 1024;
+
+    /**
+     * Makes room for more of the current frame: the small first buffer, then, when it is full, one of the whole
+     * frame's size. Returns false, with reads paused, if the pool cannot hold it now.
+     */
+    private boolean ensureRoom(Connection c) {
+        if (c.payload != null && c.payload.hasRemaining()) return true;
+        int current = c.payload == null ? 0 : c.payload.capacity();
+        int next = c.payload == null ? Math.min(c.frameSize, INITIAL_FRAME_BUFFER) : c.frameSize;
+        if (!pool.tryReserve(next - current, current == 0)) {
+            c.key.interestOps(0);
+            waitingForMemory.add(c);
+            return false;
+        }
+        c.reserved += next - current;
+        ByteBuffer grown = ByteBuffer.allocate(next);
+        if (c.payload != null) grown.put(c.payload.flip());
+        c.payload = grown;
+        return true;
+    }
+
+    /** After a release anywhere in the pool, waiting connections try again (in arrival order). */
+    private void retryWaitingForMemory() {
+        if (!memoryReleased) return;
+        memoryReleased = false;
+        Connection c;
+        int n = waitingForMemory.size();
+        while (n-- > 0 && (c = waitingForMemory.poll()) != null) {
+            if (!connections.containsKey(c.id) || !c.key.isValid()) continue;
+            c.key.interestOps(SelectionKey.OP_READ);
+        }
+    }
+
+    private void releaseFrame(Connection c) {
+        if (c.reserved > 0) {
+            long r = c.reserved;
+            c.reserved = 0;
+            pool.release(r);
+        }
     }
 
     private void handleFrame(Connection c, ByteBuffer frame) {
@@ -248,16 +331,24 @@ public final class Processor implements Runnable {
         long now = time.nanoseconds();
         if (now - lastIdleCheck < 1_000_000_000L) return;
         lastIdleCheck = now;
+        badInput.flush();
         for (Connection c : connections.values().toArray(new Connection[0])) {
             if (!c.inFlight && c.send == null && now - c.lastActiveNanos > idleNanos) {
                 close(c, "closing idle connection");
+            } else if (c.frameSize >= 0 && now - c.frameStartNanos > frameTimeoutNanos) {
+                // Also the only way to learn that a peer paused for memory has gone: it is not being read.
+                close(c, "request frame of " + c.frameSize + " bytes not complete after "
+                        + frameTimeoutNanos / 1_000_000L + " ms (" + (c.payload == null ? 0 : c.payload.position())
+                        + " bytes arrived)");
             }
         }
     }
 
     private void close(Connection c, String reason) {
         if (connections.remove(c.id) == null) return;
-        if (reason != null) log.warn("{}: {}", c.id, reason);
+        if (reason != null) badInput.warn(c.id + ": " + reason);
+        c.payload = null;
+        releaseFrame(c);
         c.key.cancel();
         closeQuietly(c.socket);
         connectionCount.decrementAndGet();

@@ -18,6 +18,9 @@ public final class RequestChannel {
 
     private final BlockingQueue<Request> requests;
     private final CopyOnWriteArrayList<Processor> processors = new CopyOnWriteArrayList<>();
+    /** A response that cannot be written is a broker bug, but a client can trigger it again and again. */
+    private final RateLimitedLog unserializable = new RateLimitedLog(log::error, io.faultline.broker.common.Time.SYSTEM,
+            60_000);
 
     public RequestChannel(int queueSize) {
         this.requests = new ArrayBlockingQueue<>(queueSize);
@@ -48,7 +51,9 @@ public final class RequestChannel {
         try {
             bytes = ResponseSerializer.serialize(request.apiKey(), version, request.header().correlationId(), body);
         } catch (RuntimeException e) {
-            log.error("Cannot serialize response to {}; closing the connection", request, e);
+            StackTraceElement[] at = e.getStackTrace();
+            unserializable.warn("Cannot serialize response to " + request + "; closing the connection: " + e
+                    + (at.length > 0 ? " at " + at[0] : ""));
             enqueue(new Response.Close(request));
             return;
         }

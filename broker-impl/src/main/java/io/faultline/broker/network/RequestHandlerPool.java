@@ -1,5 +1,6 @@
 package io.faultline.broker.network;
 
+import io.faultline.broker.common.FatalErrorHandler;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -13,10 +14,14 @@ public final class RequestHandlerPool implements AutoCloseable {
     private volatile boolean running = true;
 
     public RequestHandlerPool(int numThreads, RequestChannel channel, RequestDispatcher dispatcher) {
+        this(numThreads, channel, dispatcher, FatalErrorHandler.halting());
+    }
+
+    /** As above; an Error in a handler ends its thread and goes to {@code fatal} (the broker halts). */
+    public RequestHandlerPool(int numThreads, RequestChannel channel, RequestDispatcher dispatcher,
+                              FatalErrorHandler fatal) {
         for (int i = 0; i < numThreads; i++) {
-            Thread t = new Thread(() -> loop(channel, dispatcher), "io-thread-" + i);
-            t.setDaemon(true);
-            threads.add(t);
+            threads.add(fatal.newThread(() -> loop(channel, dispatcher), "io-thread-" + i));
         }
         threads.forEach(Thread::start);
     }
@@ -32,9 +37,10 @@ public final class RequestHandlerPool implements AutoCloseable {
             if (r == null) continue;
             try {
                 dispatcher.handle(r);
-            } catch (Throwable t) {
+            } catch (RuntimeException e) {
                 // The dispatcher answers errors itself; reaching here is a bug: close so the client retries.
-                log.error("Unhandled error for {}", r, t);
+                // Errors are not caught: a broker that hit OutOfMemoryError halts rather than limp on.
+                log.error("Unhandled error for {}", r, e);
                 channel.closeConnection(r);
             }
         }

@@ -1,5 +1,6 @@
 package io.faultline.broker.network;
 
+import io.faultline.broker.common.FatalErrorHandler;
 import io.faultline.broker.common.Time;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -22,10 +23,32 @@ import org.slf4j.LoggerFactory;
 public final class SocketServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SocketServer.class);
 
-    /** Network settings, named after Kafka's. */
+    /**
+     * Network settings, named after Kafka's; queuedMaxRequestBytes sizes the {@link MemoryPool};
+     * requestFrameTimeoutMs bounds how long one request frame may take to arrive (see {@link Processor}).
+     */
     public record Settings(String host, int port, int numNetworkThreads, int socketRequestMaxBytes,
-                           int maxConnections, long connectionsMaxIdleMs) {
+                           int maxConnections, long connectionsMaxIdleMs, long queuedMaxRequestBytes,
+                           long requestFrameTimeoutMs) {
+        /** Default frame timeout: the clients' default request.timeout.ms, after which they give up anyway. */
+        public static final long DEFAULT_REQUEST_FRAME_TIMEOUT_MS = 30_000;
+
+        /** With the default request memory pool ({@link MemoryPool#defaultCapacity()}). */
+        public Settings(String host, int port, int numNetworkThreads, int socketRequestMaxBytes, int maxConnections,
+                        long connectionsMaxIdleMs) {
+            this(host, port, numNetworkThreads, socketRequestMaxBytes, maxConnections, connectionsMaxIdleMs,
+                    MemoryPool.defaultCapacity());
+        }
+
+        public Settings(String host, int port, int numNetworkThreads, int socketRequestMaxBytes, int maxConnections,
+                        long connectionsMaxIdleMs, long queuedMaxRequestBytes) {
+            this(host, port, numNetworkThreads, socketRequestMaxBytes, maxConnections, connectionsMaxIdleMs,
+                    queuedMaxRequestBytes, DEFAULT_REQUEST_FRAME_TIMEOUT_MS);
+        }
     }
+
+    /** Interval of the bad-input log summaries. */
+    static final long BAD_INPUT_LOG_INTERVAL_MS = 60_000;
 
     private final Settings settings;
     private final ServerSocketChannel server;
@@ -33,14 +56,29 @@ public final class SocketServer implements AutoCloseable {
     private final List<Processor> processors = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger connectionCount = new AtomicInteger();
+    private final MemoryPool pool;
+    private final FatalErrorHandler fatal;
+    private final RateLimitedLog refusals;
     private volatile boolean running = true;
 
     public SocketServer(Settings settings, RequestChannel channel, Time time, BiPredicate<ApiKeys, Short> supported)
             throws IOException {
+        this(settings, channel, time, supported, FatalErrorHandler.halting());
+    }
+
+    /** As above, with the handler of errors escaping the acceptor and network threads (tests observe it). */
+    public SocketServer(Settings settings, RequestChannel channel, Time time, BiPredicate<ApiKeys, Short> supported,
+                        FatalErrorHandler fatal) throws IOException {
         this.settings = settings;
+        this.fatal = fatal;
+        this.pool = new MemoryPool(settings.queuedMaxRequestBytes());
+        RateLimitedLog badInput = new RateLimitedLog(LoggerFactory.getLogger(Processor.class), time,
+                BAD_INPUT_LOG_INTERVAL_MS);
+        this.refusals = new RateLimitedLog(log, time, BAD_INPUT_LOG_INTERVAL_MS);
         for (int i = 0; i < settings.numNetworkThreads(); i++) {
             Processor p = new Processor(i, channel, time, settings.socketRequestMaxBytes(),
-                    settings.connectionsMaxIdleMs(), connectionCount, supported);
+                    settings.connectionsMaxIdleMs(), settings.requestFrameTimeoutMs(), connectionCount, supported,
+                    pool, badInput);
             processors.add(p);
             channel.addProcessor(p);
         }
@@ -52,19 +90,22 @@ public final class SocketServer implements AutoCloseable {
         server.register(acceptSelector, SelectionKey.OP_ACCEPT);
     }
 
+    /** The request memory pool (for tests and metrics). */
+    public MemoryPool memoryPool() {
+        return pool;
+    }
+
     public int boundPort() {
         return server.socket().getLocalPort();
     }
 
     public void start() {
         for (Processor p : processors) {
-            Thread t = new Thread(p, "network-thread-" + p.id());
-            t.setDaemon(true);
+            Thread t = fatal.newThread(p, "network-thread-" + p.id());
             threads.add(t);
             t.start();
         }
-        Thread acceptor = new Thread(this::acceptLoop, "acceptor");
-        acceptor.setDaemon(true);
+        Thread acceptor = fatal.newThread(this::acceptLoop, "acceptor");
         threads.add(acceptor);
         acceptor.start();
         log.info("Listening on {}:{}", settings.host(), boundPort());
@@ -80,16 +121,17 @@ public final class SocketServer implements AutoCloseable {
                 while ((sc = server.accept()) != null) {
                     if (connectionCount.incrementAndGet() > settings.maxConnections()) {
                         connectionCount.decrementAndGet();
-                        log.warn("Refusing connection from {}: max.connections={} reached", sc.getRemoteAddress(),
-                                settings.maxConnections());
+                        refusals.warn("Refusing connection from " + sc.getRemoteAddress() + ": max.connections="
+                                + settings.maxConnections() + " reached");
                         sc.close();
                         continue;
                     }
                     sc.socket().setTcpNoDelay(true);
                     processors.get(next++ % processors.size()).accept(sc);
                 }
-            } catch (IOException e) {
-                if (running) log.warn("Acceptor error: {}", e.toString());
+            } catch (IOException | RuntimeException e) {
+                // e.g. "Too many open files": keep accepting once descriptors are free again
+                if (running) refusals.warn("Acceptor error: " + e);
             }
         }
     }

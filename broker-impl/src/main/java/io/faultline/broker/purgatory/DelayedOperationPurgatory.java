@@ -1,5 +1,6 @@
 package io.faultline.broker.purgatory;
 
+import io.faultline.broker.common.FatalErrorHandler;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,10 +40,10 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> impleme
             unwatch(op);
             return true;
         }
-        op.timeout = timer.schedule(() -> {
+        op.timeout = timer.schedule(FatalErrorHandler.halting().guard("purgatory-timer", () -> {
             unwatch(op); // first, so no trigger evaluates an operation that is expiring anyway
             op.expire();
-        }, op.delayMs, TimeUnit.MILLISECONDS);
+        }), op.delayMs, TimeUnit.MILLISECONDS);
         if (op.isCompleted()) op.timeout.cancel(false);
         return false;
     }

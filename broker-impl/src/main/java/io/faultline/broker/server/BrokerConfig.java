@@ -32,7 +32,8 @@ public record BrokerConfig(
         int groupMaxSessionTimeoutMs,
         int groupInitialRebalanceDelayMs,
         long maintenanceIntervalMs,
-        LogConfig defaultLogConfig) {
+        LogConfig defaultLogConfig,
+        long queuedMaxRequestBytes) {
 
     /** Broker-level log.* names mapped to the topic-level names LogConfig understands. */
     private static final Map<String, String> LOG_KEYS = Map.ofEntries(
@@ -86,7 +87,15 @@ public record BrokerConfig(
                 intProp(p, "group.max.session.timeout.ms", 1800000),
                 intProp(p, "group.initial.rebalance.delay.ms", 3000),
                 Long.parseLong(p.getProperty("faultline.maintenance.interval.ms", "5000")),
-                LogConfig.DEFAULT.with(logOverrides));
+                LogConfig.DEFAULT.with(logOverrides),
+                queuedMaxRequestBytes(p.getProperty("queued.max.request.bytes")));
+    }
+
+    /** Unset: on by default (MemoryPool's default size); -1 or 0: unbounded, as Kafka's -1 means. */
+    private static long queuedMaxRequestBytes(String v) {
+        if (v == null) return io.faultline.broker.network.MemoryPool.defaultCapacity();
+        long n = Long.parseLong(v.trim());
+        return n <= 0 ? Long.MAX_VALUE : n;
     }
 
     private static int intProp(Properties p, String key, int dflt) {

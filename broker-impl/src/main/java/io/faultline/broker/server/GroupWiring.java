@@ -1,5 +1,6 @@
 package io.faultline.broker.server;
 
+import io.faultline.broker.api.GroupAdminApis;
 import io.faultline.broker.api.GroupApis;
 import io.faultline.broker.api.KafkaApis;
 import io.faultline.broker.api.OffsetCommitApis;
@@ -37,6 +38,9 @@ final class GroupWiring {
                 .register(ApiKeys.LIST_GROUPS, groups::listGroups)
                 .register(ApiKeys.OFFSET_COMMIT, offsets::offsetCommit)
                 .register(ApiKeys.OFFSET_FETCH, offsets::offsetFetch);
+        GroupAdminApis groupAdmin = new GroupAdminApis(ctx, coordinator, store);
+        apis.register(ApiKeys.DELETE_GROUPS, groupAdmin::deleteGroups)
+                .register(ApiKeys.OFFSET_DELETE, groupAdmin::offsetDelete);
         return coordinator::close;
     }
 }

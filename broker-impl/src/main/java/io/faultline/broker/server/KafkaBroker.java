@@ -4,11 +4,13 @@ import io.faultline.broker.api.ApiVersionsApi;
 import io.faultline.broker.api.ConfigApis;
 import io.faultline.broker.api.FetchApi;
 import io.faultline.broker.api.KafkaApis;
+import io.faultline.broker.api.LogAdminApis;
 import io.faultline.broker.api.OffsetApis;
 import io.faultline.broker.api.ProduceApi;
 import io.faultline.broker.api.ProducerIdApi;
 import io.faultline.broker.api.SupportedApis;
 import io.faultline.broker.api.TopicApis;
+import io.faultline.broker.common.FatalErrorHandler;
 import io.faultline.broker.common.Time;
 import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.metadata.TopicRegistry;
@@ -66,7 +68,8 @@ public final class KafkaBroker implements AutoCloseable {
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
         socketServer = new SocketServer(new SocketServer.Settings(config.listenerHost(), config.listenerPort(),
                 config.numNetworkThreads(), config.socketRequestMaxBytes(), config.maxConnections(),
-                config.connectionsMaxIdleMs()), channel, time, SupportedApis::isSupported);
+                config.connectionsMaxIdleMs(), config.queuedMaxRequestBytes()), channel, time,
+                SupportedApis::isSupported);
         int advertisedPort = config.advertisedPort() == 0 ? socketServer.boundPort() : config.advertisedPort();
         String advertisedHost = config.advertisedHost().equals("0.0.0.0") ? localHostName() : config.advertisedHost();
         context = new BrokerContext(config, clusterId, advertisedHost, advertisedPort, channel, topics, topicManager,
@@ -86,6 +89,9 @@ public final class KafkaBroker implements AutoCloseable {
                 .register(ApiKeys.LIST_OFFSETS, offsetApis::listOffsets)
                 .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, offsetApis::offsetForLeaderEpoch)
                 .register(ApiKeys.INIT_PRODUCER_ID, new ProducerIdApi(context, new ProducerIdManager(dir))::handle);
+        LogAdminApis logAdmin = new LogAdminApis(context);
+        apis.register(ApiKeys.DELETE_RECORDS, logAdmin::deleteRecords)
+                .register(ApiKeys.DESCRIBE_LOG_DIRS, logAdmin::describeLogDirs);
         extraShutdown = GroupWiring.wire(context, apis);
 
         handlerPool = new RequestHandlerPool(config.numIoThreads(), channel, apis);
@@ -94,7 +100,8 @@ public final class KafkaBroker implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        scheduler.scheduleWithFixedDelay(this::maintenance, config.maintenanceIntervalMs(),
+        scheduler.scheduleWithFixedDelay(FatalErrorHandler.halting().guard("log-maintenance", this::maintenance),
+                config.maintenanceIntervalMs(),
                 config.maintenanceIntervalMs(), TimeUnit.MILLISECONDS);
         socketServer.start();
         log.info("Broker {} of cluster {} started, advertising {}:{}", config.nodeId(), clusterId, advertisedHost,
@@ -121,6 +128,11 @@ public final class KafkaBroker implements AutoCloseable {
 
     public int boundPort() {
         return socketServer.boundPort();
+    }
+
+    /** The listener (its request memory pool, for tests). */
+    public SocketServer socketServer() {
+        return socketServer;
     }
 
     public BrokerContext context() {

@@ -31,9 +31,11 @@ final class AppendValidator {
         long next = nextOffset;
         int bytes = 0;
         int count = 0;
+        ByteBuffer buf = records.buffer();
         for (MutableRecordBatch batch : RecordBatchAdapter.batches(records)) {
-            RecordBatchAdapter.validateForLeader(batch, cfg.maxMessageBytes());
-            if (cfg.compact() && !RecordBatchAdapter.allRecordsHaveKeys(batch)) {
+            var summary = RecordBatchAdapter.validateForLeader(batch, buf, buf.position() + bytes,
+                    cfg.maxMessageBytes());
+            if (cfg.compact() && !summary.allKeyed()) {
                 throw new InvalidRecordException("compacted topic " + tp + " requires keys");
             }
             RecordBatchAdapter.assignForLeader(batch, next, leaderEpoch, cfg.timestampType(), now);

@@ -35,6 +35,7 @@ final class RecordBatchAdapter {
     private static final int MAGIC_OFFSET = 16;
     private static final int ATTRIBUTES_OFFSET = 21;
     private static final int LAST_OFFSET_DELTA_OFFSET = 23;
+    private static final int BASE_TIMESTAMP_OFFSET = 27;
     private static final int MAX_TIMESTAMP_OFFSET = 35;
     private static final int RECORDS_COUNT_OFFSET = 57;
     private static final int TIMESTAMP_TYPE_MASK = 0x08;
@@ -120,10 +121,17 @@ final class RecordBatchAdapter {
     }
 
     /**
-     * Checks one batch of a leader append as Kafka's LogValidator does for v2: magic, CRC, size, offset range
-     * consistent with the record count, no control batches from clients.
+     * Checks one batch of a client append as Kafka's LogValidator does for v2, and more: magic, size, CRC, base
+     * offset 0, offset range consistent with the record count, no control batches, a sequence with a producer id,
+     * no client-set LogAppendTime, a known codec, and every record parsed (decompressed within bounded memory, see
+     * {@link BatchScanner}). A CREATE_TIME batch whose header max timestamp disagrees with its records gets the
+     * records' value (as Kafka rewrites it).
+     *
+     * @param buf the buffer holding the batch at absolute position {@code pos}
+     * @return what the record scan found
      */
-    static void validateForLeader(MutableRecordBatch batch, int maxMessageBytes) {
+    static BatchScanner.Summary validateForLeader(MutableRecordBatch batch, ByteBuffer buf, int pos,
+                                                  int maxMessageBytes) {
         if (batch.magic() != MAGIC_V2) {
             throw new InvalidRecordException("only magic v2 batches are supported, got " + batch.magic());
         }
@@ -132,6 +140,9 @@ final class RecordBatchAdapter {
                     + " bytes exceeds max.message.bytes " + maxMessageBytes);
         }
         batch.ensureValid();
+        if (batch.baseOffset() != 0) {
+            throw new InvalidRecordException("the base offset of a client batch must be 0, not " + batch.baseOffset());
+        }
         Integer count = batch.countOrNull();
         long countFromOffsets = batch.lastOffset() - batch.baseOffset() + 1;
         if (count == null || count <= 0 || countFromOffsets != count) {
@@ -141,6 +152,21 @@ final class RecordBatchAdapter {
         if (batch.isControlBatch()) {
             throw new InvalidRecordException("clients may not send control batches");
         }
+        if (batch.hasProducerId() && batch.baseSequence() < 0) {
+            throw new InvalidRecordException("invalid sequence " + batch.baseSequence() + " with producer id "
+                    + batch.producerId());
+        }
+        if (isLogAppendTime(buf, pos)) {
+            throw new org.apache.kafka.common.errors.InvalidTimestampException(
+                    "producers may not set the timestamp type to LogAppendTime");
+        }
+        int codec = buf.getShort(pos + ATTRIBUTES_OFFSET) & COMPRESSION_MASK;
+        ByteBuffer records = buf.duplicate().limit(pos + batch.sizeInBytes()).position(pos + HEADER_SIZE);
+        BatchScanner.Summary summary = BatchScanner.scan(records, codec, count, buf.getLong(pos + BASE_TIMESTAMP_OFFSET));
+        if (summary.maxTimestamp() != batch.maxTimestamp()) {
+            batch.setMaxTimestamp(TimestampType.CREATE_TIME, summary.maxTimestamp()); // recomputes the CRC
+        }
+        return summary;
     }
 
     /** Checks a batch of a follower append: magic and CRC (offsets are checked by the caller). */
@@ -149,14 +175,6 @@ final class RecordBatchAdapter {
             throw new InvalidRecordException("only magic v2 batches are supported, got " + batch.magic());
         }
         batch.ensureValid();
-    }
-
-    /** Every record of the batch has a key (required for compacted topics). Opens compressed batches. */
-    static boolean allRecordsHaveKeys(MutableRecordBatch batch) {
-        for (var record : batch) {
-            if (!record.hasKey()) return false;
-        }
-        return true;
     }
 
     /** Rewrites offsets and leader epoch in place (outside the CRC), and the append time if configured. */

@@ -210,6 +210,26 @@ class ApiVersionMatrixTest {
                     boolean found = d.groups().stream().anyMatch(g -> g.groupId().equals("oc5"));
                     return found ? Errors.forCode(d.errorCode()) : Errors.GROUP_ID_NOT_FOUND;
                 }, Errors.NONE));
+        l.add(new Case(ApiKeys.DELETE_GROUPS, (v, id) -> new org.apache.kafka.common.message.DeleteGroupsRequestData()
+                .setGroupsNames(List.of("no-such-group")),
+                (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DeleteGroupsResponseData) r).results()
+                        .find("no-such-group").errorCode()), Errors.GROUP_ID_NOT_FOUND));
+        l.add(new Case(ApiKeys.OFFSET_DELETE, (v, id) -> new org.apache.kafka.common.message.OffsetDeleteRequestData()
+                .setGroupId("no-such-group"),
+                (v, r) -> Errors.forCode(((org.apache.kafka.common.message.OffsetDeleteResponseData) r).errorCode()),
+                Errors.GROUP_ID_NOT_FOUND));
+        l.add(new Case(ApiKeys.DELETE_RECORDS, (v, id) -> {
+            var d = new org.apache.kafka.common.message.DeleteRecordsRequestData().setTimeoutMs(5000);
+            d.topics().add(new org.apache.kafka.common.message.DeleteRecordsRequestData.DeleteRecordsTopic().setName("mx")
+                    .setPartitions(List.of(new org.apache.kafka.common.message.DeleteRecordsRequestData
+                            .DeleteRecordsPartition().setPartitionIndex(0).setOffset(0))));
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DeleteRecordsResponseData) r).topics().find("mx")
+                .partitions().find(0).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.DESCRIBE_LOG_DIRS, (v, id) -> new org.apache.kafka.common.message.DescribeLogDirsRequestData()
+                .setTopics(null),
+                (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DescribeLogDirsResponseData) r).results().get(0)
+                        .errorCode()), Errors.NONE));
         return l;
     }
 }
