@@ -31,7 +31,11 @@ class CampaignEndToEndTest {
         for (Path run : runs) {
             Map<String, Object> results = CliTestSupport.results(run);
             assertEquals(true, results.get("complete"), run + " completed");
-            assertTrue(List.of("VALID", "INVALID").contains(results.get("verdict")), run + ": " + results.get("verdict"));
+            // unsafe settings may cut a log's tail, which the final drain then cannot reach: unknown, with its reason
+            boolean explainedUnknown = "UNKNOWN".equals(results.get("verdict"))
+                    && results.get("caveats") instanceof List<?> caveats && !caveats.isEmpty();
+            assertTrue(List.of("VALID", "INVALID").contains(results.get("verdict")) || explainedUnknown,
+                    run + ": " + results.get("verdict") + " " + results.get("caveats"));
             System.out.printf("campaign run %s: %s %s%n", run.getParent().getFileName(), results.get("verdict"),
                     ((Map<?, ?>) results.get("summary")).get("anomalyCounts"));
         }
@@ -40,7 +44,8 @@ class CampaignEndToEndTest {
         long invalid = 0;
         for (Path run : runs) if ("INVALID".equals(CliTestSupport.results(run).get("verdict"))) invalid++;
         assertEquals(invalid, junit.split("<failure ", -1).length - 1, "a failure per invalid run: " + junit);
-        assertTrue(r.exitCode() == FaultlineCli.EXIT_VALID || r.exitCode() == FaultlineCli.EXIT_INVALID, "exit " + r.exitCode());
+        assertTrue(List.of(FaultlineCli.EXIT_VALID, FaultlineCli.EXIT_INVALID, FaultlineCli.EXIT_UNKNOWN_OR_ERROR)
+                .contains(r.exitCode()), "exit " + r.exitCode());
         Path page;
         try (Stream<Path> s = Files.walk(store.resolve("campaigns"))) {
             page = s.filter(p -> p.getFileName().toString().equals("index.html")).findFirst().orElseThrow();
