@@ -319,6 +319,22 @@ public final class PartitionLog implements Closeable {
         return epochCache.endOffsetFor(leaderEpoch, logEndOffset);
     }
 
+    /**
+     * A new leader's epoch starts at the current log end (Kafka's maybeAssignEpochStartOffset, KAFKA-7415): written
+     * before any append in that epoch, so back-to-back elections leave distinct entries and followers can find where
+     * each epoch ended even if the leader appended nothing in it.
+     */
+    public void assignEpochStartOffset(int leaderEpoch) {
+        if (leaderEpoch < 0) throw new IllegalArgumentException("leader epoch must be >= 0: " + leaderEpoch);
+        writer.lock();
+        try {
+            ensureOpen();
+            epochCache.assign(leaderEpoch, logEndOffset);
+        } finally {
+            writer.unlock();
+        }
+    }
+
     /** Latest leader epoch in the cache, if any. */
     public Optional<Integer> latestEpoch() {
         return epochCache.latestEpoch();
