@@ -26,7 +26,7 @@ public interface LogStore extends AutoCloseable {
 
     /** Opens the storage engine's LogManager on {@code dataDir}. */
     static LogStore open(Path dataDir, Function<TopicPartition, LogConfig> configFor,
-                         io.faultline.broker.storage.LogClock clock) throws IOException {
+                         io.faultline.broker.common.Time clock) throws IOException {
         LogManager lm = LogManager.open(dataDir, configFor, clock);
         return new LogStore() {
             @Override
