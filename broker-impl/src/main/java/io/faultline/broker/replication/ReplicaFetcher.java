@@ -155,8 +155,8 @@ public final class ReplicaFetcher {
 
     private FetchRequestData buildRequest(List<PartitionFetchState> batch) {
         FetchRequestData req = new FetchRequestData().setMaxWaitMs(config.fetchMaxWaitMs()).setMinBytes(1)
-                .setMaxBytes(config.fetchMaxBytes()).setIsolationLevel((byte) 0).setSessionId(0).setSessionEpoch(-1)
-                .setReplicaId(localId);
+                .setMaxBytes(config.fetchMaxBytes()).setIsolationLevel((byte) 0).setSessionId(0).setSessionEpoch(-1);
+        // Fetch v15+ names the replica in ReplicaState (the old top-level replicaId must stay -1).
         req.setReplicaState(new FetchRequestData.ReplicaState().setReplicaId(localId).setReplicaEpoch(-1));
         Map<Uuid, FetchRequestData.FetchTopic> topics = new LinkedHashMap<>();
         for (PartitionFetchState s : batch) {
