@@ -1,5 +1,8 @@
 package io.faultline.broker.server;
 
+import io.faultline.broker.api.BrokerContext;
+import io.faultline.broker.api.TopicManager;
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.api.ApiVersionsApi;
 import io.faultline.broker.api.ConfigApis;
 import io.faultline.broker.api.FetchApi;
@@ -55,7 +58,7 @@ public final class KafkaBroker implements AutoCloseable {
         Files.createDirectories(dir);
         String clusterId = clusterId(dir);
         TopicRegistry topics = new TopicRegistry(dir);
-        LogStore logs = LogStore.open(dir, tp -> config.defaultLogConfig().with(
+        LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
                 topics.byName(tp.topic()).map(TopicInfo::configs).orElse(Map.of())), time);
         partitions = new PartitionManager(config.nodeId(), logs, topics, dir, time);
         partitions.startup();

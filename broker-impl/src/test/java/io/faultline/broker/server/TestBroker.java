@@ -1,5 +1,6 @@
 package io.faultline.broker.server;
 
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.common.Time;
 import java.nio.file.Path;
 import java.util.HashMap;
