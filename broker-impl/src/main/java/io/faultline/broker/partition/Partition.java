@@ -171,6 +171,41 @@ public final class Partition {
     }
 
     /**
+     * Follower append: the leader's batches with their offsets and epochs. Their producer ids and sequences enter the
+     * producer state as on the leader, so a producer's retry is still recognised as a duplicate after this replica
+     * becomes leader.
+     */
+    public LogAppendInfo appendAsFollower(MemoryRecords records) {
+        synchronized (appendLock) {
+            if (role instanceof PartitionRole.Leader) {
+                throw new NotLeaderOrFollowerException("node " + localNodeId + " leads " + tp + ": no follower appends");
+            }
+            LogAppendInfo info = log.appendAsFollower(records);
+            for (MutableRecordBatch batch : records.batches()) recordProducerBatch(batch);
+            return info;
+        }
+    }
+
+    /** Follower truncation (divergence or high-watermark mode); the producer state is rebuilt for the shorter log. */
+    public void truncateTo(long offset) {
+        synchronized (appendLock) {
+            if (offset >= log.logEndOffset()) return;
+            log.truncateTo(offset);
+            loadProducerState();
+            producerStateDirty = true;
+        }
+    }
+
+    /** Follower whose log is entirely below the leader's log start: restart empty at {@code offset}. */
+    public void truncateFullyAndStartAt(long offset) {
+        synchronized (appendLock) {
+            log.truncateFullyAndStartAt(offset);
+            loadProducerState();
+            producerStateDirty = true;
+        }
+    }
+
+    /**
      * Reads for a consumer (bounded by the high watermark) or a follower (bounded by the log end offset).
      *
      * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException outside the log

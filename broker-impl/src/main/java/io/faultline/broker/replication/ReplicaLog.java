@@ -1,5 +1,6 @@
 package io.faultline.broker.replication;
 
+import io.faultline.broker.partition.Partition;
 import io.faultline.broker.storage.EpochEndOffset;
 import io.faultline.broker.storage.LogAppendInfo;
 import io.faultline.broker.storage.LogReadResult;
@@ -9,8 +10,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 
 /**
- * The log operations replication needs from one local replica. The partition implements it so follower appends
- * and truncations also keep its idempotent-producer state; {@link #of(PartitionLog)} is the bare log.
+ * The log operations replication needs from one local replica. {@link #of(Partition)} goes through the partition
+ * so follower appends and truncations also keep its idempotent-producer state; {@link #of(PartitionLog)} is the bare
+ * log (tests of the replication protocol alone).
  */
 public interface ReplicaLog {
     TopicPartition topicPartition();
@@ -105,6 +107,77 @@ public interface ReplicaLog {
             @Override
             public String toString() {
                 return log.toString();
+            }
+        };
+    }
+
+    /** Through the partition: follower appends and truncations keep its producer state. */
+    static ReplicaLog of(Partition partition) {
+        ReplicaLog bare = of(partition.log());
+        return new ReplicaLog() {
+            @Override
+            public TopicPartition topicPartition() {
+                return partition.topicPartition();
+            }
+
+            @Override
+            public long logStartOffset() {
+                return bare.logStartOffset();
+            }
+
+            @Override
+            public long logEndOffset() {
+                return bare.logEndOffset();
+            }
+
+            @Override
+            public long highWatermark() {
+                return bare.highWatermark();
+            }
+
+            @Override
+            public void updateHighWatermark(long hw) {
+                bare.updateHighWatermark(hw);
+            }
+
+            @Override
+            public LogReadResult read(long fromOffset, int maxBytes, long maxOffsetExclusive) {
+                return bare.read(fromOffset, maxBytes, maxOffsetExclusive);
+            }
+
+            @Override
+            public EpochEndOffset endOffsetForEpoch(int leaderEpoch) {
+                return bare.endOffsetForEpoch(leaderEpoch);
+            }
+
+            @Override
+            public Optional<Integer> latestEpoch() {
+                return bare.latestEpoch();
+            }
+
+            @Override
+            public void assignEpochStartOffset(int leaderEpoch) {
+                bare.assignEpochStartOffset(leaderEpoch);
+            }
+
+            @Override
+            public LogAppendInfo appendAsFollower(MemoryRecords records) {
+                return partition.appendAsFollower(records);
+            }
+
+            @Override
+            public void truncateTo(long offset) {
+                partition.truncateTo(offset);
+            }
+
+            @Override
+            public void truncateFullyAndStartAt(long offset) {
+                partition.truncateFullyAndStartAt(offset);
+            }
+
+            @Override
+            public String toString() {
+                return partition.toString();
             }
         };
     }
