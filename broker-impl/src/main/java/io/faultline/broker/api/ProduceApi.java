@@ -77,6 +77,7 @@ public final class ProduceApi {
                     continue;
                 }
                 try {
+                    ctx.replicationLeader(tp).ifPresent(l -> l.checkEnoughReplicasForAppend(acks)); // min ISR
                     Partition.AppendResult res = partition.get().appendAsLeader(copyOf(pd.records()));
                     pr.setBaseOffset(res.firstOffset()).setLogAppendTimeMs(res.logAppendTime())
                             .setLogStartOffset(res.logStartOffset());
@@ -106,7 +107,7 @@ public final class ProduceApi {
             return;
         }
         DelayedProduce op = new DelayedProduce(req.timeoutMs(), ctx.partitions(), waiting,
-                () -> ctx.channel().sendResponse(r, resp));
+                () -> ctx.channel().sendResponse(r, resp), ctx::replicationLeader);
         ctx.partitions().watchProduce(op, new ArrayList<>(waiting.keySet()));
     }
 

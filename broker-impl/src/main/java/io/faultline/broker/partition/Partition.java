@@ -43,6 +43,8 @@ public final class Partition {
     /** Producer state changed since the last snapshot (guarded by appendLock). */
     private boolean producerStateDirty;
     private volatile PartitionRole role;
+    /** Set when replication owns the high watermark: runs after each leader append instead of the single-node rule. */
+    private volatile Runnable replicatedAfterAppend;
 
     Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
               Consumer<TopicPartition> wakeWaiters) {
@@ -125,7 +127,11 @@ public final class Partition {
     public AppendResult appendAsLeader(MemoryRecords records) {
         AppendResult result = appendLocked(records);
         // Waiting produce/fetch operations are completed outside the append lock, as Kafka does.
-        if (!result.duplicate()) wakeWaiters.accept(tp);
+        if (!result.duplicate()) {
+            Runnable replicated = replicatedAfterAppend;
+            if (replicated != null) replicated.run();
+            wakeWaiters.accept(tp);
+        }
         return result;
     }
 
@@ -168,6 +174,19 @@ public final class Partition {
             return new AppendResult(info.firstOffset(), info.lastOffset(), info.logAppendTime(),
                     info.logStartOffset(), false);
         }
+    }
+
+    /**
+     * Hands the high watermark to replication: from now on {@code afterLeaderAppend} runs after every leader append
+     * (outside the append lock) and this partition no longer moves the high watermark itself.
+     */
+    public void replicateWith(Runnable afterLeaderAppend) {
+        this.replicatedAfterAppend = afterLeaderAppend;
+    }
+
+    /** Wakes operations waiting on this partition (replication calls it when the high watermark moved). */
+    public void wakeWaiters() {
+        wakeWaiters.accept(tp);
     }
 
     /**
@@ -243,6 +262,7 @@ public final class Partition {
      * under the append lock; returns whether it moved, so the caller can wake waiters after releasing the lock.
      */
     private boolean maybeIncrementHighWatermark() {
+        if (replicatedAfterAppend != null) return false; // the replication leader state owns it
         if (!(role instanceof PartitionRole.Leader leader)) return false;
         if (!leader.isr().equals(Set.of(localNodeId))) return false; // replication computes it from follower offsets
         long leo = log.logEndOffset();

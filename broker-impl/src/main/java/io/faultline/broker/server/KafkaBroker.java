@@ -71,7 +71,7 @@ public final class KafkaBroker implements AutoCloseable {
         int advertisedPort = config.advertisedPort() == 0 ? socketServer.boundPort() : config.advertisedPort();
         String advertisedHost = config.advertisedHost().equals("0.0.0.0") ? localHostName() : config.advertisedHost();
         context = new BrokerContext(config, clusterId, advertisedHost, advertisedPort, channel, topics, topicManager,
-                partitions, time);
+                partitions, time, null); // replication: wired once metadata drives partition roles
 
         KafkaApis apis = new KafkaApis(context);
         TopicApis topicApis = new TopicApis(context);

@@ -1,0 +1,128 @@
+package io.faultline.broker.replication;
+
+import io.faultline.broker.common.Scheduler;
+import io.faultline.broker.common.Time;
+import io.faultline.broker.partition.Partition;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node's replicas (Kafka's ReplicaManager, replication half): turns committed leader/follower decisions into
+ * partition roles plus leader state or fetching, answers followers ({@link #requestHandler()}), and runs the
+ * ISR-shrink check every replica.lag.time.max.ms / 2 on the injected scheduler.
+ */
+public final class ReplicaManager implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ReplicaManager.class);
+
+    private record Entry(Partition partition, PartitionReplication replication) {
+    }
+
+    private final int localId;
+    private final Time time;
+    private final ReplicationConfig config;
+    private final ReplicaFetcherManager fetchers;
+    private final IsrChangeSender isrSender;
+    private final Map<TopicPartition, Entry> entries = new ConcurrentHashMap<>();
+    private final ReplicaRequestHandler handler;
+    private Scheduler.Cancellable shrinkTask;
+
+    public ReplicaManager(int localId, Time time, ReplicaFetcherManager fetchers, IsrChangeSender isrSender,
+                          Function<Uuid, Optional<String>> topicNames) {
+        this.localId = localId;
+        this.time = time;
+        this.config = fetchers.config();
+        this.fetchers = fetchers;
+        this.isrSender = isrSender;
+        this.handler = new ReplicaRequestHandler(ReplicaRequestHandler.of(this::leader, topicNames));
+    }
+
+    /** Starts the periodic ISR-shrink check. */
+    public synchronized void startup() {
+        long period = Math.max(1, config.replicaLagTimeMaxMs() / 2);
+        shrinkTask = time.scheduler().scheduleWithFixedDelay("isr-expiration-" + localId, this::maybeShrinkIsrs,
+                period, period);
+    }
+
+    public ReplicationConfig config() {
+        return config;
+    }
+
+    public ReplicaFetcherManager fetchers() {
+        return fetchers;
+    }
+
+    public ReplicaRequestHandler requestHandler() {
+        return handler;
+    }
+
+    /** Committed metadata made this node leader of {@code p}. */
+    public LeaderState becomeLeader(Partition p, List<Integer> replicas, Set<Integer> isr, int leaderEpoch,
+                                    int partitionEpoch, int minInsyncReplicas) {
+        Entry e = entry(p);
+        synchronized (e) {
+            p.makeLeader(leaderEpoch, isr);
+            return e.replication().becomeLeader(new LeaderState.Assignment(p.topicPartition(), p.topicId(),
+                    leaderEpoch, replicas, isr, partitionEpoch, minInsyncReplicas));
+        }
+    }
+
+    /** Committed metadata made this node a follower of {@code leaderId} (-1: no leader, nothing to fetch). */
+    public void becomeFollower(Partition p, int leaderEpoch, int leaderId) {
+        Entry e = entry(p);
+        synchronized (e) {
+            p.makeFollower(leaderEpoch, leaderId);
+            e.replication().becomeFollower(leaderEpoch, leaderId);
+        }
+    }
+
+    /** Same leadership, new committed ISR (partition epoch) from metadata. */
+    public void onCommittedIsr(TopicPartition tp, Set<Integer> isr, int partitionEpoch) {
+        leader(tp).ifPresent(l -> l.onCommittedIsr(isr, partitionEpoch));
+    }
+
+    /** The partition is deleted or no longer hosted here. */
+    public void remove(TopicPartition tp) {
+        Entry e = entries.remove(tp);
+        if (e != null) e.replication().stop();
+    }
+
+    public Optional<LeaderState> leader(TopicPartition tp) {
+        Entry e = entries.get(tp);
+        return e == null ? Optional.empty() : e.replication().leader();
+    }
+
+    /** One round of the shrink check over every leadership (also called by tests). */
+    public void maybeShrinkIsrs() {
+        for (Entry e : entries.values()) {
+            try {
+                e.replication().leader().ifPresent(LeaderState::maybeShrinkIsr);
+            } catch (RuntimeException ex) {
+                log.error("ISR check of {} failed", e.partition().topicPartition(), ex);
+            }
+        }
+    }
+
+    private Entry entry(Partition p) {
+        return entries.computeIfAbsent(p.topicPartition(), tp -> {
+            PartitionReplication r = new PartitionReplication(localId, tp, p.topicId(), ReplicaLog.of(p), time,
+                    fetchers, isrSender, p::wakeWaiters);
+            p.replicateWith(() -> r.leader().ifPresent(LeaderState::onLeaderAppend));
+            return new Entry(p, r);
+        });
+    }
+
+    @Override
+    public synchronized void close() {
+        if (shrinkTask != null) shrinkTask.cancel();
+        fetchers.close();
+        for (Entry e : entries.values()) e.replication().stop();
+    }
+}
