@@ -70,6 +70,11 @@ class MetadataImageTest {
         assertThrows(IllegalStateException.class, () -> img.apply(List.of(new FenceBrokerRecord(2, 99))));
         assertThrows(IllegalArgumentException.class,
                 () -> img.apply(List.of(new PartitionChangeRecord(T, 1, Optional.empty(), OptionalInt.of(7), 1, 1))));
+        // A change decided on a stale image (its epochs do not follow the current ones) cannot replay.
+        assertThrows(IllegalStateException.class,
+                () -> img.apply(List.of(new PartitionChangeRecord(T, 0, Optional.empty(), OptionalInt.of(1), 1, 1))));
+        assertThrows(IllegalStateException.class, () -> img.apply(List.of(
+                new RegisterBrokerRecord(2, new Uuid(9, 3), 11, Map.of(), null))));
     }
 
     @Test
