@@ -33,6 +33,11 @@ final class ClusterControl {
     private final Map<Integer, Long> lastContactNs = new HashMap<>();
     /** Broker id → image offset when it registered: it is caught up once its metadata offset reaches this. */
     private final Map<Integer, Long> registeredAtOffset = new HashMap<>();
+    /**
+     * Broker id → image offset when its controlled shutdown was decided: it may stop once its metadata offset is
+     * past this, i.e. it has applied the records that moved its leaderships away.
+     */
+    private final Map<Integer, Long> shutdownDecidedAt = new HashMap<>();
 
     ClusterControl(Time time, ControllerSettings settings) {
         this.time = time;
@@ -43,6 +48,7 @@ final class ClusterControl {
     void activate(MetadataImage image) {
         lastContactNs.clear();
         registeredAtOffset.clear();
+        shutdownDecidedAt.clear();
         long now = time.nanoseconds();
         for (int id : image.brokers().keySet()) lastContactNs.put(id, now);
     }
@@ -65,7 +71,10 @@ final class ClusterControl {
             lastContactNs.put(id, time.nanoseconds());
             return ControllerResult.of(resp.setBrokerEpoch(old.epoch()));
         }
-        if (old != null && !old.fenced() && !old.inControlledShutdown() && sessionAlive(id)) {
+        // A new process may replace a live registration only if it names that registration's epoch (it knows it
+        // shut down cleanly); otherwise it waits for the old session to lapse, as in Kafka.
+        boolean replacesCleanly = old != null && req.previousBrokerEpoch() == old.epoch();
+        if (old != null && !old.fenced() && !old.inControlledShutdown() && sessionAlive(id) && !replacesCleanly) {
             return ControllerResult.of(resp.setErrorCode(Errors.DUPLICATE_BROKER_REGISTRATION.code()));
         }
         Decision d = new Decision(image);
@@ -79,6 +88,7 @@ final class ClusterControl {
         d.add(new RegisterBrokerRecord(id, req.incarnationId(), epoch, endpoints, req.rack()));
         lastContactNs.put(id, time.nanoseconds());
         registeredAtOffset.put(id, image.offset());
+        shutdownDecidedAt.remove(id);
         return d.result(resp.setBrokerEpoch(epoch));
     }
 
@@ -98,6 +108,7 @@ final class ClusterControl {
             if (!b.fenced() && !b.inControlledShutdown()) {
                 d.add(new ControlledShutdownRecord(id, b.epoch()));
                 PartitionChanges.removeBroker(d, id);
+                shutdownDecidedAt.put(id, image.offset());
             }
         } else if (b.fenced() && !req.wantFence() && caughtUp) {
             d.add(new UnfenceBrokerRecord(id, b.epoch()));
@@ -109,7 +120,8 @@ final class ClusterControl {
         BrokerRegistration now = d.image().brokers().get(id);
         boolean shouldShutDown = false;
         if (req.wantShutDown()) {
-            shouldShutDown = now.fenced() || !PartitionChanges.leadsAny(d.image(), id);
+            boolean sawTheMove = req.currentMetadataOffset() > shutdownDecidedAt.getOrDefault(id, -1L);
+            shouldShutDown = now.fenced() || (!PartitionChanges.leadsAny(d.image(), id) && sawTheMove);
             if (shouldShutDown && !now.fenced()) {
                 // It leads nothing any more: fence it now rather than waiting for its session to lapse.
                 d.add(new FenceBrokerRecord(id, b.epoch()));
@@ -137,6 +149,10 @@ final class ClusterControl {
         return expired;
     }
 
+    /**
+     * Periodic work: fences every broker whose session lapsed, then elects leaders for leaderless partitions
+     * that can get one (a live ISR member, or a live replica where unclean election was enabled since).
+     */
     ControllerResult<List<Integer>> fenceExpired(MetadataImage image) {
         List<Integer> expired = expiredBrokers(image);
         Decision d = new Decision(image);
@@ -144,6 +160,7 @@ final class ClusterControl {
             d.add(new FenceBrokerRecord(id, image.brokers().get(id).epoch()));
             PartitionChanges.removeBroker(d, id);
         }
+        PartitionChanges.electLeaderless(d);
         return d.result(expired);
     }
 }

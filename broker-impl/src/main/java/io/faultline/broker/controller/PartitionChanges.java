@@ -96,6 +96,15 @@ final class PartitionChanges {
         }
     }
 
+    /** Elects a leader for every leaderless partition that can have one now. */
+    static void electLeaderless(Decision d) {
+        for (TopicImage t : sortedTopics(d.image())) {
+            for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
+                if (!e.getValue().hasLeader()) change(d, t, e.getKey(), e.getValue().isr());
+            }
+        }
+    }
+
     /** Does {@code brokerId} lead any partition? */
     static boolean leadsAny(MetadataImage image, int brokerId) {
         for (TopicImage t : image.topicsById().values()) {

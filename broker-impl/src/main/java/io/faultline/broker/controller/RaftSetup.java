@@ -68,6 +68,9 @@ final class RaftSetup {
         RaftServerConfigKeys.setStorageDir(p, List.of(cfg.metadataDir().toFile()));
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(s.electionTimeoutMinMs(), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(s.electionTimeoutMaxMs(), TimeUnit.MILLISECONDS));
+        // A leader cut off from the majority steps down soon, so brokers stop waiting on it and find the new one.
+        RaftServerConfigKeys.LeaderElection.setLeaderStepDownWaitTime(p,
+                TimeDuration.valueOf(2L * s.electionTimeoutMaxMs(), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, s.snapshotThreshold());
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);

@@ -109,7 +109,8 @@ class BrokerLifecycleTest {
         assertTrue(ledSomething);
 
         BrokerHeartbeatResponseData hb = h.heartbeat(2, true);
-        assertTrue(hb.shouldShutDown());
+        assertFalse(hb.shouldShutDown(), "not before the broker has seen its leaderships move");
+        assertFalse(hb.isFenced());
         h.image.topicsById().values().forEach(t -> t.partitions().forEach((p, pr) -> {
             assertNotEquals(2, pr.leader(), t.name() + "-" + p);
             if (pr.replicas().size() > 1) {
@@ -117,18 +118,36 @@ class BrokerLifecycleTest {
                 assertTrue(pr.hasLeader());
             }
         }));
+        assertTrue(h.image.broker(2).orElseThrow().inControlledShutdown());
+        BrokerHeartbeatResponseData next = h.heartbeat(2, true); // its metadata offset is now past the move
+        assertTrue(next.shouldShutDown());
         assertTrue(h.image.broker(2).orElseThrow().fenced());
     }
 
     @Test
-    void controlledShutdownIsAnsweredOnceTheBrokerLeadsNothing() {
+    void aBrokerInControlledShutdownStaysOutOfNewPlacementsAndAFencedOneMayStopAtOnce() {
         LogicHarness h = new LogicHarness();
         h.brokers(1, 2);
-        h.createTopic("t", 4, 2);
-        BrokerHeartbeatResponseData hb = h.heartbeat(1, true);
-        assertTrue(hb.shouldShutDown());
-        BrokerHeartbeatResponseData again = h.heartbeat(1, true);
-        assertTrue(again.shouldShutDown());
-        assertTrue(again.isFenced());
+        h.heartbeat(1, true);
+        assertEquals(org.apache.kafka.common.protocol.Errors.INVALID_REPLICATION_FACTOR.code(), h.createTopic("t", 1, 2).errorCode());
+        h.time.advanceMs(2000);
+        h.heartbeat(2);
+        assertEquals(List.of(1), h.tick());
+        BrokerHeartbeatResponseData fenced = h.heartbeat(1, true);
+        assertTrue(fenced.shouldShutDown());
+        assertTrue(fenced.isFenced());
+    }
+
+    @Test
+    void aCleanlyRestartedBrokerNamingItsPreviousEpochReplacesItsLiveRegistration() {
+        LogicHarness h = new LogicHarness();
+        long epoch = h.register(1);
+        h.heartbeat(1);
+        BrokerRegistrationRequestData again = new BrokerRegistrationRequestData().setBrokerId(1)
+                .setIncarnationId(Uuid.randomUuid()).setClusterId("c").setPreviousBrokerEpoch(epoch);
+        again.listeners().add(new BrokerRegistrationRequestData.Listener().setName("PLAINTEXT").setHost("x").setPort(1));
+        BrokerRegistrationResponseData ok = h.run(again);
+        assertEquals(0, ok.errorCode());
+        assertTrue(ok.brokerEpoch() > epoch);
     }
 }
