@@ -1,7 +1,7 @@
 package io.faultline.broker;
 
 import io.faultline.broker.common.Time;
-import io.faultline.broker.server.BrokerConfig;
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.server.KafkaBroker;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;

@@ -2,7 +2,6 @@ package io.faultline.broker.api;
 
 import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.network.Request;
-import io.faultline.broker.server.BrokerContext;
 import io.faultline.broker.storage.CleanupPolicy;
 import io.faultline.broker.storage.LogConfig;
 import java.util.LinkedHashMap;

@@ -4,7 +4,6 @@ import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
 import io.faultline.broker.purgatory.DelayedOperation;
-import io.faultline.broker.server.BrokerContext;
 import io.faultline.broker.storage.LogReadResult;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.faultline.broker.api;
 
 import io.faultline.broker.group.GroupCoordinator;
 import io.faultline.broker.network.Request;
-import io.faultline.broker.server.BrokerContext;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.faultline.broker.api;
 
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
-import io.faultline.broker.server.BrokerContext;
 import io.faultline.broker.storage.EpochEndOffset;
 import io.faultline.broker.storage.PartitionLog;
 import io.faultline.broker.storage.TimestampAndOffset;

@@ -5,7 +5,6 @@ import io.faultline.broker.group.OffsetStore;
 import io.faultline.broker.group.OffsetStore.CommittedOffset;
 import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.network.Request;
-import io.faultline.broker.server.BrokerContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,6 @@ package io.faultline.broker.api;
 import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
-import io.faultline.broker.server.BrokerContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

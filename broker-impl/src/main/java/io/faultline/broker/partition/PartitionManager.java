@@ -1,5 +1,6 @@
 package io.faultline.broker.partition;
 
+import io.faultline.broker.common.Time;
 import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.metadata.TopicRegistry;
 import io.faultline.broker.purgatory.DelayedOperation;
@@ -28,10 +29,12 @@ public final class PartitionManager implements AutoCloseable {
     private final TopicRegistry topics;
     private final ProducerStateSnapshots snapshots;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
-    private final DelayedOperationPurgatory<DelayedOperation> producePurgatory = new DelayedOperationPurgatory<>("produce");
-    private final DelayedOperationPurgatory<DelayedOperation> fetchPurgatory = new DelayedOperationPurgatory<>("fetch");
+    private final DelayedOperationPurgatory<DelayedOperation> producePurgatory;
+    private final DelayedOperationPurgatory<DelayedOperation> fetchPurgatory;
 
-    public PartitionManager(int nodeId, LogStore logs, TopicRegistry topics, Path logDir) {
+    public PartitionManager(int nodeId, LogStore logs, TopicRegistry topics, Path logDir, Time time) {
+        this.producePurgatory = new DelayedOperationPurgatory<>("produce", time.scheduler());
+        this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", time.scheduler());
         this.snapshots = new ProducerStateSnapshots(logDir);
         this.nodeId = nodeId;
         this.logs = logs;
@@ -88,6 +91,11 @@ public final class PartitionManager implements AutoCloseable {
     /** Completes a fetch now or when its partitions get new data (or change role), else at its maxWaitMs. */
     public void watchFetch(DelayedOperation op, List<TopicPartition> keys) {
         fetchPurgatory.tryCompleteElseWatch(op, keys);
+    }
+
+    /** Delayed produce and fetch operations waiting now (for tests and metrics). */
+    public int waitingOperations() {
+        return producePurgatory.watched() + fetchPurgatory.watched();
     }
 
     private void wakeWaiters(TopicPartition tp) {

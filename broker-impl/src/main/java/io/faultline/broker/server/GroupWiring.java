@@ -1,5 +1,7 @@
 package io.faultline.broker.server;
 
+import io.faultline.broker.api.BrokerContext;
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.api.GroupApis;
 import io.faultline.broker.api.KafkaApis;
 import io.faultline.broker.api.OffsetCommitApis;

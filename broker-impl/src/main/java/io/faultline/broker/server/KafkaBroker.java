@@ -1,5 +1,8 @@
 package io.faultline.broker.server;
 
+import io.faultline.broker.api.BrokerContext;
+import io.faultline.broker.api.TopicManager;
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.api.ApiVersionsApi;
 import io.faultline.broker.api.ConfigApis;
 import io.faultline.broker.api.FetchApi;
@@ -9,6 +12,7 @@ import io.faultline.broker.api.ProduceApi;
 import io.faultline.broker.api.ProducerIdApi;
 import io.faultline.broker.api.SupportedApis;
 import io.faultline.broker.api.TopicApis;
+import io.faultline.broker.common.Scheduler;
 import io.faultline.broker.common.Time;
 import io.faultline.broker.metadata.TopicInfo;
 import io.faultline.broker.metadata.TopicRegistry;
@@ -25,9 +29,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
@@ -42,7 +43,7 @@ public final class KafkaBroker implements AutoCloseable {
     private PartitionManager partitions;
     private SocketServer socketServer;
     private RequestHandlerPool handlerPool;
-    private ScheduledExecutorService scheduler;
+    private Scheduler.Cancellable maintenanceTask;
     private BrokerContext context;
     private Runnable extraShutdown = () -> { };
     private volatile boolean closed;
@@ -57,9 +58,9 @@ public final class KafkaBroker implements AutoCloseable {
         Files.createDirectories(dir);
         String clusterId = clusterId(dir);
         TopicRegistry topics = new TopicRegistry(dir);
-        LogStore logs = LogStore.open(dir, tp -> config.defaultLogConfig().with(
-                topics.byName(tp.topic()).map(TopicInfo::configs).orElse(Map.of())), time.asLogClock());
-        partitions = new PartitionManager(config.nodeId(), logs, topics, dir);
+        LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
+                topics.byName(tp.topic()).map(TopicInfo::configs).orElse(Map.of())), time);
+        partitions = new PartitionManager(config.nodeId(), logs, topics, dir, time);
         partitions.startup();
         TopicManager topicManager = new TopicManager(config, topics, partitions);
 
@@ -89,13 +90,8 @@ public final class KafkaBroker implements AutoCloseable {
         extraShutdown = GroupWiring.wire(context, apis);
 
         handlerPool = new RequestHandlerPool(config.numIoThreads(), channel, apis);
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "log-maintenance");
-            t.setDaemon(true);
-            return t;
-        });
-        scheduler.scheduleWithFixedDelay(this::maintenance, config.maintenanceIntervalMs(),
-                config.maintenanceIntervalMs(), TimeUnit.MILLISECONDS);
+        maintenanceTask = time.scheduler().scheduleWithFixedDelay("log-maintenance", this::maintenance,
+                config.maintenanceIntervalMs(), config.maintenanceIntervalMs());
         socketServer.start();
         log.info("Broker {} of cluster {} started, advertising {}:{}", config.nodeId(), clusterId, advertisedHost,
                 advertisedPort);
@@ -155,7 +151,7 @@ public final class KafkaBroker implements AutoCloseable {
         log.info("Broker {} shutting down", config.nodeId());
         if (socketServer != null) socketServer.close();
         if (handlerPool != null) handlerPool.close();
-        if (scheduler != null) scheduler.shutdownNow();
+        if (maintenanceTask != null) maintenanceTask.cancel();
         extraShutdown.run();
         if (partitions != null) partitions.close();
         log.info("Broker {} shut down cleanly", config.nodeId());

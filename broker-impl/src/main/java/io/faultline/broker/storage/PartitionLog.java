@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.Time;
 import io.faultline.broker.storage.RecordBatchAdapter.BatchHeader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -52,7 +53,7 @@ public final class PartitionLog implements Closeable {
 
     private final TopicPartition topicPartition;
     private final Path dir;
-    private final LogClock clock;
+    private final Time clock;
     private volatile LogConfig config;
     private final LeaderEpochCache epochCache;
     /** Segments by base offset; the last is the active one. Structural changes hold {@link #structure}'s write lock. */
@@ -73,7 +74,7 @@ public final class PartitionLog implements Closeable {
     private boolean directoryDirty;
     private volatile boolean closed;
 
-    private PartitionLog(TopicPartition tp, Path dir, LogConfig config, LogClock clock, LeaderEpochCache epochCache) {
+    private PartitionLog(TopicPartition tp, Path dir, LogConfig config, Time clock, LeaderEpochCache epochCache) {
         this.topicPartition = tp;
         this.dir = dir;
         this.config = config;
@@ -87,7 +88,7 @@ public final class PartitionLog implements Closeable {
      * first bad byte, indexes and the leader epoch cache are rebuilt. Never fails on corrupt data, only on I/O
      * errors.
      */
-    public static PartitionLog open(Path dir, LogConfig config, LogClock clock, RecoveryState state) throws IOException {
+    public static PartitionLog open(Path dir, LogConfig config, Time clock, RecoveryState state) throws IOException {
         Files.createDirectories(dir);
         TopicPartition tp = parseTopicPartition(dir);
         LeaderEpochCache cache = new LeaderEpochCache(dir);

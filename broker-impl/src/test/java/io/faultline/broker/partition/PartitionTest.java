@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.faultline.broker.storage.LogClock;
+import io.faultline.broker.common.Time;
 import io.faultline.broker.storage.LogConfig;
 import io.faultline.broker.storage.PartitionLog;
 import io.faultline.broker.storage.RecoveryState;
@@ -31,7 +31,7 @@ class PartitionTest {
     private final List<TopicPartition> wakeups = new ArrayList<>();
 
     private Partition open() throws Exception {
-        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, LogClock.SYSTEM, RecoveryState.UNKNOWN);
+        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, Time.SYSTEM, RecoveryState.UNKNOWN);
         return new Partition(new TopicPartition("t", 0), Uuid.randomUuid(), log, 1, wakeups::add);
     }
 
@@ -93,7 +93,7 @@ class PartitionTest {
     }
 
     private Partition openWithSnapshots(Uuid topicId) throws Exception {
-        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, LogClock.SYSTEM, RecoveryState.UNKNOWN);
+        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, Time.SYSTEM, RecoveryState.UNKNOWN);
         return new Partition(new TopicPartition("t", 0), topicId, log, 1, wakeups::add,
                 new ProducerStateSnapshots(dir));
     }

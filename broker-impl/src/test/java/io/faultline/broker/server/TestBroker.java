@@ -1,5 +1,6 @@
 package io.faultline.broker.server;
 
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.common.Time;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -54,7 +55,12 @@ final class TestBroker implements AutoCloseable {
     }
 
     static TestBroker start(Path dir, int port, Map<String, String> overrides) throws Exception {
-        KafkaBroker b = new KafkaBroker(BrokerConfig.from(config(dir, port, overrides)), Time.SYSTEM).start();
+        return start(dir, port, overrides, Time.SYSTEM);
+    }
+
+    /** With a {@link io.faultline.broker.common.ManualTime}, the broker's deadlines move only when the test says. */
+    static TestBroker start(Path dir, int port, Map<String, String> overrides, Time time) throws Exception {
+        KafkaBroker b = new KafkaBroker(BrokerConfig.from(config(dir, port, overrides)), time).start();
         return new TestBroker(dir, b);
     }
 

@@ -1,5 +1,6 @@
-package io.faultline.broker.server;
+package io.faultline.broker.api;
 
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.common.Time;
 import io.faultline.broker.metadata.TopicRegistry;
 import io.faultline.broker.network.RequestChannel;
