@@ -13,7 +13,6 @@ import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,9 +46,7 @@ public final class ControllerNode implements AutoCloseable {
     private final RaftServer server;
     private final ExecutorService controllerThread;
     private final ExecutorService publisher;
-    private final ScheduledExecutorService scheduler;
-    private final boolean ownsScheduler;
-    private final ScheduledFuture<?> ticker;
+    private final Runnable cancelTicker;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
     /** Publisher-thread state. */
@@ -66,9 +63,6 @@ public final class ControllerNode implements AutoCloseable {
         int id = cfg.nodeId();
         this.controllerThread = Executors.newSingleThreadExecutor(r -> daemon(r, "controller-" + id));
         this.publisher = Executors.newSingleThreadExecutor(r -> daemon(r, "metadata-publisher-" + id));
-        this.ownsScheduler = cfg.scheduler() == null;
-        this.scheduler = ownsScheduler
-                ? Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "controller-ticker-" + id)) : cfg.scheduler();
         this.stateMachine = new MetadataStateMachine(new MetadataStateMachine.Events() {
             @Override
             public void applied(MetadataImage before, MetadataImage after) {
@@ -92,9 +86,17 @@ public final class ControllerNode implements AutoCloseable {
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
         server.start();
         long every = Math.max(50, Math.min(250, cfg.settings().brokerHeartbeatIntervalMs() / 2));
-        this.ticker = scheduler.scheduleWithFixedDelay(() -> {
+        Runnable enqueueTick = () -> {
             if (!closed) controllerThread.execute(this::tick);
-        }, every, every, TimeUnit.MILLISECONDS);
+        };
+        if (cfg.scheduler() != null) {
+            ScheduledFuture<?> f = cfg.scheduler().scheduleWithFixedDelay(enqueueTick, every, every, TimeUnit.MILLISECONDS);
+            this.cancelTicker = () -> f.cancel(false);
+        } else {
+            // The broker's scheduler seam: on a test's manual clock the session check runs as the clock moves.
+            this.cancelTicker = cfg.time().scheduler().scheduleWithFixedDelay("controller-tick-" + id, enqueueTick,
+                    every, every)::cancel;
+        }
     }
 
     /** Starts this node's Raft server (recovering its snapshot and log from the metadata directory). */
@@ -302,7 +304,7 @@ public final class ControllerNode implements AutoCloseable {
         if (closed) return;
         closed = true;
         activeTerm = -1;
-        ticker.cancel(false);
+        cancelTicker.run();
         controllerThread.shutdownNow();
         try {
             server.close();
@@ -310,7 +312,6 @@ public final class ControllerNode implements AutoCloseable {
             LOG.warn("node {}: closing the Raft server failed", cfg.nodeId(), e);
         }
         publisher.shutdown();
-        if (ownsScheduler) scheduler.shutdownNow();
         try {
             controllerThread.awaitTermination(5, TimeUnit.SECONDS);
             publisher.awaitTermination(5, TimeUnit.SECONDS);

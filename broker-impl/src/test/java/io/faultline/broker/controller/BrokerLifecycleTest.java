@@ -46,7 +46,7 @@ class BrokerLifecycleTest {
         BrokerRegistrationResponseData dup = h.run(other);
         assertEquals(Errors.DUPLICATE_BROKER_REGISTRATION.code(), dup.errorCode());
 
-        h.time.advanceMs(2000); // the old process's session lapses
+        h.time.advance(2000); // the old process's session lapses
         BrokerRegistrationResponseData ok = h.run(other);
         assertEquals(0, ok.errorCode());
         assertTrue(ok.brokerEpoch() > epoch);
@@ -68,11 +68,11 @@ class BrokerLifecycleTest {
         LogicHarness h = new LogicHarness();
         h.brokers(1, 2, 3);
         h.createTopic("t", 3, 3);
-        h.time.advanceMs(1999);
+        h.time.advance(1999);
         assertEquals(List.of(), h.tick());
         h.heartbeat(1);
         h.heartbeat(2);
-        h.time.advanceMs(1);
+        h.time.advance(1);
         assertEquals(List.of(3), h.tick());
         assertTrue(h.image.broker(3).orElseThrow().fenced());
         for (int p = 0; p < 3; p++) {
@@ -91,10 +91,10 @@ class BrokerLifecycleTest {
     void aNewlyActiveControllerGivesEveryBrokerAFreshSession() {
         LogicHarness h = new LogicHarness();
         h.brokers(1, 2);
-        h.time.advanceMs(5000);
+        h.time.advance(5000);
         h.logic.activate(h.image);
         assertEquals(List.of(), h.tick());
-        h.time.advanceMs(2000);
+        h.time.advance(2000);
         assertEquals(List.of(1, 2), h.tick());
     }
 
@@ -130,7 +130,7 @@ class BrokerLifecycleTest {
         h.brokers(1, 2);
         h.heartbeat(1, true);
         assertEquals(org.apache.kafka.common.protocol.Errors.INVALID_REPLICATION_FACTOR.code(), h.createTopic("t", 1, 2).errorCode());
-        h.time.advanceMs(2000);
+        h.time.advance(2000);
         h.heartbeat(2);
         assertEquals(List.of(1), h.tick());
         BrokerHeartbeatResponseData fenced = h.heartbeat(1, true);

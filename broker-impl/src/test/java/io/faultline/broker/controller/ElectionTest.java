@@ -24,7 +24,7 @@ class ElectionTest {
     }
 
     private static void killAndExpire(LogicHarness h, int victim, int... survivors) {
-        h.time.advanceMs(2000);
+        h.time.advance(2000);
         for (int s : survivors) h.heartbeat(s);
         assertEquals(List.of(victim), h.tick());
     }

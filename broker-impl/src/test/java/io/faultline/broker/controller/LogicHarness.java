@@ -1,5 +1,6 @@
 package io.faultline.broker.controller;
 
+import io.faultline.broker.common.ManualTime;
 import io.faultline.broker.metadata.MetadataImage;
 import io.faultline.broker.metadata.MetadataRecord;
 import io.faultline.broker.metadata.PartitionRegistration;
