@@ -23,7 +23,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * @param metadataDir   where Ratis keeps its log and the image snapshots (created if absent)
  * @param time          the clock for broker sessions
  * @param settings      controller and quorum tunables
- * @param scheduler     runs the periodic session check; null = the node creates (and closes) its own
+ * @param scheduler     runs the periodic session check; null = {@code time.scheduler()} (the broker's seam)
  */
 public record ControllerNodeConfig(int nodeId, Map<Integer, InetSocketAddress> raftVoters,
                                    Map<Integer, InetSocketAddress> raftListeners, Path metadataDir, Time time,

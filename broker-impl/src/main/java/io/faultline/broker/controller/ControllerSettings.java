@@ -21,7 +21,7 @@ public record ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeat
                                  int electionTimeoutMaxMs, long snapshotThreshold, int writeTimeoutMs) {
 
     public static final ControllerSettings DEFAULTS = new ControllerSettings(9000, 2000, (short) 1, 1, 10_000,
-            10_000, 20_000, 500, 1000, 1000, 10_000);
+            10_000, 20_000, 500, 1000, 1000, 5_000);
 
     public ControllerSettings {
         if (brokerSessionTimeoutMs <= 0 || brokerHeartbeatIntervalMs <= 0) throw new IllegalArgumentException("timeouts must be > 0");

@@ -153,6 +153,10 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
 
         void replay(MetadataRecord record) {
             if (record instanceof RegisterBrokerRecord r) {
+                BrokerRegistration old = brokers.get(r.brokerId());
+                if (old != null && r.brokerEpoch() <= old.epoch()) {
+                    throw new IllegalStateException("broker epoch must grow: " + old.epoch() + " then " + r);
+                }
                 brokers.put(r.brokerId(), new BrokerRegistration(r.brokerId(), r.incarnationId(), r.brokerEpoch(),
                         r.endpoints(), r.rack(), true, false));
             } else if (record instanceof FenceBrokerRecord r) {
@@ -176,6 +180,12 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
                 TopicImage t = topic(r.topicId());
                 PartitionRegistration old = t.partition(r.partition());
                 if (old == null) throw new IllegalStateException("no such partition: " + r);
+                // Epochs move by exactly one step: a change decided on a stale image cannot replay.
+                boolean leaderMoves = r.leader().isPresent() && r.leader().getAsInt() != old.leader();
+                if (r.partitionEpoch() != old.partitionEpoch() + 1
+                        || r.leaderEpoch() != old.leaderEpoch() + (leaderMoves ? 1 : 0)) {
+                    throw new IllegalStateException("epochs do not follow " + old + ": " + r);
+                }
                 putPartition(t, r.partition(), old.merge(r.isr(), r.leader(), r.leaderEpoch(), r.partitionEpoch()));
             } else if (record instanceof RemoveTopicRecord r) {
                 TopicImage t = topic(r.topicId());

@@ -86,30 +86,49 @@ public final class Partition {
         return role instanceof PartitionRole.Leader;
     }
 
-    /**
-     * Becomes leader at {@code epoch} with {@code isr}. With this node as the only in-sync replica everything in
-     * the log is committed, so the high watermark moves to the log end offset.
-     */
+    /** Becomes the only replica's leader at {@code epoch} (single-replica shorthand, used by tests). */
     public void makeLeader(int epoch, Set<Integer> isr) {
-        boolean advanced;
-        synchronized (appendLock) {
-            requireEpochNotOlder(epoch);
-            role = new PartitionRole.Leader(epoch, isr);
-            advanced = maybeIncrementHighWatermark();
-        }
-        if (advanced) wakeWaiters.accept(tp);
+        makeLeader(epoch, 0, isr.stream().sorted().toList(), isr);
     }
 
     /**
-     * Becomes a follower of {@code leaderId} at {@code epoch}: leader appends are refused from now on and waiting
-     * operations are woken so they can answer NOT_LEADER_OR_FOLLOWER. (Replication will drive this.)
+     * Becomes leader at {@code epoch} with the committed replicas and ISR. With this node as the only in-sync
+     * replica everything in the log is committed, so the high watermark moves to the log end offset.
      */
-    public void makeFollower(int epoch, int leaderId) {
+    public void makeLeader(int epoch, int partitionEpoch, List<Integer> replicas, Set<Integer> isr) {
         synchronized (appendLock) {
-            requireEpochNotOlder(epoch);
-            role = new PartitionRole.Follower(epoch, leaderId);
+            requireNotStale(epoch, partitionEpoch);
+            role = new PartitionRole.Leader(epoch, partitionEpoch, replicas, isr);
+            maybeIncrementHighWatermark();
+        }
+        wakeWaiters.accept(tp); // a waiting fetch or produce re-checks under the new role (and the new HW)
+    }
+
+    public void makeFollower(int epoch, int leaderId) {
+        makeFollower(epoch, 0, leaderId, List.of(localNodeId), Set.of(localNodeId));
+    }
+
+    /**
+     * Becomes a follower of {@code leaderId} (-1: no leader) at {@code epoch}: leader appends and consumer reads are
+     * refused from now on and waiting operations are woken so they can answer NOT_LEADER_OR_FOLLOWER.
+     */
+    public void makeFollower(int epoch, int partitionEpoch, int leaderId, List<Integer> replicas, Set<Integer> isr) {
+        synchronized (appendLock) {
+            requireNotStale(epoch, partitionEpoch);
+            role = new PartitionRole.Follower(epoch, partitionEpoch, leaderId, replicas, isr);
         }
         wakeWaiters.accept(tp);
+    }
+
+    /** Epochs only move forward; at the same leader epoch, partition epochs do too (ISR changes). */
+    private void requireNotStale(int epoch, int partitionEpoch) {
+        PartitionRole current = role;
+        if (current == null) return;
+        requireEpochNotOlder(epoch);
+        if (epoch == current.leaderEpoch() && partitionEpoch < current.partitionEpoch()) {
+            throw new IllegalStateException(tp + ": partition epoch " + partitionEpoch + " is older than "
+                    + current.partitionEpoch());
+        }
     }
 
     /** Leader epochs only move forward; an older one means a stale controller decision. */
@@ -236,6 +255,13 @@ public final class Partition {
             throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
         }
         return log.read(fetchOffset, maxBytes, consumer ? log.highWatermark() : Long.MAX_VALUE);
+    }
+
+    /** Leader-only requests (ListOffsets, OffsetForLeaderEpoch) from clients are refused by followers. */
+    public void requireLeader() {
+        if (!(role instanceof PartitionRole.Leader)) {
+            throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
+        }
     }
 
     /** The fencing check of KIP-320: requests carry the leader epoch the client believes in (-1 = unknown). */

@@ -60,9 +60,9 @@ public final class KafkaBroker implements AutoCloseable {
         TopicRegistry topics = new TopicRegistry(dir);
         LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
                 topics.byName(tp.topic()).map(TopicInfo::configs).orElse(Map.of())), time);
-        partitions = new PartitionManager(config.nodeId(), logs, topics, dir, time);
-        partitions.startup();
+        partitions = new PartitionManager(config.nodeId(), logs, dir, time);
         TopicManager topicManager = new TopicManager(config, topics, partitions);
+        topicManager.start();
 
         RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
         socketServer = new SocketServer(new SocketServer.Settings(config.listenerHost(), config.listenerPort(),
