@@ -35,6 +35,7 @@ public final class PartitionManager implements AutoCloseable {
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
     private final DelayedOperationPurgatory<DelayedOperation> producePurgatory;
     private final DelayedOperationPurgatory<DelayedOperation> fetchPurgatory;
+    private volatile RoleChangeListener roleListener = RoleChangeListener.NONE;
 
     public PartitionManager(int nodeId, LogStore logs, Path logDir, Time time) {
         this.producePurgatory = new DelayedOperationPurgatory<>("produce", time.scheduler());
@@ -54,10 +55,14 @@ public final class PartitionManager implements AutoCloseable {
         image = newImage;
         MetadataDelta.LocalChanges local = delta.localChanges(nodeId);
         for (TopicIdPartition tip : local.deletes()) remove(new TopicPartition(tip.topic(), tip.partition()));
-        local.leaders().forEach((tip, reg) -> apply(tip, reg, p -> p.makeLeader(reg.leaderEpoch(),
-                reg.partitionEpoch(), reg.replicas(), Set.copyOf(reg.isr()))));
-        local.followers().forEach((tip, reg) -> apply(tip, reg, p -> p.makeFollower(reg.leaderEpoch(),
-                reg.partitionEpoch(), reg.leader(), reg.replicas(), Set.copyOf(reg.isr()))));
+        local.leaders().forEach((tip, reg) -> apply(tip, reg, p -> {
+            p.makeLeader(reg.leaderEpoch(), reg.partitionEpoch(), reg.replicas(), Set.copyOf(reg.isr()));
+            roleListener.onLeader(p, newImage);
+        }));
+        local.followers().forEach((tip, reg) -> apply(tip, reg, p -> {
+            p.makeFollower(reg.leaderEpoch(), reg.partitionEpoch(), reg.leader(), reg.replicas(), Set.copyOf(reg.isr()));
+            roleListener.onFollower(p, newImage);
+        }));
         if (!local.isEmpty()) {
             log.info("Applied metadata up to offset {}: {} leaders, {} followers, {} removed", newImage.offset(),
                     local.leaders().size(), local.followers().size(), local.deletes().size());
@@ -85,10 +90,16 @@ public final class PartitionManager implements AutoCloseable {
 
     private void remove(TopicPartition tp) {
         if (partitions.remove(tp) != null) {
+            roleListener.onRemoved(tp);
             logs.delete(tp);
             snapshots.delete(tp);
             wakeWaiters(tp); // wake waiters so they answer with an error instead of waiting
         }
+    }
+
+    /** Replication's hook into role changes; set once before the first {@link #applyDelta}. */
+    public void setRoleChangeListener(RoleChangeListener listener) {
+        this.roleListener = listener;
     }
 
     /** The metadata image last applied ({@link MetadataImage#EMPTY} before the first). */

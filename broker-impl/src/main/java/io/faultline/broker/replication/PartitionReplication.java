@@ -26,6 +26,7 @@ public final class PartitionReplication {
     private final Runnable onHighWatermarkMoved;
     private volatile LeaderState leader;
     private int epoch = -1;
+    private int followedLeader = -1;
 
     public PartitionReplication(int localId, TopicPartition tp, Uuid topicId, ReplicaLog replicaLog, Time time,
                                 ReplicaFetcherManager fetchers, IsrChangeSender isrSender, Runnable onHighWatermarkMoved) {
@@ -43,6 +44,7 @@ public final class PartitionReplication {
         requireNotOlder(a.leaderEpoch());
         fetchers.removePartition(tp);
         epoch = a.leaderEpoch();
+        followedLeader = -1;
         leader = new LeaderState(localId, a, replicaLog, time, fetchers.config(), isrSender, onHighWatermarkMoved);
         log.info("{}: leader in epoch {} from offset {} (ISR {})", tp, epoch, leader.leaderEpochStartOffset(), a.isr());
         return leader;
@@ -53,6 +55,7 @@ public final class PartitionReplication {
         leader = null;
         fetchers.removePartition(tp);
         epoch = leaderEpoch;
+        followedLeader = leaderId;
         if (fetchers.config().truncation() == TruncationMode.HIGH_WATERMARK) {
             long hw = replicaLog.highWatermark();
             log.info("{}: follower of {} in epoch {}; truncating to our high watermark {} (high-watermark mode)", tp,
@@ -60,6 +63,11 @@ public final class PartitionReplication {
             replicaLog.truncateTo(hw);
         }
         if (leaderId >= 0 && leaderId != localId) fetchers.addPartition(leaderId, tp, topicId, replicaLog, leaderEpoch);
+    }
+
+    /** Already following {@code leaderId} in {@code leaderEpoch} (an ISR-only change needs no restart). */
+    public synchronized boolean isFollowing(int leaderEpoch, int leaderId) {
+        return leader == null && epoch == leaderEpoch && followedLeader == leaderId;
     }
 
     /** The partition goes away or offline here: nothing leads or fetches. */

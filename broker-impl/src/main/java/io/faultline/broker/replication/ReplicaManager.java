@@ -2,7 +2,10 @@ package io.faultline.broker.replication;
 
 import io.faultline.broker.common.Scheduler;
 import io.faultline.broker.common.Time;
+import io.faultline.broker.metadata.MetadataImage;
 import io.faultline.broker.partition.Partition;
+import io.faultline.broker.partition.PartitionRole;
+import io.faultline.broker.partition.RoleChangeListener;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,9 +20,10 @@ import org.slf4j.LoggerFactory;
 /**
  * This node's replicas (Kafka's ReplicaManager, replication half): turns committed leader/follower decisions into
  * partition roles plus leader state or fetching, answers followers ({@link #requestHandler()}), and runs the
- * ISR-shrink check every replica.lag.time.max.ms / 2 on the injected scheduler.
+ * ISR-shrink check every replica.lag.time.max.ms / 2 on the injected scheduler. Registered as the
+ * {@link RoleChangeListener} of the partition manager, it follows every role committed metadata gives.
  */
-public final class ReplicaManager implements AutoCloseable {
+public final class ReplicaManager implements RoleChangeListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReplicaManager.class);
 
     private record Entry(Partition partition, PartitionReplication replication) {
@@ -32,11 +36,13 @@ public final class ReplicaManager implements AutoCloseable {
     private final IsrChangeSender isrSender;
     private final Map<TopicPartition, Entry> entries = new ConcurrentHashMap<>();
     private final ReplicaRequestHandler handler;
+    private final int defaultMinInsyncReplicas;
     private Scheduler.Cancellable shrinkTask;
 
     public ReplicaManager(int localId, Time time, ReplicaFetcherManager fetchers, IsrChangeSender isrSender,
-                          Function<Uuid, Optional<String>> topicNames) {
+                          Function<Uuid, Optional<String>> topicNames, int defaultMinInsyncReplicas) {
         this.localId = localId;
+        this.defaultMinInsyncReplicas = defaultMinInsyncReplicas;
         this.time = time;
         this.config = fetchers.config();
         this.fetchers = fetchers;
@@ -63,23 +69,58 @@ public final class ReplicaManager implements AutoCloseable {
         return handler;
     }
 
-    /** Committed metadata made this node leader of {@code p}. */
+    /** Sets the leader role on {@code p} and starts its leadership (tests without a metadata image). */
     public LeaderState becomeLeader(Partition p, List<Integer> replicas, Set<Integer> isr, int leaderEpoch,
                                     int partitionEpoch, int minInsyncReplicas) {
+        p.makeLeader(leaderEpoch, partitionEpoch, replicas, isr);
+        lead(p, minInsyncReplicas);
+        return leader(p.topicPartition()).orElseThrow();
+    }
+
+    /** Sets the follower role on {@code p} and starts fetching (tests without a metadata image). */
+    public void becomeFollower(Partition p, int leaderEpoch, int partitionEpoch, int leaderId, List<Integer> replicas,
+                               Set<Integer> isr) {
+        p.makeFollower(leaderEpoch, partitionEpoch, leaderId, replicas, isr);
+        follow(p);
+    }
+
+    @Override
+    public void onLeader(Partition p, MetadataImage image) {
+        String v = image.topicConfig(p.topicPartition().topic()).get("min.insync.replicas");
+        lead(p, v == null ? defaultMinInsyncReplicas : Integer.parseInt(v.trim()));
+    }
+
+    @Override
+    public void onFollower(Partition p, MetadataImage image) {
+        follow(p);
+    }
+
+    @Override
+    public void onRemoved(TopicPartition tp) {
+        remove(tp);
+    }
+
+    /** A new leadership starts a new leader state; the same one with a newer ISR only updates it. */
+    private void lead(Partition p, int minIsr) {
+        if (!(p.role() instanceof PartitionRole.Leader role)) throw new IllegalStateException(p + " is not leader");
         Entry e = entry(p);
         synchronized (e) {
-            p.makeLeader(leaderEpoch, isr);
-            return e.replication().becomeLeader(new LeaderState.Assignment(p.topicPartition(), p.topicId(),
-                    leaderEpoch, replicas, isr, partitionEpoch, minInsyncReplicas));
+            Optional<LeaderState> current = e.replication().leader();
+            if (current.isPresent() && current.get().leaderEpoch() == role.leaderEpoch()) {
+                current.get().onCommittedIsr(role.isr(), role.partitionEpoch());
+                return;
+            }
+            e.replication().becomeLeader(new LeaderState.Assignment(p.topicPartition(), p.topicId(),
+                    role.leaderEpoch(), role.replicas(), role.isr(), role.partitionEpoch(), minIsr));
         }
     }
 
-    /** Committed metadata made this node a follower of {@code leaderId} (-1: no leader, nothing to fetch). */
-    public void becomeFollower(Partition p, int leaderEpoch, int leaderId) {
+    private void follow(Partition p) {
+        if (!(p.role() instanceof PartitionRole.Follower role)) throw new IllegalStateException(p + " is not follower");
         Entry e = entry(p);
         synchronized (e) {
-            p.makeFollower(leaderEpoch, leaderId);
-            e.replication().becomeFollower(leaderEpoch, leaderId);
+            if (e.replication().isFollowing(role.leaderEpoch(), role.leaderId())) return;
+            e.replication().becomeFollower(role.leaderEpoch(), role.leaderId());
         }
     }
 
