@@ -17,6 +17,8 @@ import java.util.Properties;
  * are collected and reported together in one {@link ConfigException}.
  *
  * @param logDirs every directory of log.dirs (or log.dir); the first also holds the node's own files
+ * @param replicationTruncation faultline.replication.truncation: leader-epoch (default) or high-watermark (Kafka
+ *                              before KIP-101, loses acknowledged writes on purpose)
  */
 public record BrokerConfig(
         int nodeId,
@@ -36,7 +38,8 @@ public record BrokerConfig(
         int groupMaxSessionTimeoutMs,
         int groupInitialRebalanceDelayMs,
         long maintenanceIntervalMs,
-        LogConfig defaultLogConfig) {
+        LogConfig defaultLogConfig,
+        String replicationTruncation) {
 
     public BrokerConfig {
         logDirs = List.copyOf(logDirs);
@@ -106,9 +109,18 @@ public record BrokerConfig(
                 p.getInt("group.max.session.timeout.ms", 1800000, 0),
                 p.getInt("group.initial.rebalance.delay.ms", 3000, 0),
                 p.getLong("faultline.maintenance.interval.ms", 5000, 1),
-                logConfig);
+                logConfig, truncation(p, problems));
         if (!problems.isEmpty()) throw new ConfigException(problems);
         return c;
+    }
+
+    private static String truncation(PropertyReader p, List<String> problems) {
+        String v = p.get("faultline.replication.truncation", "leader-epoch").trim();
+        if (!v.equals("leader-epoch") && !v.equals("high-watermark")) {
+            problems.add("faultline.replication.truncation: '" + v + "' (leader-epoch, high-watermark)");
+            return "leader-epoch";
+        }
+        return v;
     }
 
     /** The first log directory: meta.properties, producer ids and the metadata quorum's files live there. */

@@ -21,6 +21,7 @@ import io.faultline.broker.network.RequestHandlerPool;
 import io.faultline.broker.network.SocketServer;
 import io.faultline.broker.partition.LogStore;
 import io.faultline.broker.partition.PartitionManager;
+import io.faultline.broker.replication.ReplicaManager;
 import io.faultline.broker.partition.ProducerIdManager;
 import java.io.IOException;
 import java.io.Reader;
@@ -41,6 +42,7 @@ public final class KafkaBroker implements AutoCloseable {
     private final BrokerConfig config;
     private final Time time;
     private PartitionManager partitions;
+    private ReplicaManager replication;
     private SocketServer socketServer;
     private RequestHandlerPool handlerPool;
     private Scheduler.Cancellable maintenanceTask;
@@ -61,6 +63,7 @@ public final class KafkaBroker implements AutoCloseable {
         LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
                 topics.byName(tp.topic()).map(TopicInfo::configs).orElse(Map.of())), time);
         partitions = new PartitionManager(config.nodeId(), logs, dir, time);
+        replication = ReplicationWiring.wire(config, time, partitions, ReplicationWiring.NO_CONTROLLER);
         TopicManager topicManager = new TopicManager(config, topics, partitions);
         topicManager.start();
 
@@ -71,7 +74,7 @@ public final class KafkaBroker implements AutoCloseable {
         int advertisedPort = config.advertisedPort() == 0 ? socketServer.boundPort() : config.advertisedPort();
         String advertisedHost = config.advertisedHost().equals("0.0.0.0") ? localHostName() : config.advertisedHost();
         context = new BrokerContext(config, clusterId, advertisedHost, advertisedPort, channel, topics, topicManager,
-                partitions, time, null); // replication: wired once metadata drives partition roles
+                partitions, time, replication);
 
         KafkaApis apis = new KafkaApis(context);
         TopicApis topicApis = new TopicApis(context);
@@ -153,6 +156,7 @@ public final class KafkaBroker implements AutoCloseable {
         if (handlerPool != null) handlerPool.close();
         if (maintenanceTask != null) maintenanceTask.cancel();
         extraShutdown.run();
+        if (replication != null) replication.close();
         if (partitions != null) partitions.close();
         log.info("Broker {} shut down cleanly", config.nodeId());
     }
