@@ -1,16 +1,20 @@
 package io.faultline.broker.api;
 
-import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.common.Time;
-import io.faultline.broker.metadata.TopicRegistry;
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.network.RequestChannel;
 import io.faultline.broker.partition.PartitionManager;
 
-/** What every API handler needs: settings, the advertised endpoint, the response channel and the node's state. */
-public record BrokerContext(BrokerConfig config, String clusterId, String advertisedHost, int advertisedPort,
-                            RequestChannel channel, TopicRegistry topics, TopicManager topicManager,
-                            PartitionManager partitions, Time time) {
+/**
+ * What every API handler needs: settings, the listener its requests arrive on (answers name the endpoints of the
+ * same listener, as Kafka's do), that listener's response channel, the cluster metadata and the node's partitions.
+ */
+public record BrokerContext(BrokerConfig config, String clusterId, String listenerName, RequestChannel channel,
+                            ClusterMetadata metadata, PartitionManager partitions, Time time) {
     public int nodeId() {
         return config.nodeId();
     }
+
+    /** How long a forwarded request waits for its effect to reach this node's metadata before answering anyway. */
+    public static final long METADATA_CATCH_UP_MS = 10_000;
 }
