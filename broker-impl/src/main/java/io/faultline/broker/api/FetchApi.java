@@ -1,6 +1,6 @@
 package io.faultline.broker.api;
 
-import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.metadata.TopicImage;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
 import io.faultline.broker.purgatory.DelayedOperation;
@@ -61,8 +61,8 @@ public final class FetchApi {
         boolean consumer = replicaId < 0;
         List<Target> targets = new ArrayList<>();
         for (FetchRequestData.FetchTopic ft : req.topics()) {
-            Optional<TopicInfo> t = v >= FIRST_TOPIC_ID_VERSION ? ctx.topics().byId(ft.topicId())
-                    : ctx.topics().byName(ft.topic());
+            Optional<TopicImage> t = v >= FIRST_TOPIC_ID_VERSION ? ctx.metadata().image().topic(ft.topicId())
+                    : ctx.metadata().image().topic(ft.topic());
             for (FetchRequestData.FetchPartition fp : ft.partitions()) {
                 if (t.isEmpty()) {
                     targets.add(new Target(ft.topic(), ft.topicId(), null, fp, v >= FIRST_TOPIC_ID_VERSION

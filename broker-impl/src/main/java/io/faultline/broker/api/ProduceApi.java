@@ -1,6 +1,6 @@
 package io.faultline.broker.api;
 
-import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.metadata.TopicImage;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
 import java.nio.ByteBuffer;
@@ -49,8 +49,8 @@ public final class ProduceApi {
         if (acks != 0 && acks != 1 && acks != -1) requestError = Errors.INVALID_REQUIRED_ACKS;
         if (req.transactionalId() != null) requestError = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         for (ProduceRequestData.TopicProduceData td : req.topicData()) {
-            Optional<TopicInfo> topic = v >= FIRST_TOPIC_ID_VERSION ? ctx.topics().byId(td.topicId())
-                    : ctx.topics().byName(td.name());
+            Optional<TopicImage> topic = v >= FIRST_TOPIC_ID_VERSION ? ctx.metadata().image().topic(td.topicId())
+                    : ctx.metadata().image().topic(td.name());
             TopicProduceResponse tr = new TopicProduceResponse();
             if (v >= FIRST_TOPIC_ID_VERSION) tr.setTopicId(td.topicId());
             else tr.setName(td.name());

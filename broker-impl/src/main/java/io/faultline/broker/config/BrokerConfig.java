@@ -16,7 +16,9 @@ import java.util.Properties;
  * Broker settings from a server.properties-style file, with Kafka's names and (mostly) Kafka's defaults. Bad values
  * are collected and reported together in one {@link ConfigException}.
  *
- * @param logDirs every directory of log.dirs (or log.dir); the first also holds the node's own files
+ * @param logDirs     every directory of log.dirs (or log.dir); the first also holds the node's own files
+ * @param metadataDir metadata.log.dir: where the controller quorum keeps its Raft log and image snapshots (default: a
+ *                    directory in the first log dir that the storage engine skips)
  * @param replicationTruncation faultline.replication.truncation: leader-epoch (default) or high-watermark (Kafka
  *                              before KIP-101, loses acknowledged writes on purpose)
  */
@@ -25,6 +27,7 @@ public record BrokerConfig(
         ListenerConfig listeners,
         ClusterConfig cluster,
         List<Path> logDirs,
+        Path metadataDir,
         int numNetworkThreads,
         int numIoThreads,
         int queuedMaxRequests,
@@ -97,7 +100,9 @@ public record BrokerConfig(
         } catch (RuntimeException e) {
             problems.add("log settings: " + e.getMessage());
         }
-        BrokerConfig c = new BrokerConfig(nodeId, listeners, cluster, dirs.isEmpty() ? List.of(Path.of(".")) : dirs,
+        if (dirs.isEmpty()) dirs.add(Path.of("."));
+        Path metadataDir = Path.of(p.get("metadata.log.dir", dirs.get(0).resolve("faultline-metadata").toString()));
+        BrokerConfig c = new BrokerConfig(nodeId, listeners, cluster, dirs, metadataDir,
                 p.getInt("num.network.threads", 3, 1), p.getInt("num.io.threads", 8, 1),
                 p.getInt("queued.max.requests", 500, 1), p.getInt("socket.request.max.bytes", 104857600, 1),
                 p.getInt("max.connections", Integer.MAX_VALUE, 1),
@@ -126,11 +131,6 @@ public record BrokerConfig(
     /** The first log directory: meta.properties, producer ids and the metadata quorum's files live there. */
     public Path logDir() {
         return logDirs.get(0);
-    }
-
-    /** Where the controller quorum keeps its Raft log and image snapshots. */
-    public Path metadataDir() {
-        return logDir().resolve("__cluster_metadata-0");
     }
 
     /** Bind host of the client listener (the first broker listener). */

@@ -19,16 +19,24 @@ import java.util.Set;
  * @param minInsyncReplicas        min.insync.replicas (cluster default; topics may override)
  * @param uncleanLeaderElection    unclean.leader.election.enable (cluster default; topics may override)
  * @param replicaLagTimeMaxMs      replica.lag.time.max.ms
+ * @param quorumListeners          faultline.quorum.listeners (id@host:port of the controller port, as for voters):
+ *                                 the nodes that follow the metadata log without voting. Not a Kafka name: Ratis
+ *                                 needs every member of the group up front, where KRaft observers just fetch.
+ * @param quorumElectionTimeoutMs  controller.quorum.election.timeout.ms (Raft elections wait between it and twice
+ *                                 it), or -1 for the controller's default
  */
 public record ClusterConfig(Set<ProcessRole> roles, Map<Integer, InetSocketAddress> voters,
+                            Map<Integer, InetSocketAddress> quorumListeners,
                             int brokerHeartbeatIntervalMs, int brokerSessionTimeoutMs, short defaultReplicationFactor,
-                            int minInsyncReplicas, boolean uncleanLeaderElection, long replicaLagTimeMaxMs) {
+                            int minInsyncReplicas, boolean uncleanLeaderElection, long replicaLagTimeMaxMs,
+                            int quorumElectionTimeoutMs) {
 
     public enum ProcessRole { BROKER, CONTROLLER }
 
     public ClusterConfig {
         roles = Set.copyOf(roles);
         voters = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(voters)); // keeps the given order
+        quorumListeners = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(quorumListeners));
     }
 
     public boolean isVoter(int nodeId) {
@@ -49,6 +57,18 @@ public record ClusterConfig(Set<ProcessRole> roles, Map<Integer, InetSocketAddre
             } catch (IllegalArgumentException e) {
                 problems.add("controller.quorum.voters: " + e.getMessage());
             }
+        }
+        Map<Integer, InetSocketAddress> quorumListeners = Map.of();
+        String ql = p.get("faultline.quorum.listeners", null);
+        if (ql != null && !ql.isBlank()) {
+            try {
+                quorumListeners = QuorumVoters.parse(ql);
+            } catch (IllegalArgumentException e) {
+                problems.add("faultline.quorum.listeners: " + e.getMessage());
+            }
+        }
+        for (Integer id : quorumListeners.keySet()) {
+            if (voters.containsKey(id)) problems.add("faultline.quorum.listeners: node " + id + " is also a voter");
         }
         Set<ProcessRole> roles = EnumSet.noneOf(ProcessRole.class);
         String r = p.get("process.roles", null);
@@ -72,6 +92,10 @@ public record ClusterConfig(Set<ProcessRole> roles, Map<Integer, InetSocketAddre
             if (voter && !roles.contains(ProcessRole.CONTROLLER)) {
                 problems.add("process.roles: node " + nodeId + " is in controller.quorum.voters but has no controller role");
             }
+            if (!voter && !quorumListeners.containsKey(nodeId)) {
+                problems.add("faultline.quorum.listeners: node " + nodeId + " is not a voter, so it must be listed here "
+                        + "to follow the metadata log");
+            }
             if (!voter && roles.contains(ProcessRole.CONTROLLER)) {
                 problems.add("process.roles: node " + nodeId + " has the controller role but is not in "
                         + "controller.quorum.voters " + voters.keySet());
@@ -94,7 +118,8 @@ public record ClusterConfig(Set<ProcessRole> roles, Map<Integer, InetSocketAddre
         int minIsr = p.getInt("min.insync.replicas", 1, 1);
         boolean unclean = p.getBoolean("unclean.leader.election.enable", false);
         long lag = p.getLong("replica.lag.time.max.ms", 30_000, 1);
-        return new ClusterConfig(roles, voters, heartbeat, session, (short) Math.min(rf, Short.MAX_VALUE), minIsr,
-                unclean, lag);
+        int election = p.getInt("controller.quorum.election.timeout.ms", -1, 1);
+        return new ClusterConfig(roles, voters, quorumListeners, heartbeat, session, (short) Math.min(rf, Short.MAX_VALUE), minIsr,
+                unclean, lag, election);
     }
 }

@@ -14,10 +14,6 @@ import io.faultline.broker.replication.ReplicaManager;
 import io.faultline.broker.replication.ReplicationConfig;
 import io.faultline.broker.replication.TruncationMode;
 import java.io.IOException;
-import java.util.concurrent.CompletableFuture;
-import org.apache.kafka.common.errors.NotControllerException;
-import org.apache.kafka.common.message.AlterPartitionRequestData;
-import org.apache.kafka.common.message.AlterPartitionResponseData;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ApiMessage;
 
@@ -30,16 +26,8 @@ final class ReplicationWiring {
     private ReplicationWiring() {
     }
 
-    /** The broker's channel to the active controller for AlterPartition. */
-    interface ControllerChannel {
-        CompletableFuture<AlterPartitionResponseData> alterPartition(AlterPartitionRequestData request);
-    }
-
-    /** No controller channel yet: every ISR change is answered NOT_CONTROLLER and proposed again later. */
-    static final ControllerChannel NO_CONTROLLER = req -> CompletableFuture.failedFuture(
-            new NotControllerException("this broker has no channel to a controller"));
-
-    static ReplicaManager wire(BrokerConfig config, Time time, PartitionManager partitions, ControllerChannel toController) {
+    static ReplicaManager wire(BrokerConfig config, Time time, PartitionManager partitions,
+                               AlterPartitionSender.Transport toController) {
         ReplicationConfig rc = ReplicationConfig.DEFAULT
                 .withReplicaLagTimeMaxMs(config.cluster().replicaLagTimeMaxMs())
                 .withTruncation(TruncationMode.parse(config.replicationTruncation()));
@@ -50,7 +38,7 @@ final class ReplicationWiring {
         AlterPartitionSender isr = new AlterPartitionSender(nodeId,
                 () -> partitions.image().broker(nodeId).map(BrokerRegistration::epoch).orElse(-1L),
                 b -> partitions.image().broker(b).map(BrokerRegistration::epoch).orElse(-1L),
-                toController::alterPartition);
+                toController);
         ReplicaManager rm = new ReplicaManager(nodeId, time, fetchers, isr,
                 id -> partitions.image().topic(id).map(TopicImage::name), config.cluster().minInsyncReplicas());
         partitions.setRoleChangeListener(rm);

@@ -48,7 +48,7 @@ class FetchAndOffsetsTest {
     @Test
     void fetchWaitsForDataOrMaxWaitAndAnswersOutOfRange() throws Exception {
         ManualTime time = new ManualTime();
-        try (TestBroker b = TestBroker.start(dir, 0, Map.of(), time); Admin admin = b.admin()) {
+        try (TestBroker b = TestBroker.startOnManualClock(dir, time); Admin admin = b.admin()) {
             admin.createTopics(List.of(new NewTopic("wait", 1, (short) 1))).all().get();
             Uuid id = admin.describeTopics(List.of("wait")).allTopicNames().get().get("wait").topicId();
             PartitionManager partitions = b.broker.context().partitions();
