@@ -60,6 +60,8 @@ public final class LeaderState {
     /** Called (outside no lock in particular) when the high watermark moved, to wake acks=all produces. */
     private final Runnable onHighWatermarkMoved;
     private final Map<Integer, ReplicaState> remotes = new HashMap<>();
+    /** Whether a broker may join the ISR now (registered, unfenced, not shutting down: KIP-841). */
+    private volatile java.util.function.IntPredicate eligibleForIsr = id -> true;
     private IsrState isrState;
 
     /**
@@ -92,6 +94,11 @@ public final class LeaderState {
 
     public int leaderEpoch() {
         return leaderEpoch;
+    }
+
+    /** Limits ISR expansion to brokers the metadata says are eligible (the controller would refuse the others). */
+    public void setEligibleForIsr(java.util.function.IntPredicate eligible) {
+        this.eligibleForIsr = eligible;
     }
 
     public long leaderEpochStartOffset() {
@@ -201,7 +208,7 @@ public final class LeaderState {
     }
 
     private void maybeExpandIsr(int replicaId) {
-        if (isrState.isPending() || isrState.isr().contains(replicaId)) return;
+        if (isrState.isPending() || isrState.isr().contains(replicaId) || !eligibleForIsr.test(replicaId)) return;
         ReplicaState s = remotes.get(replicaId);
         // KAFKA-7128: caught up to the HW *and* into this epoch, else it may lack data the HW does not cover yet.
         if (s.logEndOffset() < replicaLog.highWatermark() || s.logEndOffset() < leaderEpochStartOffset) return;

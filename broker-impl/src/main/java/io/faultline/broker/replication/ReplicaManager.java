@@ -37,6 +37,7 @@ public final class ReplicaManager implements RoleChangeListener, AutoCloseable {
     private final Map<TopicPartition, Entry> entries = new ConcurrentHashMap<>();
     private final ReplicaRequestHandler handler;
     private final int defaultMinInsyncReplicas;
+    private volatile java.util.function.IntPredicate eligibleForIsr = id -> true;
     private Scheduler.Cancellable shrinkTask;
 
     public ReplicaManager(int localId, Time time, ReplicaFetcherManager fetchers, IsrChangeSender isrSender,
@@ -48,6 +49,11 @@ public final class ReplicaManager implements RoleChangeListener, AutoCloseable {
         this.fetchers = fetchers;
         this.isrSender = isrSender;
         this.handler = new ReplicaRequestHandler(ReplicaRequestHandler.of(this::leader, topicNames));
+    }
+
+    /** Brokers that may join an ISR now, from the metadata image (unfenced, not shutting down). */
+    public void setEligibleForIsr(java.util.function.IntPredicate eligible) {
+        this.eligibleForIsr = eligible;
     }
 
     /** Starts the periodic ISR-shrink check. */
@@ -110,8 +116,9 @@ public final class ReplicaManager implements RoleChangeListener, AutoCloseable {
                 current.get().onCommittedIsr(role.isr(), role.partitionEpoch());
                 return;
             }
-            e.replication().becomeLeader(new LeaderState.Assignment(p.topicPartition(), p.topicId(),
+            LeaderState ls = e.replication().becomeLeader(new LeaderState.Assignment(p.topicPartition(), p.topicId(),
                     role.leaderEpoch(), role.replicas(), role.isr(), role.partitionEpoch(), minIsr));
+            ls.setEligibleForIsr(id -> eligibleForIsr.test(id));
         }
     }
 

@@ -41,6 +41,7 @@ final class ReplicationWiring {
                 toController);
         ReplicaManager rm = new ReplicaManager(nodeId, time, fetchers, isr,
                 id -> partitions.image().topic(id).map(TopicImage::name), config.cluster().minInsyncReplicas());
+        rm.setEligibleForIsr(b -> partitions.image().broker(b).map(BrokerRegistration::isActive).orElse(false));
         partitions.setRoleChangeListener(rm);
         rm.startup();
         return rm;

@@ -135,6 +135,10 @@ class LeaderStateTest {
         assertEquals(3, log.highWatermark());
         fetch(l, 3, 1);
         assertTrue(proposals.isEmpty(), "3 is below the HW and the epoch start");
+        l.setEligibleForIsr(id -> id != 3);
+        fetch(l, 3, 3);
+        assertTrue(proposals.isEmpty(), "3 is caught up but fenced or shutting down (KIP-841)");
+        l.setEligibleForIsr(id -> true);
         fetch(l, 3, 3);
         assertEquals(Set.of(1, 2, 3), proposals.get(0).getKey().newIsr());
         assertEquals(Set.of(1, 2, 3), l.isrState().maximalIsr(), "pending expand counts for the HW");

@@ -72,6 +72,7 @@ final class MetadataCluster implements AutoCloseable {
                     () -> image.broker(id).map(BrokerRegistration::epoch).orElse(-1L), b -> -1L,
                     req -> CompletableFuture.completedFuture(run(req)));
             replicas = new ReplicaManager(id, time, fetchers, isr, topicId -> image.topic(topicId).map(TopicImage::name), 1);
+            replicas.setEligibleForIsr(b -> image.broker(b).map(BrokerRegistration::isActive).orElse(false));
             partitions.setRoleChangeListener(replicas);
             replicas.startup();
             alive = true;
