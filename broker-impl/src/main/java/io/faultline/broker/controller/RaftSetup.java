@@ -74,7 +74,8 @@ final class RaftSetup {
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, s.snapshotThreshold());
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("1MB"));
+        // Larger than the biggest batch (a CreateTopics at the per-request partition cap is under 1 MB).
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("8MB"));
         return p;
     }
 

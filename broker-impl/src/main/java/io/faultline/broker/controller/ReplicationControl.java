@@ -147,7 +147,7 @@ final class ReplicationControl {
         if (validateOnly) return null;
         for (int i = 0; i < adding; i++) {
             List<Integer> replicas = assignment.get(i);
-            List<Integer> isr = replicas.stream().filter(b -> PartitionChanges.isActive(d.image(), b)).toList();
+            List<Integer> isr = replicas.stream().filter(b -> PartitionChanges.isActive(image, b)).toList();
             d.add(new PartitionRecord(topic.get().id(), have + i, replicas, isr, isr.get(0), 0, 0));
         }
         return null;

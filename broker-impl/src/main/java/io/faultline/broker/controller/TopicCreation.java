@@ -75,11 +75,12 @@ final class TopicCreation {
             Plan p = (Plan) planOrError;
             Uuid id = req.validateOnly() ? Uuid.ZERO_UUID : ids.get();
             if (!req.validateOnly()) {
+                MetadataImage img = d.image();
                 d.add(new TopicRecord(t.name(), id));
                 new TreeMap<>(p.configs).forEach((k, v) -> d.add(new ConfigRecord(ConfigResource.Type.TOPIC, t.name(), k, v)));
                 for (int i = 0; i < p.assignment.size(); i++) {
                     List<Integer> replicas = p.assignment.get(i);
-                    List<Integer> isr = replicas.stream().filter(r -> PartitionChanges.isActive(d.image(), r)).toList();
+                    List<Integer> isr = replicas.stream().filter(r -> PartitionChanges.isActive(img, r)).toList();
                     d.add(new PartitionRecord(id, i, replicas, isr, isr.get(0), 0, 0));
                 }
             }

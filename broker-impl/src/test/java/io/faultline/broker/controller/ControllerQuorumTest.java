@@ -104,8 +104,13 @@ class ControllerQuorumTest {
     }
 
     private void createTopic(String name) {
+        createTopic(name, 2);
+    }
+
+    private void createTopic(String name, int partitions) {
         CreateTopicsRequestData req = new CreateTopicsRequestData();
-        req.topics().add(new CreateTopicsRequestData.CreatableTopic().setName(name).setNumPartitions(2).setReplicationFactor((short) 3));
+        req.topics().add(new CreateTopicsRequestData.CreatableTopic().setName(name).setNumPartitions(partitions)
+                .setReplicationFactor((short) 3));
         CreateTopicsResponseData r = send(ApiKeys.CREATE_TOPICS, req,
                 x -> Errors.forCode(x.topics().iterator().next().errorCode()));
         short code = r.topics().iterator().next().errorCode();
@@ -139,9 +144,10 @@ class ControllerQuorumTest {
         assertEquals(Errors.NOT_CONTROLLER.code(), refused.topics().find("x").errorCode());
         for (int b = 1; b <= 3; b++) registerBroker(b);
         for (int i = 0; i < 4; i++) createTopic("before-" + i);
+        createTopic("widest", ControllerSettings.DEFAULTS.maxPartitionsPerRequest()); // the biggest batch there can be
         awaitConverged();
-        assertEquals(4, nodes.get(4).image().topicsById().size());
-        assertEquals(List.of("before-0", "before-1", "before-2", "before-3"), seenByListener);
+        assertEquals(5, nodes.get(4).image().topicsById().size());
+        assertEquals(List.of("before-0", "before-1", "before-2", "before-3", "widest"), seenByListener);
 
         // Kill the active controller: another voter takes over and writes continue.
         ControllerNode old = active().orElseThrow();
@@ -154,15 +160,18 @@ class ControllerQuorumTest {
         await().atMost(PATIENCE).until(() -> nodes.get(4).activeControllerId().orElse(-1) == newId);
         for (int i = 0; i < 4; i++) createTopic("after-" + i);
         awaitConverged();
-        assertEquals(8, nodes.get(4).image().topicsById().size());
+        assertEquals(9, nodes.get(4).image().topicsById().size());
         assertTrue(seenByListener.containsAll(List.of("after-0", "after-3")));
 
         // Restart the old leader on its directory: it holds a snapshot and recovers to the same image.
         try (Stream<Path> files = Files.walk(dir.resolve("node-" + oldId))) {
             assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("snapshot.")), "a snapshot was taken");
         }
-        startNode(oldId);
+        ControllerNode restarted = startNode(oldId);
         awaitConverged();
+        List<String> restored = new CopyOnWriteArrayList<>();
+        restarted.addListener((delta, image) -> delta.createdTopics().values().forEach(t -> restored.add(t.name())));
+        await().atMost(PATIENCE).until(() -> restored.size() == 9);
         createTopic("last");
         awaitConverged();
         assertTrue(nodes.get(oldId).image().topic("last").isPresent());

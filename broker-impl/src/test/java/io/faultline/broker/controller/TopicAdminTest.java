@@ -62,6 +62,21 @@ class TopicAdminTest {
     }
 
     @Test
+    void theLargestAllowedTopicIsCreatedAndABrokerLossReElectsAllItsPartitions() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1, 2, 3);
+        assertEquals(Errors.NONE, err(h.createTopic("big", h.settings.maxPartitionsPerRequest(), 3)));
+        h.time.advance(2000);
+        h.heartbeat(1);
+        h.heartbeat(2);
+        assertEquals(List.of(3), h.tick());
+        for (PartitionRegistration p : h.image.topic("big").orElseThrow().partitions().values()) {
+            assertTrue(p.hasLeader() && p.leader() != 3 && p.isr().size() == 2, p.toString());
+        }
+        assertEquals(h.image, io.faultline.broker.metadata.MetadataImage.EMPTY.apply(h.image.offset(), h.log));
+    }
+
+    @Test
     void badNamesDuplicatesAndBadCountsGetKafkasErrors() {
         LogicHarness h = new LogicHarness();
         h.brokers(1, 2);
