@@ -176,4 +176,28 @@ class ControllerQuorumTest {
         awaitConverged();
         assertTrue(nodes.get(oldId).image().topic("last").isPresent());
     }
+
+    @Test
+    void aSingleVoterIsItsOwnActiveControllerAndKeepsItsMetadataAcrossRestarts() throws Exception {
+        voters = Map.of(1, new InetSocketAddress("127.0.0.1", freePort()));
+        listeners = Map.of();
+        startNode(1);
+        await().atMost(PATIENCE).until(() -> active().isPresent());
+        assertEquals(1, nodes.get(1).activeControllerId().orElse(-1));
+        registerBroker(1);
+        CreateTopicsRequestData rf3 = new CreateTopicsRequestData();
+        rf3.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("too-wide").setNumPartitions(1).setReplicationFactor((short) 3));
+        CreateTopicsResponseData refused = send(ApiKeys.CREATE_TOPICS, rf3, x -> Errors.forCode(x.topics().find("too-wide").errorCode()));
+        assertEquals(Errors.INVALID_REPLICATION_FACTOR.code(), refused.topics().find("too-wide").errorCode());
+        assertTrue(nodes.get(1).image().topic("too-wide").isEmpty());
+        CreateTopicsRequestData rf1 = new CreateTopicsRequestData();
+        rf1.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("kept").setNumPartitions(3).setReplicationFactor((short) 1));
+        CreateTopicsResponseData ok = send(ApiKeys.CREATE_TOPICS, rf1, x -> Errors.forCode(x.topics().find("kept").errorCode()));
+        assertEquals(Errors.NONE.code(), ok.topics().find("kept").errorCode());
+        MetadataImage before = nodes.get(1).image();
+        nodes.remove(1).close();
+        ControllerNode again = startNode(1);
+        await().atMost(PATIENCE).untilAsserted(() -> assertEquals(before, again.image()));
+        await().atMost(PATIENCE).until(again::isActive);
+    }
 }
