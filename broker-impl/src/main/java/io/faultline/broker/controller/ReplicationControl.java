@@ -127,9 +127,9 @@ final class ReplicationControl {
             }
             assignment = new ArrayList<>();
             for (int i = 0; i < adding; i++) {
-                Object r = Placement.checkReplicas(image, t.assignments().get(i).brokerIds(), have + i);
-                if (r instanceof String why) return new Refusal(Errors.INVALID_REPLICA_ASSIGNMENT, why);
-                @SuppressWarnings("unchecked") List<Integer> replicas = (List<Integer>) r;
+                Placement.Checked<List<Integer>> r = Placement.checkReplicas(image, t.assignments().get(i).brokerIds(), have + i);
+                if (r.isRefused()) return new Refusal(Errors.INVALID_REPLICA_ASSIGNMENT, r.error());
+                List<Integer> replicas = r.value();
                 if (replicas.size() != rf) {
                     return new Refusal(Errors.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment for partition "
                             + (have + i) + " has " + replicas.size() + " replica(s), but the topic's replication factor is " + rf + ".");
