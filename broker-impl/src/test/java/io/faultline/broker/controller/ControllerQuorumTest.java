@@ -58,9 +58,13 @@ class ControllerQuorumTest {
     }
 
     private ControllerNode startNode(int id) {
-        ControllerSettings settings = ControllerSettings.DEFAULTS.withSessionTimeout(600_000, 500).withRaft(500, 1000, 5);
+        return startNode(id, Time.SYSTEM, 600_000);
+    }
+
+    private ControllerNode startNode(int id, Time time, int sessionTimeoutMs) {
+        ControllerSettings settings = ControllerSettings.DEFAULTS.withSessionTimeout(sessionTimeoutMs, 500).withRaft(500, 1000, 5);
         ControllerNode n = ControllerNode.start(new ControllerNodeConfig(id, voters, listeners, dir.resolve("node-" + id),
-                Time.SYSTEM, settings, null));
+                time, settings, null));
         nodes.put(id, n);
         return n;
     }
@@ -199,5 +203,31 @@ class ControllerQuorumTest {
         ControllerNode again = startNode(1);
         await().atMost(PATIENCE).untilAsserted(() -> assertEquals(before, again.image()));
         await().atMost(PATIENCE).until(again::isActive);
+    }
+
+    @Test
+    void brokerSessionsExpireOnTheInjectedClockAndTheFencingIsCommitted() throws Exception {
+        voters = Map.of(1, new InetSocketAddress("127.0.0.1", freePort()));
+        listeners = Map.of();
+        io.faultline.broker.common.ManualTime clock = new io.faultline.broker.common.ManualTime();
+        ControllerNode node = startNode(1, clock, 2000);
+        await().atMost(PATIENCE).until(node::isActive);
+        registerBroker(1);
+        registerBroker(2);
+        CreateTopicsRequestData req = new CreateTopicsRequestData();
+        req.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("s2").setNumPartitions(4).setReplicationFactor((short) 2));
+        send(ApiKeys.CREATE_TOPICS, req, (CreateTopicsResponseData x) -> Errors.forCode(x.topics().find("s2").errorCode()));
+        long epoch2 = node.image().broker(2).orElseThrow().epoch();
+        for (int step = 0; step < 3; step++) {
+            clock.advance(1000); // broker 1 goes silent; broker 2 keeps heartbeating
+            send(ApiKeys.BROKER_HEARTBEAT, new BrokerHeartbeatRequestData().setBrokerId(2).setBrokerEpoch(epoch2)
+                    .setCurrentMetadataOffset(Long.MAX_VALUE), (BrokerHeartbeatResponseData x) -> Errors.forCode(x.errorCode()));
+        }
+        await().atMost(PATIENCE).until(() -> node.image().broker(1).orElseThrow().fenced());
+        assertFalse(node.image().broker(2).orElseThrow().fenced());
+        node.image().topic("s2").orElseThrow().partitions().values().forEach(p -> {
+            assertEquals(2, p.leader());
+            assertEquals(List.of(2), p.isr());
+        });
     }
 }
