@@ -294,6 +294,17 @@ public final class ControllerNode implements AutoCloseable {
         return server.getDivision(RaftSetup.GROUP_ID);
     }
 
+    /** First index still in the local Raft log (entries before it were purged after a snapshot); for tests. */
+    long raftLogStartIndex() throws IOException {
+        return division().getRaftLog().getStartIndex();
+    }
+
+    /** Last index in the local Raft log; for tests. */
+    long raftLogLastIndex() throws IOException {
+        var last = division().getRaftLog().getLastEntryTermIndex();
+        return last == null ? -1 : last.getIndex();
+    }
+
     /** Takes a snapshot of the image now (normally automatic every {@code snapshotThreshold} entries). */
     public long takeSnapshot() throws IOException {
         return stateMachine.takeSnapshot();

@@ -73,9 +73,10 @@ final class RaftSetup {
                 TimeDuration.valueOf(2L * s.electionTimeoutMaxMs(), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, s.snapshotThreshold());
+        // After each snapshot, drop the closed log segments it covers (a lagging peer then gets the snapshot).
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-        // Larger than the biggest batch (a CreateTopics at the per-request partition cap is under 1 MB).
-        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("8MB"));
+        RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(Integer.MAX_VALUE, s.snapshotThreshold()));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(s.raftSegmentBytes()));
         return p;
     }
 

@@ -62,7 +62,10 @@ class ControllerQuorumTest {
     }
 
     private ControllerNode startNode(int id, Time time, int sessionTimeoutMs) {
-        ControllerSettings settings = ControllerSettings.DEFAULTS.withSessionTimeout(sessionTimeoutMs, 500).withRaft(500, 1000, 5);
+        return startNode(id, time, ControllerSettings.DEFAULTS.withSessionTimeout(sessionTimeoutMs, 500).withRaft(500, 1000, 5));
+    }
+
+    private ControllerNode startNode(int id, Time time, ControllerSettings settings) {
         ControllerNode n = ControllerNode.start(new ControllerNodeConfig(id, voters, listeners, dir.resolve("node-" + id),
                 time, settings, null));
         nodes.put(id, n);
@@ -229,5 +232,37 @@ class ControllerQuorumTest {
             assertEquals(2, p.leader());
             assertEquals(List.of(2), p.isr());
         });
+    }
+
+    @Test
+    void aVoterThatMissedPurgedEntriesCatchesUpFromTheLeadersSnapshot() throws Exception {
+        voters = new LinkedHashMap<>();
+        for (int id = 1; id <= 3; id++) voters.put(id, new InetSocketAddress("127.0.0.1", freePort()));
+        listeners = Map.of();
+        ControllerSettings small = ControllerSettings.DEFAULTS.withSessionTimeout(600_000, 500).withRaft(500, 1000, 3)
+                .withRaftSegmentBytes(64 << 10);
+        for (int id = 1; id <= 3; id++) startNode(id, Time.SYSTEM, small);
+        await().atMost(PATIENCE).until(() -> active().isPresent());
+        for (int b = 1; b <= 3; b++) registerBroker(b);
+        ControllerNode follower = nodes.values().stream().filter(n -> !n.isActive()).findFirst().orElseThrow();
+        int followerId = follower.nodeId();
+        long missedFrom = follower.raftLogLastIndex() + 1;
+        follower.close();
+        nodes.remove(followerId);
+        // ~7 KB per batch: enough closed 64 KB segments for the leader to purge past what the follower has.
+        int i = 0;
+        while (active().map(n -> {
+            try {
+                return n.raftLogStartIndex() <= missedFrom;
+            } catch (IOException e) {
+                return true;
+            }
+        }).orElse(true)) {
+            createTopic("bulk-" + i++, 100);
+            assertTrue(i < 200, "the leader never purged its log");
+        }
+        ControllerNode back = startNode(followerId, Time.SYSTEM, small);
+        awaitConverged();
+        assertTrue(back.image().topic("bulk-0").isPresent());
     }
 }
