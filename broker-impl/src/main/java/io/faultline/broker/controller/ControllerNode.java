@@ -66,7 +66,7 @@ public final class ControllerNode implements AutoCloseable {
         this.stateMachine = new MetadataStateMachine(new MetadataStateMachine.Events() {
             @Override
             public void applied(MetadataImage before, MetadataImage after) {
-                publisher.execute(() -> publish(after));
+                runOn(publisher, () -> publish(after));
             }
 
             @Override
@@ -77,7 +77,7 @@ public final class ControllerNode implements AutoCloseable {
 
             @Override
             public void leaderReady() {
-                controllerThread.execute(ControllerNode.this::reconcileActivation);
+                runOn(controllerThread, ControllerNode.this::reconcileActivation);
             }
         });
         Files.createDirectories(cfg.metadataDir());
@@ -86,9 +86,7 @@ public final class ControllerNode implements AutoCloseable {
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
         server.start();
         long every = Math.max(50, Math.min(250, cfg.settings().brokerHeartbeatIntervalMs() / 2));
-        Runnable enqueueTick = () -> {
-            if (!closed) controllerThread.execute(this::tick);
-        };
+        Runnable enqueueTick = () -> runOn(controllerThread, this::tick);
         if (cfg.scheduler() != null) {
             ScheduledFuture<?> f = cfg.scheduler().scheduleWithFixedDelay(enqueueTick, every, every, TimeUnit.MILLISECONDS);
             this.cancelTicker = () -> f.cancel(false);
@@ -105,6 +103,16 @@ public final class ControllerNode implements AutoCloseable {
             return new ControllerNode(cfg);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the controller of node " + cfg.nodeId(), e);
+        }
+    }
+
+    /** Hands work to one of this node's threads; after close there is nothing left to do, so it is dropped. */
+    private void runOn(ExecutorService executor, Runnable work) {
+        if (closed) return;
+        try {
+            executor.execute(work);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("node {} is closing: dropped {}", cfg.nodeId(), work);
         }
     }
 
@@ -292,6 +300,17 @@ public final class ControllerNode implements AutoCloseable {
 
     private RaftServer.Division division() throws IOException {
         return server.getDivision(RaftSetup.GROUP_ID);
+    }
+
+    /** First index still in the local Raft log (entries before it were purged after a snapshot); for tests. */
+    long raftLogStartIndex() throws IOException {
+        return division().getRaftLog().getStartIndex();
+    }
+
+    /** Last index in the local Raft log; for tests. */
+    long raftLogLastIndex() throws IOException {
+        var last = division().getRaftLog().getLastEntryTermIndex();
+        return last == null ? -1 : last.getIndex();
     }
 
     /** Takes a snapshot of the image now (normally automatic every {@code snapshotThreshold} entries). */

@@ -23,6 +23,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.MD5FileUtil;
 import org.apache.ratis.io.MD5Hash;
 import org.slf4j.Logger;
@@ -64,9 +65,11 @@ final class MetadataStateMachine extends BaseStateMachine {
 
     @Override
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
-        super.initialize(server, groupId, raftStorage);
-        storage.init(raftStorage);
-        reinitialize();
+        getLifeCycle().startAndTransition(() -> {
+            super.initialize(server, groupId, raftStorage);
+            storage.init(raftStorage);
+            loadLatestSnapshot();
+        });
     }
 
     @Override
@@ -74,8 +77,26 @@ final class MetadataStateMachine extends BaseStateMachine {
         return storage;
     }
 
+    /** Before a snapshot from the leader is installed: Ratis requires the PAUSED state, then calls reinitialize. */
     @Override
-    public void reinitialize() throws IOException {
+    public synchronized void pause() {
+        if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+            getLifeCycle().transition(LifeCycle.State.PAUSING);
+            getLifeCycle().transition(LifeCycle.State.PAUSED);
+        }
+    }
+
+    /** After a snapshot install (or on request): load the latest snapshot and run again. */
+    @Override
+    public synchronized void reinitialize() throws IOException {
+        loadLatestSnapshot();
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
+        }
+    }
+
+    private void loadLatestSnapshot() throws IOException {
         SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
         if (snapshot == null) return;
         File file = snapshot.getFile().getPath().toFile();

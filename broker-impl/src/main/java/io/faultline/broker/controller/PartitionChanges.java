@@ -38,8 +38,16 @@ final class PartitionChanges {
      * a leader as described above; adds a record to {@code d} only if something changes.
      */
     static void change(Decision d, TopicImage topic, int p, List<Integer> targetIsr) {
-        PartitionRegistration cur = d.image().topic(topic.id()).orElseThrow().partition(p);
         MetadataImage img = d.image();
+        change(d, img, topic, p, img.topic(topic.id()).orElseThrow().partition(p), targetIsr);
+    }
+
+    /**
+     * As above, with the partition's current registration {@code cur} and the image {@code img} that tells broker
+     * liveness and configs given by the caller (loops over many partitions read the decision's image once).
+     */
+    static void change(Decision d, MetadataImage img, TopicImage topic, int p, PartitionRegistration cur,
+                       List<Integer> targetIsr) {
         List<Integer> isr = List.copyOf(targetIsr);
         int leader = PartitionRegistration.NO_LEADER;
         if (cur.hasLeader() && isr.contains(cur.leader()) && isActive(img, cur.leader())) {
@@ -74,33 +82,36 @@ final class PartitionChanges {
      * below one member) and re-elect where it led.
      */
     static void removeBroker(Decision d, int brokerId) {
-        for (TopicImage t : sortedTopics(d.image())) {
+        MetadataImage img = d.image();
+        for (TopicImage t : sortedTopics(img)) {
             for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
                 PartitionRegistration pr = e.getValue();
                 if (!pr.isr().contains(brokerId) && pr.leader() != brokerId) continue;
                 List<Integer> isr = new ArrayList<>(pr.isr());
                 if (isr.size() > 1) isr.remove(Integer.valueOf(brokerId));
-                change(d, t, e.getKey(), isr);
+                change(d, img, t, e.getKey(), pr, isr);
             }
         }
     }
 
     /** A broker became active: give it the offline partitions it can lead (clean, or unclean where allowed). */
     static void electOffline(Decision d, int brokerId) {
-        for (TopicImage t : sortedTopics(d.image())) {
+        MetadataImage img = d.image();
+        for (TopicImage t : sortedTopics(img)) {
             for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
                 PartitionRegistration pr = e.getValue();
                 if (pr.hasLeader() || !pr.replicas().contains(brokerId)) continue;
-                change(d, t, e.getKey(), pr.isr());
+                change(d, img, t, e.getKey(), pr, pr.isr());
             }
         }
     }
 
     /** Elects a leader for every leaderless partition that can have one now. */
     static void electLeaderless(Decision d) {
-        for (TopicImage t : sortedTopics(d.image())) {
+        MetadataImage img = d.image();
+        for (TopicImage t : sortedTopics(img)) {
             for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
-                if (!e.getValue().hasLeader()) change(d, t, e.getKey(), e.getValue().isr());
+                if (!e.getValue().hasLeader()) change(d, img, t, e.getKey(), e.getValue(), e.getValue().isr());
             }
         }
     }

@@ -16,6 +16,21 @@ import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
 final class Placement {
     private int nextStart;
 
+    /** A checked manual assignment: the value, or why it is refused. */
+    record Checked<T>(T value, String error) {
+        static <T> Checked<T> ok(T value) {
+            return new Checked<>(value, null);
+        }
+
+        static <T> Checked<T> refused(String why) {
+            return new Checked<>(null, why);
+        }
+
+        boolean isRefused() {
+            return error != null;
+        }
+    }
+
     List<Integer> activeBrokers(MetadataImage image) {
         List<Integer> ids = new ArrayList<>();
         for (BrokerRegistration b : image.brokers().values()) {
@@ -39,46 +54,45 @@ final class Placement {
         return out;
     }
 
-    /** Checks a manual assignment; returns the replica lists by partition, or a String saying what is wrong. */
-    static Object checkManual(MetadataImage image, CreatableTopic t) {
+    /** Checks a manual assignment: the replica lists by partition, or what is wrong with it. */
+    static Checked<List<List<Integer>>> checkManual(MetadataImage image, CreatableTopic t) {
         List<List<Integer>> out = new ArrayList<>();
         for (int i = 0; i < t.assignments().size(); i++) out.add(null);
         for (CreatableReplicaAssignment a : t.assignments()) {
             int p = a.partitionIndex();
             if (p < 0 || p >= out.size() || out.get(p) != null) {
-                return "Partitions must be numbered 0.." + (out.size() - 1) + " with no duplicates; got " + p + ".";
+                return Checked.refused("Partitions must be numbered 0.." + (out.size() - 1) + " with no duplicates; got " + p + ".");
             }
-            Object replicas = checkReplicas(image, a.brokerIds(), p);
-            if (replicas instanceof String why) return why;
-            @SuppressWarnings("unchecked") List<Integer> r = (List<Integer>) replicas;
-            if (!out.isEmpty() && out.get(0) != null && out.get(0).size() != r.size()) {
-                return "All partitions must have the same number of replicas.";
-            }
-            out.set(p, r);
+            Checked<List<Integer>> replicas = checkReplicas(image, a.brokerIds(), p);
+            if (replicas.isRefused()) return Checked.refused(replicas.error());
+            out.set(p, replicas.value());
         }
         int size = out.get(0).size();
         for (List<Integer> r : out) {
-            if (r.size() != size) return "All partitions must have the same number of replicas.";
+            if (r.size() != size) return Checked.refused("All partitions must have the same number of replicas.");
         }
-        return out;
+        return Checked.ok(out);
     }
 
     /** Checks one partition's replica list: non-empty, distinct, registered, at least one active. */
-    static Object checkReplicas(MetadataImage image, List<Integer> brokerIds, int partition) {
-        if (brokerIds.isEmpty()) return "The manual partition assignment for partition " + partition + " is empty.";
+    static Checked<List<Integer>> checkReplicas(MetadataImage image, List<Integer> brokerIds, int partition) {
+        if (brokerIds.isEmpty()) return Checked.refused("The manual partition assignment for partition " + partition + " is empty.");
         Set<Integer> seen = new HashSet<>();
         boolean anyActive = false;
         for (int b : brokerIds) {
-            if (!seen.add(b)) return "The manual partition assignment for partition " + partition + " contains duplicate broker " + b + ".";
+            if (!seen.add(b)) {
+                return Checked.refused("The manual partition assignment for partition " + partition + " contains duplicate broker " + b + ".");
+            }
             if (!image.brokers().containsKey(b)) {
-                return "The manual partition assignment for partition " + partition + " includes broker " + b + ", but no such broker is registered.";
+                return Checked.refused("The manual partition assignment for partition " + partition + " includes broker " + b
+                        + ", but no such broker is registered.");
             }
             anyActive |= image.brokers().get(b).isActive();
         }
         if (!anyActive) {
-            return "All brokers specified in the manual partition assignment for partition " + partition
-                    + " are fenced or in controlled shutdown.";
+            return Checked.refused("All brokers specified in the manual partition assignment for partition " + partition
+                    + " are fenced or in controlled shutdown.");
         }
-        return List.copyOf(brokerIds);
+        return Checked.ok(List.copyOf(brokerIds));
     }
 }

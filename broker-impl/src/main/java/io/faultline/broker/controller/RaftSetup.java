@@ -73,8 +73,10 @@ final class RaftSetup {
                 TimeDuration.valueOf(2L * s.electionTimeoutMaxMs(), TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, s.snapshotThreshold());
+        // After each snapshot, drop the closed log segments it covers (a lagging peer then gets the snapshot).
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("1MB"));
+        RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(Integer.MAX_VALUE, s.snapshotThreshold()));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(s.raftSegmentBytes()));
         return p;
     }
 

@@ -127,9 +127,9 @@ final class ReplicationControl {
             }
             assignment = new ArrayList<>();
             for (int i = 0; i < adding; i++) {
-                Object r = Placement.checkReplicas(image, t.assignments().get(i).brokerIds(), have + i);
-                if (r instanceof String why) return new Refusal(Errors.INVALID_REPLICA_ASSIGNMENT, why);
-                @SuppressWarnings("unchecked") List<Integer> replicas = (List<Integer>) r;
+                Placement.Checked<List<Integer>> r = Placement.checkReplicas(image, t.assignments().get(i).brokerIds(), have + i);
+                if (r.isRefused()) return new Refusal(Errors.INVALID_REPLICA_ASSIGNMENT, r.error());
+                List<Integer> replicas = r.value();
                 if (replicas.size() != rf) {
                     return new Refusal(Errors.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment for partition "
                             + (have + i) + " has " + replicas.size() + " replica(s), but the topic's replication factor is " + rf + ".");
@@ -147,7 +147,7 @@ final class ReplicationControl {
         if (validateOnly) return null;
         for (int i = 0; i < adding; i++) {
             List<Integer> replicas = assignment.get(i);
-            List<Integer> isr = replicas.stream().filter(b -> PartitionChanges.isActive(d.image(), b)).toList();
+            List<Integer> isr = replicas.stream().filter(b -> PartitionChanges.isActive(image, b)).toList();
             d.add(new PartitionRecord(topic.get().id(), have + i, replicas, isr, isr.get(0), 0, 0));
         }
         return null;

@@ -38,8 +38,13 @@ final class TopicCreation {
         this.ids = ids;
     }
 
+    /** What to do with one topic of the request: create it as planned, or refuse it. */
+    private sealed interface Verdict permits Plan, Refused { }
+
     private record Plan(CreatableTopic topic, int partitions, short rf, List<List<Integer>> assignment,
-                        Map<String, String> configs) { }
+                        Map<String, String> configs) implements Verdict { }
+
+    private record Refused(CreatableTopicResult result) implements Verdict { }
 
     ControllerResult<CreateTopicsResponseData> create(MetadataImage image, CreateTopicsRequestData req) {
         CreateTopicsResponseData resp = new CreateTopicsResponseData();
@@ -67,19 +72,20 @@ final class TopicCreation {
         }
         Decision d = new Decision(image);
         for (CreatableTopic t : candidates) {
-            Object planOrError = plan(d.image(), t);
-            if (planOrError instanceof CreatableTopicResult err) {
-                resp.topics().add(err);
+            Verdict verdict = plan(d.image(), t);
+            if (verdict instanceof Refused r) {
+                resp.topics().add(r.result());
                 continue;
             }
-            Plan p = (Plan) planOrError;
+            Plan p = (Plan) verdict;
             Uuid id = req.validateOnly() ? Uuid.ZERO_UUID : ids.get();
             if (!req.validateOnly()) {
+                MetadataImage img = d.image();
                 d.add(new TopicRecord(t.name(), id));
                 new TreeMap<>(p.configs).forEach((k, v) -> d.add(new ConfigRecord(ConfigResource.Type.TOPIC, t.name(), k, v)));
                 for (int i = 0; i < p.assignment.size(); i++) {
                     List<Integer> replicas = p.assignment.get(i);
-                    List<Integer> isr = replicas.stream().filter(r -> PartitionChanges.isActive(d.image(), r)).toList();
+                    List<Integer> isr = replicas.stream().filter(r -> PartitionChanges.isActive(img, r)).toList();
                     d.add(new PartitionRecord(id, i, replicas, isr, isr.get(0), 0, 0));
                 }
             }
@@ -93,39 +99,38 @@ final class TopicCreation {
         return t.numPartitions() == -1 ? settings.defaultNumPartitions() : Math.max(0, t.numPartitions());
     }
 
-    /** A {@link Plan}, or the {@link CreatableTopicResult} error that refuses the topic. */
-    private Object plan(MetadataImage image, CreatableTopic t) {
+    private Verdict plan(MetadataImage image, CreatableTopic t) {
         String name = t.name();
         try {
             Topic.validate(name);
         } catch (InvalidTopicException e) {
-            return error(name, Errors.INVALID_TOPIC_EXCEPTION, e.getMessage());
+            return refuse(name, Errors.INVALID_TOPIC_EXCEPTION, e.getMessage());
         }
-        if (image.topic(name).isPresent()) return error(name, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
+        if (image.topic(name).isPresent()) return refuse(name, Errors.TOPIC_ALREADY_EXISTS, "Topic '" + name + "' already exists.");
         for (String existing : image.topicsByName().keySet()) {
             if (Topic.hasCollision(name, existing)) {
-                return error(name, Errors.INVALID_TOPIC_EXCEPTION, "Topic '" + name + "' collides with existing topic: " + existing);
+                return refuse(name, Errors.INVALID_TOPIC_EXCEPTION, "Topic '" + name + "' collides with existing topic: " + existing);
             }
         }
         Map<String, String> configs = new HashMap<>();
         for (CreateTopicsRequestData.CreatableTopicConfig c : t.configs()) {
             if (configs.put(c.name(), c.value()) != null) {
-                return error(name, Errors.INVALID_CONFIG, "Duplicate config key " + c.name());
+                return refuse(name, Errors.INVALID_CONFIG, "Duplicate config key " + c.name());
             }
         }
         Optional<String> badConfig = ConfigControl.invalidTopicConfigs(configs);
-        if (badConfig.isPresent()) return error(name, Errors.INVALID_CONFIG, badConfig.get());
+        if (badConfig.isPresent()) return refuse(name, Errors.INVALID_CONFIG, badConfig.get());
         List<List<Integer>> assignment;
         int partitions;
         short rf;
         if (!t.assignments().isEmpty()) {
             if (t.numPartitions() != -1 || t.replicationFactor() != -1) {
-                return error(name, Errors.INVALID_REQUEST, "A manual partition assignment was specified, but numPartitions "
+                return refuse(name, Errors.INVALID_REQUEST, "A manual partition assignment was specified, but numPartitions "
                         + "or replicationFactor was not set to -1.");
             }
-            Object a = Placement.checkManual(image, t);
-            if (a instanceof String why) return error(name, Errors.INVALID_REPLICA_ASSIGNMENT, why);
-            @SuppressWarnings("unchecked") List<List<Integer>> manual = (List<List<Integer>>) a;
+            Placement.Checked<List<List<Integer>>> a = Placement.checkManual(image, t);
+            if (a.isRefused()) return refuse(name, Errors.INVALID_REPLICA_ASSIGNMENT, a.error());
+            List<List<Integer>> manual = a.value();
             assignment = manual;
             partitions = manual.size();
             rf = (short) manual.get(0).size();
@@ -133,31 +138,35 @@ final class TopicCreation {
             partitions = t.numPartitions() == -1 ? settings.defaultNumPartitions() : t.numPartitions();
             rf = t.replicationFactor() == -1 ? settings.defaultReplicationFactor() : t.replicationFactor();
             if (partitions <= 0) {
-                return error(name, Errors.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.");
+                return refuse(name, Errors.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.");
             }
             if (rf <= 0) {
-                return error(name, Errors.INVALID_REPLICATION_FACTOR,
+                return refuse(name, Errors.INVALID_REPLICATION_FACTOR,
                         "Replication factor must be larger than 0, or -1 to use the default value.");
             }
             if (partitions > settings.maxPartitionsPerTopic()) {
-                return error(name, Errors.INVALID_PARTITIONS, "Number of partitions " + partitions
+                return refuse(name, Errors.INVALID_PARTITIONS, "Number of partitions " + partitions
                         + " exceeds the maximum of " + settings.maxPartitionsPerTopic() + " per topic.");
             }
             int live = placement.activeBrokers(image).size();
             if (rf > live) {
-                return error(name, Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition " + rf
+                return refuse(name, Errors.INVALID_REPLICATION_FACTOR, "Unable to replicate the partition " + rf
                         + " time(s): The target replication factor of " + rf + " cannot be reached because only "
                         + live + " broker(s) are registered and unfenced.");
             }
             assignment = null;
         }
         if ((long) image.totalPartitions() + partitions > settings.maxPartitionsTotal()) {
-            return error(name, Errors.POLICY_VIOLATION, "Creating " + partitions + " partition(s) would bring the cluster to "
+            return refuse(name, Errors.POLICY_VIOLATION, "Creating " + partitions + " partition(s) would bring the cluster to "
                     + ((long) image.totalPartitions() + partitions) + " partitions, above its limit of "
                     + settings.maxPartitionsTotal() + ".");
         }
         if (assignment == null) assignment = placement.place(image, partitions, rf);
         return new Plan(t, partitions, rf, assignment, configs);
+    }
+
+    private static Refused refuse(String name, Errors e, String message) {
+        return new Refused(error(name, e, message));
     }
 
     static CreatableTopicResult error(String name, Errors e, String message) {

@@ -95,7 +95,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         if (records.isEmpty()) return withOffset(newOffset);
         Builder b = new Builder(this);
         for (MetadataRecord r : records) b.replay(r);
-        return new MetadataImage(newOffset, b.brokers, b.topics, b.topicConfigs, b.brokerConfigs);
+        return new MetadataImage(newOffset, b.brokers, b.finishTopics(), b.topicConfigs, b.brokerConfigs);
     }
 
     /**
@@ -143,6 +143,8 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         final Map<Uuid, TopicImage> topics;
         final Map<String, Map<String, String>> topicConfigs;
         final Map<String, Map<String, String>> brokerConfigs;
+        /** Partition maps of the topics this batch touched, copied once per batch (not once per record). */
+        final Map<Uuid, Map<Integer, PartitionRegistration>> dirty = new HashMap<>();
 
         Builder(MetadataImage base) {
             brokers = new HashMap<>(base.brokers);
@@ -172,13 +174,13 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
                 }
                 topics.put(r.topicId(), new TopicImage(r.name(), r.topicId(), Map.of()));
             } else if (record instanceof PartitionRecord r) {
-                TopicImage t = topic(r.topicId());
-                if (t.partitions().containsKey(r.partition())) throw new IllegalStateException("partition exists: " + r);
-                putPartition(t, r.partition(), new PartitionRegistration(r.replicas(), r.isr(), r.leader(),
+                Map<Integer, PartitionRegistration> parts = partitions(r.topicId());
+                if (parts.containsKey(r.partition())) throw new IllegalStateException("partition exists: " + r);
+                parts.put(r.partition(), new PartitionRegistration(r.replicas(), r.isr(), r.leader(),
                         r.leaderEpoch(), r.partitionEpoch()));
             } else if (record instanceof PartitionChangeRecord r) {
-                TopicImage t = topic(r.topicId());
-                PartitionRegistration old = t.partition(r.partition());
+                Map<Integer, PartitionRegistration> parts = partitions(r.topicId());
+                PartitionRegistration old = parts.get(r.partition());
                 if (old == null) throw new IllegalStateException("no such partition: " + r);
                 // Epochs move by exactly one step: a change decided on a stale image cannot replay.
                 boolean leaderMoves = r.leader().isPresent() && r.leader().getAsInt() != old.leader();
@@ -186,10 +188,11 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
                         || r.leaderEpoch() != old.leaderEpoch() + (leaderMoves ? 1 : 0)) {
                     throw new IllegalStateException("epochs do not follow " + old + ": " + r);
                 }
-                putPartition(t, r.partition(), old.merge(r.isr(), r.leader(), r.leaderEpoch(), r.partitionEpoch()));
+                parts.put(r.partition(), old.merge(r.isr(), r.leader(), r.leaderEpoch(), r.partitionEpoch()));
             } else if (record instanceof RemoveTopicRecord r) {
                 TopicImage t = topic(r.topicId());
                 topics.remove(r.topicId());
+                dirty.remove(r.topicId());
                 topicConfigs.remove(t.name());
             } else if (record instanceof ConfigRecord r) {
                 Map<String, Map<String, String>> target;
@@ -217,10 +220,21 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
             return t;
         }
 
-        private void putPartition(TopicImage t, int index, PartitionRegistration p) {
-            Map<Integer, PartitionRegistration> parts = new HashMap<>(t.partitions());
-            parts.put(index, p);
-            topics.put(t.id(), new TopicImage(t.name(), t.id(), parts));
+        private Map<Integer, PartitionRegistration> partitions(Uuid topicId) {
+            Map<Integer, PartitionRegistration> parts = dirty.get(topicId);
+            if (parts == null) {
+                parts = new HashMap<>(topic(topicId).partitions());
+                dirty.put(topicId, parts);
+            }
+            return parts;
+        }
+
+        Map<Uuid, TopicImage> finishTopics() {
+            dirty.forEach((id, parts) -> {
+                TopicImage t = topics.get(id);
+                topics.put(id, new TopicImage(t.name(), t.id(), parts));
+            });
+            return topics;
         }
     }
 }

@@ -10,7 +10,12 @@ public record TopicImage(String name, Uuid id, Map<Integer, PartitionRegistratio
     public TopicImage {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(id, "id");
-        partitions = java.util.Collections.unmodifiableMap(new TreeMap<>(partitions));
+        TreeMap<Integer, PartitionRegistration> sorted = new TreeMap<>(partitions);
+        if (!sorted.isEmpty() && (sorted.firstKey() != 0 || sorted.lastKey() != sorted.size() - 1)) {
+            throw new IllegalStateException("topic " + name + " partitions are not numbered 0.." + (sorted.size() - 1)
+                    + ": " + sorted.keySet());
+        }
+        partitions = java.util.Collections.unmodifiableMap(sorted);
     }
 
     public int partitionCount() {

@@ -43,6 +43,9 @@ import org.slf4j.LoggerFactory;
 final class ControllerChannel implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ControllerChannel.class);
     private static final long RETRY_MS = 100;
+    private static final int CONNECT_TIMEOUT_MS = 1000;
+    /** One round trip; the whole send (with retries) may take up to the request timeout. */
+    private static final int READ_TIMEOUT_MS = 5000;
 
     private final int nodeId;
     private final Time time;
@@ -130,7 +133,7 @@ final class ControllerChannel implements AutoCloseable {
         try {
             Connection c = connections.get(target);
             if (c == null) {
-                c = new Connection(addr, requestTimeoutMs);
+                c = new Connection(addr, Math.min(requestTimeoutMs, READ_TIMEOUT_MS));
                 connections.put(target, c);
             }
             try {
@@ -160,7 +163,8 @@ final class ControllerChannel implements AutoCloseable {
 
         Connection(InetSocketAddress addr, int timeoutMs) throws IOException {
             socket = new Socket();
-            socket.connect(new InetSocketAddress(addr.getHostString(), addr.getPort()), timeoutMs);
+            // A dead controller's address may swallow SYNs: give up soon and ask the local quorum member again.
+            socket.connect(new InetSocketAddress(addr.getHostString(), addr.getPort()), CONNECT_TIMEOUT_MS);
             socket.setSoTimeout(timeoutMs);
             socket.setTcpNoDelay(true);
             in = new DataInputStream(socket.getInputStream());

@@ -84,13 +84,15 @@ public final class KafkaBroker implements AutoCloseable {
         partitions = new PartitionManager(config.nodeId(), logs, dir, time);
 
         // Bind every listener first: registration advertises the bound ports.
+        // A fixed port is bound only when the broker is ready (a client that can connect gets answers); an
+        // ephemeral one (tests) must be bound now to learn the port that registration advertises.
         Map<String, RequestChannel> channels = new LinkedHashMap<>();
         Map<String, Endpoint> advertised = new LinkedHashMap<>();
         for (Listener l : config.listeners().brokerListeners()) {
             RequestChannel ch = new RequestChannel(config.queuedMaxRequests());
-            SocketServer s = bind(l, ch, SupportedApis::isSupported);
             channels.put(l.name(), ch);
-            advertised.put(l.name(), advertisedEndpoint(l, s.boundPort()));
+            int port = l.port() == 0 ? bind(l, ch, SupportedApis::isSupported).boundPort() : l.port();
+            advertised.put(l.name(), advertisedEndpoint(l, port));
         }
         Listener controllerListener = config.listeners().controllerListener().orElse(null);
         RequestChannel controllerRequests = null;
@@ -153,9 +155,11 @@ public final class KafkaBroker implements AutoCloseable {
                         e.toString());
             }
         }
-        servers.forEach((name, s) -> {
-            if (controllerListener == null || !name.equals(controllerListener.name())) s.start();
-        });
+        for (Listener l : config.listeners().brokerListeners()) {
+            SocketServer s = servers.containsKey(l.name()) ? servers.get(l.name())
+                    : bind(l, channels.get(l.name()), SupportedApis::isSupported);
+            s.start();
+        }
         log.info("Broker {} of cluster {} started, advertising {}", config.nodeId(), clusterId, advertised);
         return this;
     }

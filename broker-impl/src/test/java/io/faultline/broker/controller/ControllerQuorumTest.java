@@ -58,9 +58,16 @@ class ControllerQuorumTest {
     }
 
     private ControllerNode startNode(int id) {
-        ControllerSettings settings = ControllerSettings.DEFAULTS.withSessionTimeout(600_000, 500).withRaft(500, 1000, 5);
+        return startNode(id, Time.SYSTEM, 600_000);
+    }
+
+    private ControllerNode startNode(int id, Time time, int sessionTimeoutMs) {
+        return startNode(id, time, ControllerSettings.DEFAULTS.withSessionTimeout(sessionTimeoutMs, 500).withRaft(500, 1000, 5));
+    }
+
+    private ControllerNode startNode(int id, Time time, ControllerSettings settings) {
         ControllerNode n = ControllerNode.start(new ControllerNodeConfig(id, voters, listeners, dir.resolve("node-" + id),
-                Time.SYSTEM, settings, null));
+                time, settings, null));
         nodes.put(id, n);
         return n;
     }
@@ -104,8 +111,13 @@ class ControllerQuorumTest {
     }
 
     private void createTopic(String name) {
+        createTopic(name, 2);
+    }
+
+    private void createTopic(String name, int partitions) {
         CreateTopicsRequestData req = new CreateTopicsRequestData();
-        req.topics().add(new CreateTopicsRequestData.CreatableTopic().setName(name).setNumPartitions(2).setReplicationFactor((short) 3));
+        req.topics().add(new CreateTopicsRequestData.CreatableTopic().setName(name).setNumPartitions(partitions)
+                .setReplicationFactor((short) 3));
         CreateTopicsResponseData r = send(ApiKeys.CREATE_TOPICS, req,
                 x -> Errors.forCode(x.topics().iterator().next().errorCode()));
         short code = r.topics().iterator().next().errorCode();
@@ -139,9 +151,10 @@ class ControllerQuorumTest {
         assertEquals(Errors.NOT_CONTROLLER.code(), refused.topics().find("x").errorCode());
         for (int b = 1; b <= 3; b++) registerBroker(b);
         for (int i = 0; i < 4; i++) createTopic("before-" + i);
+        createTopic("widest", ControllerSettings.DEFAULTS.maxPartitionsPerRequest()); // the biggest batch there can be
         awaitConverged();
-        assertEquals(4, nodes.get(4).image().topicsById().size());
-        assertEquals(List.of("before-0", "before-1", "before-2", "before-3"), seenByListener);
+        assertEquals(5, nodes.get(4).image().topicsById().size());
+        assertEquals(List.of("before-0", "before-1", "before-2", "before-3", "widest"), seenByListener);
 
         // Kill the active controller: another voter takes over and writes continue.
         ControllerNode old = active().orElseThrow();
@@ -154,17 +167,102 @@ class ControllerQuorumTest {
         await().atMost(PATIENCE).until(() -> nodes.get(4).activeControllerId().orElse(-1) == newId);
         for (int i = 0; i < 4; i++) createTopic("after-" + i);
         awaitConverged();
-        assertEquals(8, nodes.get(4).image().topicsById().size());
+        assertEquals(9, nodes.get(4).image().topicsById().size());
         assertTrue(seenByListener.containsAll(List.of("after-0", "after-3")));
 
         // Restart the old leader on its directory: it holds a snapshot and recovers to the same image.
         try (Stream<Path> files = Files.walk(dir.resolve("node-" + oldId))) {
             assertTrue(files.anyMatch(p -> p.getFileName().toString().startsWith("snapshot.")), "a snapshot was taken");
         }
-        startNode(oldId);
+        ControllerNode restarted = startNode(oldId);
         awaitConverged();
+        List<String> restored = new CopyOnWriteArrayList<>();
+        restarted.addListener((delta, image) -> delta.createdTopics().values().forEach(t -> restored.add(t.name())));
+        await().atMost(PATIENCE).until(() -> restored.size() == 9);
         createTopic("last");
         awaitConverged();
         assertTrue(nodes.get(oldId).image().topic("last").isPresent());
+    }
+
+    @Test
+    void aSingleVoterIsItsOwnActiveControllerAndKeepsItsMetadataAcrossRestarts() throws Exception {
+        voters = Map.of(1, new InetSocketAddress("127.0.0.1", freePort()));
+        listeners = Map.of();
+        startNode(1);
+        await().atMost(PATIENCE).until(() -> active().isPresent());
+        assertEquals(1, nodes.get(1).activeControllerId().orElse(-1));
+        registerBroker(1);
+        CreateTopicsRequestData rf3 = new CreateTopicsRequestData();
+        rf3.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("too-wide").setNumPartitions(1).setReplicationFactor((short) 3));
+        CreateTopicsResponseData refused = send(ApiKeys.CREATE_TOPICS, rf3, x -> Errors.forCode(x.topics().find("too-wide").errorCode()));
+        assertEquals(Errors.INVALID_REPLICATION_FACTOR.code(), refused.topics().find("too-wide").errorCode());
+        assertTrue(nodes.get(1).image().topic("too-wide").isEmpty());
+        CreateTopicsRequestData rf1 = new CreateTopicsRequestData();
+        rf1.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("kept").setNumPartitions(3).setReplicationFactor((short) 1));
+        CreateTopicsResponseData ok = send(ApiKeys.CREATE_TOPICS, rf1, x -> Errors.forCode(x.topics().find("kept").errorCode()));
+        assertEquals(Errors.NONE.code(), ok.topics().find("kept").errorCode());
+        MetadataImage before = nodes.get(1).image();
+        nodes.remove(1).close();
+        ControllerNode again = startNode(1);
+        await().atMost(PATIENCE).untilAsserted(() -> assertEquals(before, again.image()));
+        await().atMost(PATIENCE).until(again::isActive);
+    }
+
+    @Test
+    void brokerSessionsExpireOnTheInjectedClockAndTheFencingIsCommitted() throws Exception {
+        voters = Map.of(1, new InetSocketAddress("127.0.0.1", freePort()));
+        listeners = Map.of();
+        io.faultline.broker.common.ManualTime clock = new io.faultline.broker.common.ManualTime();
+        ControllerNode node = startNode(1, clock, 2000);
+        await().atMost(PATIENCE).until(node::isActive);
+        registerBroker(1);
+        registerBroker(2);
+        CreateTopicsRequestData req = new CreateTopicsRequestData();
+        req.topics().add(new CreateTopicsRequestData.CreatableTopic().setName("s2").setNumPartitions(4).setReplicationFactor((short) 2));
+        send(ApiKeys.CREATE_TOPICS, req, (CreateTopicsResponseData x) -> Errors.forCode(x.topics().find("s2").errorCode()));
+        long epoch2 = node.image().broker(2).orElseThrow().epoch();
+        for (int step = 0; step < 3; step++) {
+            clock.advance(1000); // broker 1 goes silent; broker 2 keeps heartbeating
+            send(ApiKeys.BROKER_HEARTBEAT, new BrokerHeartbeatRequestData().setBrokerId(2).setBrokerEpoch(epoch2)
+                    .setCurrentMetadataOffset(Long.MAX_VALUE), (BrokerHeartbeatResponseData x) -> Errors.forCode(x.errorCode()));
+        }
+        await().atMost(PATIENCE).until(() -> node.image().broker(1).orElseThrow().fenced());
+        assertFalse(node.image().broker(2).orElseThrow().fenced());
+        node.image().topic("s2").orElseThrow().partitions().values().forEach(p -> {
+            assertEquals(2, p.leader());
+            assertEquals(List.of(2), p.isr());
+        });
+    }
+
+    @Test
+    void aVoterThatMissedPurgedEntriesCatchesUpFromTheLeadersSnapshot() throws Exception {
+        voters = new LinkedHashMap<>();
+        for (int id = 1; id <= 3; id++) voters.put(id, new InetSocketAddress("127.0.0.1", freePort()));
+        listeners = Map.of();
+        ControllerSettings small = ControllerSettings.DEFAULTS.withSessionTimeout(600_000, 500).withRaft(500, 1000, 3)
+                .withRaftSegmentBytes(64 << 10);
+        for (int id = 1; id <= 3; id++) startNode(id, Time.SYSTEM, small);
+        await().atMost(PATIENCE).until(() -> active().isPresent());
+        for (int b = 1; b <= 3; b++) registerBroker(b);
+        ControllerNode follower = nodes.values().stream().filter(n -> !n.isActive()).findFirst().orElseThrow();
+        int followerId = follower.nodeId();
+        long missedFrom = follower.raftLogLastIndex() + 1;
+        follower.close();
+        nodes.remove(followerId);
+        // ~7 KB per batch: enough closed 64 KB segments for the leader to purge past what the follower has.
+        int i = 0;
+        while (active().map(n -> {
+            try {
+                return n.raftLogStartIndex() <= missedFrom;
+            } catch (IOException e) {
+                return true;
+            }
+        }).orElse(true)) {
+            createTopic("bulk-" + i++, 100);
+            assertTrue(i < 200, "the leader never purged its log");
+        }
+        ControllerNode back = startNode(followerId, Time.SYSTEM, small);
+        awaitConverged();
+        assertTrue(back.image().topic("bulk-0").isPresent());
     }
 }

@@ -62,6 +62,21 @@ class TopicAdminTest {
     }
 
     @Test
+    void theLargestAllowedTopicIsCreatedAndABrokerLossReElectsAllItsPartitions() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1, 2, 3);
+        assertEquals(Errors.NONE, err(h.createTopic("big", h.settings.maxPartitionsPerRequest(), 3)));
+        h.time.advance(2000);
+        h.heartbeat(1);
+        h.heartbeat(2);
+        assertEquals(List.of(3), h.tick());
+        for (PartitionRegistration p : h.image.topic("big").orElseThrow().partitions().values()) {
+            assertTrue(p.hasLeader() && p.leader() != 3 && p.isr().size() == 2, p.toString());
+        }
+        assertEquals(h.image, io.faultline.broker.metadata.MetadataImage.EMPTY.apply(h.image.offset(), h.log));
+    }
+
+    @Test
     void badNamesDuplicatesAndBadCountsGetKafkasErrors() {
         LogicHarness h = new LogicHarness();
         h.brokers(1, 2);
@@ -98,6 +113,35 @@ class TopicAdminTest {
         assertEquals(Errors.NONE, err(resp.topics().find("v")));
         assertEquals(2, resp.topics().find("v").numPartitions());
         assertTrue(h.image.topic("v").isEmpty(), "validate_only writes nothing");
+    }
+
+    private static CreateTopicsRequestData manual(String name, int partitions, int rf, List<List<Integer>> assignment) {
+        CreateTopicsRequestData.CreatableTopic t = new CreateTopicsRequestData.CreatableTopic().setName(name)
+                .setNumPartitions(partitions).setReplicationFactor((short) rf);
+        for (int p = 0; p < assignment.size(); p++) {
+            t.assignments().add(new CreateTopicsRequestData.CreatableReplicaAssignment().setPartitionIndex(p)
+                    .setBrokerIds(new java.util.ArrayList<>(assignment.get(p))));
+        }
+        CreateTopicsRequestData req = new CreateTopicsRequestData();
+        req.topics().add(t);
+        return req;
+    }
+
+    @Test
+    void manualAssignmentsAreCheckedAndKept() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1, 2, 3);
+        CreateTopicsResponseData ok = h.run(manual("m", -1, -1, List.of(List.of(3, 1), List.of(2, 3))));
+        assertEquals(Errors.NONE, err(ok.topics().find("m")));
+        assertEquals(List.of(3, 1), h.partition("m", 0).replicas());
+        assertEquals(3, h.partition("m", 0).leader());
+        CreateTopicsResponseData unknown = h.run(manual("u", -1, -1, List.of(List.of(1, 9))));
+        assertEquals(Errors.INVALID_REPLICA_ASSIGNMENT, err(unknown.topics().find("u")));
+        CreateTopicsResponseData uneven = h.run(manual("e", -1, -1, List.of(List.of(1, 2), List.of(3))));
+        assertEquals(Errors.INVALID_REPLICA_ASSIGNMENT, err(uneven.topics().find("e")));
+        CreateTopicsResponseData both = h.run(manual("b", 2, -1, List.of(List.of(1), List.of(2))));
+        assertEquals(Errors.INVALID_REQUEST, err(both.topics().find("b")));
+        assertTrue(h.image.topic("u").isEmpty() && h.image.topic("e").isEmpty() && h.image.topic("b").isEmpty());
     }
 
     @Test
