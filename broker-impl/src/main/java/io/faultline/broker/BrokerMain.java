@@ -2,7 +2,7 @@ package io.faultline.broker;
 
 import io.faultline.broker.common.FatalErrorHandler;
 import io.faultline.broker.common.Time;
-import io.faultline.broker.server.BrokerConfig;
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.server.KafkaBroker;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;

@@ -1,7 +1,6 @@
 package io.faultline.broker.api;
 
 import io.faultline.broker.network.Request;
-import io.faultline.broker.server.BrokerContext;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.ApiVersionsRequest;

@@ -1,8 +1,7 @@
 package io.faultline.broker.api;
 
-import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.metadata.MetadataImage;
 import io.faultline.broker.network.Request;
-import io.faultline.broker.server.BrokerContext;
 import io.faultline.broker.storage.CleanupPolicy;
 import io.faultline.broker.storage.LogConfig;
 import java.util.LinkedHashMap;
@@ -18,7 +17,7 @@ import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfi
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
 
-/** DescribeConfigs for topics (effective log settings) and this broker. */
+/** DescribeConfigs for topics (effective settings from the metadata image) and this broker; config changes forwarded. */
 public final class ConfigApis {
     /** DescribeConfigs config sources, as Kafka numbers them. */
     private static final byte DYNAMIC_TOPIC_CONFIG = 1;
@@ -43,13 +42,17 @@ public final class ConfigApis {
         m.put("index.interval.bytes", Integer.toString(c.indexIntervalBytes()));
         m.put("max.message.bytes", Integer.toString(c.maxMessageBytes()));
         m.put("message.timestamp.type", c.timestampType() == TimestampType.LOG_APPEND_TIME ? "LogAppendTime" : "CreateTime");
-        m.put("min.insync.replicas", "1");
         m.put("retention.bytes", Long.toString(c.retentionBytes()));
         m.put("retention.ms", Long.toString(c.retentionMs()));
         m.put("segment.bytes", Integer.toString(c.segmentBytes()));
         m.put("segment.index.bytes", Integer.toString(c.segmentIndexBytes()));
         m.put("segment.ms", Long.toString(c.segmentMs()));
         return m;
+    }
+
+    /** IncrementalAlterConfigs and AlterConfigs belong to the controller: forwarded, answered once visible here. */
+    public void alterConfigs(Request r) {
+        Forwarding.forward(ctx, r, resp -> img -> true);
     }
 
     public void describeConfigs(Request r) {
@@ -62,14 +65,18 @@ public final class ConfigApis {
             Map<String, String> overrides;
             byte overrideSource;
             if (res.resourceType() == ConfigResource.Type.TOPIC.id()) {
-                Optional<TopicInfo> t = ctx.topics().byName(res.resourceName());
-                if (t.isEmpty()) {
+                MetadataImage img = ctx.metadata().image();
+                if (img.topic(res.resourceName()).isEmpty()) {
                     resp.results().add(out.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
                             .setErrorMessage("Topic " + res.resourceName() + " does not exist"));
                     continue;
                 }
-                values = topicConfigs(ctx.config().defaultLogConfig().with(t.get().configs()));
-                overrides = t.get().configs();
+                overrides = img.topicConfig(res.resourceName());
+                values = topicConfigs(ctx.config().defaultLogConfig().with(overrides));
+                values.put("min.insync.replicas", overrides.getOrDefault("min.insync.replicas",
+                        Integer.toString(ctx.config().cluster().minInsyncReplicas())));
+                values.put("unclean.leader.election.enable", overrides.getOrDefault("unclean.leader.election.enable",
+                        Boolean.toString(ctx.config().cluster().uncleanLeaderElection())));
                 overrideSource = DYNAMIC_TOPIC_CONFIG;
             } else if (res.resourceType() == ConfigResource.Type.BROKER.id()
                     && (res.resourceName().isEmpty() || res.resourceName().equals(Integer.toString(ctx.nodeId())))) {
@@ -78,7 +85,13 @@ public final class ConfigApis {
                 values.put("num.partitions", Integer.toString(ctx.config().numPartitions()));
                 values.put("auto.create.topics.enable", Boolean.toString(ctx.config().autoCreateTopics()));
                 values.put("offsets.topic.num.partitions", Integer.toString(ctx.config().offsetsTopicPartitions()));
-                values.put("log.dirs", ctx.config().logDir().toString());
+                values.put("log.dirs", String.join(",", ctx.config().logDirs().stream().map(Object::toString).toList()));
+                values.put("default.replication.factor", Short.toString(ctx.config().cluster().defaultReplicationFactor()));
+                values.put("min.insync.replicas", Integer.toString(ctx.config().cluster().minInsyncReplicas()));
+                values.put("unclean.leader.election.enable", Boolean.toString(ctx.config().cluster().uncleanLeaderElection()));
+                values.put("broker.session.timeout.ms", Integer.toString(ctx.config().cluster().brokerSessionTimeoutMs()));
+                values.put("broker.heartbeat.interval.ms", Integer.toString(ctx.config().cluster().brokerHeartbeatIntervalMs()));
+                values.put("replica.lag.time.max.ms", Long.toString(ctx.config().cluster().replicaLagTimeMaxMs()));
                 values.put("socket.request.max.bytes", Integer.toString(ctx.config().socketRequestMaxBytes()));
                 overrides = values;
                 overrideSource = STATIC_BROKER_CONFIG;

@@ -1,10 +1,11 @@
 package io.faultline.broker.api;
 
-import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.metadata.TopicImage;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
 import io.faultline.broker.purgatory.DelayedOperation;
-import io.faultline.broker.server.BrokerContext;
+import io.faultline.broker.replication.LeaderState;
+import io.faultline.broker.replication.ReplicaRequestHandler;
 import io.faultline.broker.storage.LogReadResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,8 +61,8 @@ public final class FetchApi {
         boolean consumer = replicaId < 0;
         List<Target> targets = new ArrayList<>();
         for (FetchRequestData.FetchTopic ft : req.topics()) {
-            Optional<TopicInfo> t = v >= FIRST_TOPIC_ID_VERSION ? ctx.topics().byId(ft.topicId())
-                    : ctx.topics().byName(ft.topic());
+            Optional<TopicImage> t = v >= FIRST_TOPIC_ID_VERSION ? ctx.metadata().image().topic(ft.topicId())
+                    : ctx.metadata().image().topic(ft.topic());
             for (FetchRequestData.FetchPartition fp : ft.partitions()) {
                 if (t.isEmpty()) {
                     targets.add(new Target(ft.topic(), ft.topicId(), null, fp, v >= FIRST_TOPIC_ID_VERSION
@@ -73,7 +74,7 @@ public final class FetchApi {
             }
         }
         int maxBytes = req.maxBytes() <= 0 ? Integer.MAX_VALUE : req.maxBytes();
-        ReadPass first = readAll(targets, v, consumer, maxBytes);
+        ReadPass first = readAll(targets, v, replicaId, maxBytes);
         if (req.maxWaitMs() <= 0 || first.anyError() || first.bytes() >= req.minBytes() || targets.isEmpty()) {
             ctx.channel().sendResponse(r, first.response());
             return;
@@ -84,7 +85,7 @@ public final class FetchApi {
 
             @Override
             public boolean tryComplete() {
-                ReadPass pass = readAll(targets, v, consumer, maxBytes);
+                ReadPass pass = readAll(targets, v, replicaId, maxBytes);
                 if (pass.anyError() || pass.bytes() >= req.minBytes()) {
                     ready = pass;
                     return forceComplete();
@@ -94,13 +95,14 @@ public final class FetchApi {
 
             @Override
             protected void onComplete() {
-                ReadPass pass = ready != null ? ready : readAll(targets, v, consumer, maxBytes);
+                ReadPass pass = ready != null ? ready : readAll(targets, v, replicaId, maxBytes);
                 ctx.channel().sendResponse(r, pass.response());
             }
         }, keys);
     }
 
-    private ReadPass readAll(List<Target> targets, short v, boolean consumer, int maxBytes) {
+    private ReadPass readAll(List<Target> targets, short v, int replicaId, int maxBytes) {
+        boolean consumer = replicaId < 0;
         FetchResponseData resp = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code())
                 .setSessionId(0);
         int remaining = maxBytes;
@@ -134,6 +136,16 @@ public final class FetchApi {
             Partition part = p.get();
             long hw = part.highWatermark();
             pd.setHighWatermark(hw).setLastStableOffset(hw).setLogStartOffset(part.log().logStartOffset());
+            Optional<LeaderState> replicated = consumer ? Optional.empty() : ctx.replicationLeader(t.tp());
+            if (replicated.isPresent()) {
+                // A follower: read up to the log end, diverging epoch, its progress recorded (HW, ISR).
+                int used = ReplicaRequestHandler.fillPartition(replicated.get(), replicaId, t.req(), pd, remaining);
+                total += used;
+                remaining -= used;
+                FetchResponseData.EpochEndOffset d = pd.divergingEpoch();
+                if (pd.errorCode() != Errors.NONE.code() || d.epoch() >= 0 || d.endOffset() >= 0) anyError = true;
+                continue;
+            }
             try {
                 int limit = Math.min(t.req().partitionMaxBytes(), remaining);
                 if (limit <= 0 && total > 0) continue; // response full: later partitions get nothing this time

@@ -3,7 +3,6 @@ package io.faultline.broker.api;
 import io.faultline.broker.group.GroupCoordinator;
 import io.faultline.broker.group.OffsetStore;
 import io.faultline.broker.network.Request;
-import io.faultline.broker.server.BrokerContext;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.TopicPartition;
@@ -66,7 +65,7 @@ public final class GroupAdminApis {
         List<TopicPartition> deletable = new ArrayList<>();
         for (OffsetDeleteRequestData.OffsetDeleteRequestTopic t : req.topics()) {
             OffsetDeleteResponseTopic rt = new OffsetDeleteResponseTopic().setName(t.name());
-            boolean known = t.name() != null && ctx.topics().byName(t.name()).isPresent();
+            boolean known = t.name() != null && ctx.metadata().image().topic(t.name()).isPresent();
             for (OffsetDeleteRequestData.OffsetDeleteRequestPartition p : t.partitions()) {
                 if (rt.partitions().find(p.partitionIndex()) != null) continue;
                 Errors e;

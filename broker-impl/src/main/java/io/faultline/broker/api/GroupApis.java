@@ -1,8 +1,14 @@
 package io.faultline.broker.api;
 
+import io.faultline.broker.metadata.Endpoint;
+import io.faultline.broker.metadata.MetadataImage;
+import io.faultline.broker.metadata.PartitionRegistration;
+import io.faultline.broker.metadata.TopicImage;
+import java.util.Optional;
+import org.apache.kafka.common.internals.Topic;
+
 import io.faultline.broker.group.GroupCoordinator;
 import io.faultline.broker.network.Request;
-import io.faultline.broker.server.BrokerContext;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,29 +37,59 @@ public final class GroupApis {
 
     private final BrokerContext ctx;
     private final GroupCoordinator coordinator;
+    private final OffsetsTopic offsetsTopic;
 
-    public GroupApis(BrokerContext ctx, GroupCoordinator coordinator) {
+    public GroupApis(BrokerContext ctx, GroupCoordinator coordinator, OffsetsTopic offsetsTopic) {
         this.ctx = ctx;
+        this.offsetsTopic = offsetsTopic;
         this.coordinator = coordinator;
     }
 
+    /**
+     * The coordinator of a group is the leader of the group's {@code __consumer_offsets} partition, from the metadata
+     * image. A missing offsets topic is created through the controller (RF min(3, live brokers)), and the client told
+     * to retry meanwhile.
+     */
     public void findCoordinator(Request r) {
         FindCoordinatorRequestData req = r.data();
         FindCoordinatorResponseData resp = new FindCoordinatorResponseData().setThrottleTimeMs(0);
         boolean group = req.keyType() == KEY_TYPE_GROUP;
-        Errors err = group ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE;
         if (r.version() < 4) {
-            resp.setErrorCode(err.code()).setNodeId(group ? ctx.nodeId() : -1)
-                    .setHost(group ? ctx.advertisedHost() : "").setPort(group ? ctx.advertisedPort() : -1);
+            Coordinator c = group ? locate(req.key()) : new Coordinator(Errors.COORDINATOR_NOT_AVAILABLE, -1, null);
+            resp.setErrorCode(c.error().code()).setNodeId(c.nodeId()).setHost(c.host()).setPort(c.port());
             if (r.version() >= 1) resp.setErrorMessage(group ? null : "Transactions are not supported");
         } else {
             for (String key : req.coordinatorKeys()) {
+                Coordinator c = group ? locate(key) : new Coordinator(Errors.COORDINATOR_NOT_AVAILABLE, -1, null);
                 resp.coordinators().add(new FindCoordinatorResponseData.Coordinator().setKey(key)
-                        .setErrorCode(err.code()).setNodeId(group ? ctx.nodeId() : -1)
-                        .setHost(group ? ctx.advertisedHost() : "").setPort(group ? ctx.advertisedPort() : -1));
+                        .setErrorCode(c.error().code()).setNodeId(c.nodeId()).setHost(c.host()).setPort(c.port()));
             }
         }
         ctx.channel().sendResponse(r, resp);
+    }
+
+    private record Coordinator(Errors error, int nodeId, Endpoint endpoint) {
+        String host() {
+            return endpoint == null ? "" : endpoint.host();
+        }
+
+        int port() {
+            return endpoint == null ? -1 : endpoint.port();
+        }
+    }
+
+    private Coordinator locate(String groupId) {
+        MetadataImage img = ctx.metadata().image();
+        Optional<TopicImage> offsets = img.topic(Topic.GROUP_METADATA_TOPIC_NAME);
+        if (offsets.isEmpty()) {
+            offsetsTopic.ensureExists();
+            return new Coordinator(Errors.COORDINATOR_NOT_AVAILABLE, -1, null);
+        }
+        PartitionRegistration p = offsets.get().partition(offsetsTopic.partitionFor(groupId));
+        Endpoint e = p == null || !p.hasLeader() ? null : img.broker(p.leader())
+                .filter(b -> !b.fenced()).map(b -> b.endpoints().get(ctx.listenerName())).orElse(null);
+        if (e == null) return new Coordinator(Errors.COORDINATOR_NOT_AVAILABLE, -1, null);
+        return new Coordinator(Errors.NONE, p.leader(), e);
     }
 
     public void joinGroup(Request r) {

@@ -2,7 +2,6 @@ package io.faultline.broker.api;
 
 import io.faultline.broker.network.Request;
 import io.faultline.broker.network.RequestDispatcher;
-import io.faultline.broker.server.BrokerContext;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Consumer;

@@ -1,9 +1,8 @@
 package io.faultline.broker.api;
 
-import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.metadata.TopicImage;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
-import io.faultline.broker.server.BrokerContext;
 import io.faultline.broker.storage.PartitionLog;
 import java.io.IOException;
 import java.nio.file.FileStore;
@@ -96,7 +95,7 @@ public final class LogAdminApis {
                 dir.setTotalBytes(-1).setUsableBytes(-1);
             }
         }
-        for (TopicInfo t : ctx.topics().all()) {
+        for (TopicImage t : ctx.metadata().image().topicsByName().values()) {
             List<Integer> wanted;
             if (req.topics() == null) {
                 wanted = null;
@@ -106,7 +105,7 @@ public final class LogAdminApis {
                 wanted = rt.partitions();
             }
             DescribeLogDirsTopic dt = new DescribeLogDirsTopic().setName(t.name());
-            for (int p = 0; p < t.partitions(); p++) {
+            for (int p = 0; p < t.partitionCount(); p++) {
                 if (wanted != null && !wanted.contains(p)) continue;
                 Optional<Partition> part = ctx.partitions().get(new TopicPartition(t.name(), p));
                 if (part.isEmpty()) continue;

@@ -2,7 +2,6 @@ package io.faultline.broker.api;
 
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
-import io.faultline.broker.server.BrokerContext;
 import io.faultline.broker.storage.EpochEndOffset;
 import io.faultline.broker.storage.PartitionLog;
 import io.faultline.broker.storage.TimestampAndOffset;
@@ -50,6 +49,7 @@ public final class OffsetApis {
                 }
                 try {
                     part.get().validateLeaderEpoch(p.currentLeaderEpoch());
+                    part.get().requireLeader();
                     lookup(part.get(), p.timestamp(), consumer, pr);
                     if (r.version() < FIRST_LEADER_EPOCH_VERSION) pr.setLeaderEpoch(-1); // not in v1-v3
                 } catch (ApiException e) {
@@ -94,6 +94,7 @@ public final class OffsetApis {
                 }
                 try {
                     part.get().validateLeaderEpoch(p.currentLeaderEpoch());
+                    part.get().requireLeader();
                     EpochEndOffset e = part.get().log().endOffsetForEpoch(p.leaderEpoch());
                     out.setLeaderEpoch(e.epoch()).setEndOffset(e.endOffset());
                 } catch (ApiException e) {

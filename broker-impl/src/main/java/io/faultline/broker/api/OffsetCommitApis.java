@@ -3,9 +3,8 @@ package io.faultline.broker.api;
 import io.faultline.broker.group.GroupCoordinator;
 import io.faultline.broker.group.OffsetStore;
 import io.faultline.broker.group.OffsetStore.CommittedOffset;
-import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.metadata.TopicImage;
 import io.faultline.broker.network.Request;
-import io.faultline.broker.server.BrokerContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +47,7 @@ public final class OffsetCommitApis {
             OffsetCommitResponseData.OffsetCommitResponseTopic rt = new OffsetCommitResponseData.OffsetCommitResponseTopic();
             if (byId) rt.setTopicId(t.topicId());
             else rt.setName(t.name());
-            Optional<String> name = byId ? ctx.topics().byId(t.topicId()).map(TopicInfo::name) : Optional.of(t.name());
+            Optional<String> name = byId ? ctx.metadata().image().topic(t.topicId()).map(TopicImage::name) : Optional.of(t.name());
             for (OffsetCommitRequestData.OffsetCommitRequestPartition p : t.partitions()) {
                 OffsetCommitResponseData.OffsetCommitResponsePartition rp =
                         new OffsetCommitResponseData.OffsetCommitResponsePartition().setPartitionIndex(p.partitionIndex());
@@ -120,7 +119,7 @@ public final class OffsetCommitApis {
             store.fetchAll(groupId).forEach((tp, c) -> {
                 OffsetFetchResponseData.OffsetFetchResponseTopics t = byTopic.computeIfAbsent(tp.topic(), n -> {
                     OffsetFetchResponseData.OffsetFetchResponseTopics x = new OffsetFetchResponseData.OffsetFetchResponseTopics();
-                    if (byId) x.setTopicId(ctx.topics().byName(n).map(TopicInfo::id).orElse(org.apache.kafka.common.Uuid.ZERO_UUID));
+                    if (byId) x.setTopicId(ctx.metadata().image().topic(n).map(TopicImage::id).orElse(org.apache.kafka.common.Uuid.ZERO_UUID));
                     else x.setName(n);
                     return x;
                 });
@@ -134,7 +133,7 @@ public final class OffsetCommitApis {
             Optional<String> name;
             if (byId) {
                 ot.setTopicId(t.topicId());
-                name = ctx.topics().byId(t.topicId()).map(TopicInfo::name);
+                name = ctx.metadata().image().topic(t.topicId()).map(TopicImage::name);
             } else {
                 ot.setName(t.name());
                 name = Optional.of(t.name());

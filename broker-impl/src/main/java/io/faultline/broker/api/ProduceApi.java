@@ -1,9 +1,8 @@
 package io.faultline.broker.api;
 
-import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.metadata.TopicImage;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
-import io.faultline.broker.server.BrokerContext;
 import java.nio.ByteBuffer;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -51,8 +50,8 @@ public final class ProduceApi {
         if (acks != 0 && acks != 1 && acks != -1) requestError = Errors.INVALID_REQUIRED_ACKS;
         if (req.transactionalId() != null) requestError = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         for (ProduceRequestData.TopicProduceData td : req.topicData()) {
-            Optional<TopicInfo> topic = v >= FIRST_TOPIC_ID_VERSION ? ctx.topics().byId(td.topicId())
-                    : ctx.topics().byName(td.name());
+            Optional<TopicImage> topic = v >= FIRST_TOPIC_ID_VERSION ? ctx.metadata().image().topic(td.topicId())
+                    : ctx.metadata().image().topic(td.name());
             TopicProduceResponse tr = new TopicProduceResponse();
             if (v >= FIRST_TOPIC_ID_VERSION) tr.setTopicId(td.topicId());
             else tr.setName(td.name());
@@ -79,6 +78,7 @@ public final class ProduceApi {
                     continue;
                 }
                 try {
+                    ctx.replicationLeader(tp).ifPresent(l -> l.checkEnoughReplicasForAppend(acks)); // min ISR
                     Partition.AppendResult res = partition.get().appendAsLeader(copyOf(pd.records()));
                     pr.setBaseOffset(res.firstOffset()).setLogAppendTimeMs(res.logAppendTime())
                             .setLogStartOffset(res.logStartOffset());
@@ -108,7 +108,7 @@ public final class ProduceApi {
             return;
         }
         DelayedProduce op = new DelayedProduce(req.timeoutMs(), ctx.partitions(), waiting,
-                () -> ctx.channel().sendResponse(r, resp));
+                () -> ctx.channel().sendResponse(r, resp), ctx::replicationLeader);
         ctx.partitions().watchProduce(op, new ArrayList<>(waiting.keySet()));
     }
 

@@ -2,7 +2,6 @@ package io.faultline.broker.api;
 
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.ProducerIdManager;
-import io.faultline.broker.server.BrokerContext;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
 import org.apache.kafka.common.message.InitProducerIdResponseData;
 import org.apache.kafka.common.protocol.Errors;

@@ -19,7 +19,8 @@ public final class SupportedApis {
             ApiKeys.FIND_COORDINATOR, ApiKeys.JOIN_GROUP, ApiKeys.SYNC_GROUP, ApiKeys.HEARTBEAT,
             ApiKeys.LEAVE_GROUP, ApiKeys.OFFSET_COMMIT, ApiKeys.OFFSET_FETCH, ApiKeys.DESCRIBE_GROUPS,
             ApiKeys.LIST_GROUPS,
-            ApiKeys.DELETE_GROUPS, ApiKeys.OFFSET_DELETE, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_LOG_DIRS);
+            ApiKeys.DELETE_GROUPS, ApiKeys.OFFSET_DELETE, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_LOG_DIRS,
+            ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS);
 
     private SupportedApis() {
     }

@@ -1,38 +1,35 @@
 package io.faultline.broker.api;
 
-import io.faultline.broker.common.TopicLimits;
-import io.faultline.broker.metadata.TopicInfo;
+import io.faultline.broker.metadata.BrokerRegistration;
+import io.faultline.broker.metadata.Endpoint;
+import io.faultline.broker.metadata.MetadataImage;
+import io.faultline.broker.metadata.PartitionRegistration;
+import io.faultline.broker.metadata.TopicImage;
 import io.faultline.broker.network.Request;
-import io.faultline.broker.partition.Partition;
-import io.faultline.broker.server.BrokerContext;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.common.TopicPartition;
+import java.util.TreeMap;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.ApiException;
-import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
-import org.apache.kafka.common.errors.InvalidReplicationFactorException;
-import org.apache.kafka.common.errors.InvalidRequestException;
-import org.apache.kafka.common.errors.PolicyViolationException;
 import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.message.CreatePartitionsResponseData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
-import org.apache.kafka.common.message.CreateTopicsResponseData.CreatableTopicResult;
-import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
-import org.apache.kafka.common.message.DeleteTopicsResponseData.DeletableTopicResult;
 import org.apache.kafka.common.message.DescribeClusterRequestData;
 import org.apache.kafka.common.message.DescribeClusterResponseData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.message.MetadataResponseData;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponsePartition;
 import org.apache.kafka.common.message.MetadataResponseData.MetadataResponseTopic;
+import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
-/** Metadata, CreateTopics, DeleteTopics and DescribeCluster: the cluster as clients see it (one node). */
+/**
+ * Metadata and DescribeCluster answered from the committed metadata image (replicas, ISR, leader and epoch,
+ * offline replicas on fenced brokers, each broker's endpoint on the listener the request came in on); CreateTopics,
+ * DeleteTopics and CreatePartitions forwarded to the active controller.
+ */
 public final class TopicApis {
     private static final int AUTHORIZED_OPERATIONS_OMITTED = Integer.MIN_VALUE;
     /** DescribeCluster endpoint types (KIP-919): we serve broker endpoints only. */
@@ -44,166 +41,106 @@ public final class TopicApis {
         this.ctx = ctx;
     }
 
+    /** Live brokers with an endpoint on this request's listener, by id. */
+    private TreeMap<Integer, Endpoint> liveEndpoints(MetadataImage img) {
+        TreeMap<Integer, Endpoint> out = new TreeMap<>();
+        for (BrokerRegistration b : img.brokers().values()) {
+            Endpoint e = b.endpoints().get(ctx.listenerName());
+            if (!b.fenced() && e != null) out.put(b.id(), e);
+        }
+        return out;
+    }
+
     public void metadata(Request r) {
         MetadataRequestData req = r.data();
         short v = r.version();
+        MetadataImage img = ctx.metadata().image();
         MetadataResponseData resp = new MetadataResponseData().setThrottleTimeMs(0)
-                .setClusterId(ctx.clusterId()).setControllerId(ctx.nodeId());
-        resp.brokers().add(new MetadataResponseData.MetadataResponseBroker().setNodeId(ctx.nodeId())
-                .setHost(ctx.advertisedHost()).setPort(ctx.advertisedPort()).setRack(null));
+                .setClusterId(ctx.clusterId()).setControllerId(ctx.metadata().activeController().orElse(-1));
+        liveEndpoints(img).forEach((id, e) -> resp.brokers().add(new MetadataResponseData.MetadataResponseBroker()
+                .setNodeId(id).setHost(e.host()).setPort(e.port()).setRack(img.brokers().get(id).rack())));
         boolean all = req.topics() == null || (v == 0 && req.topics().isEmpty());
         boolean autoCreate = ctx.config().autoCreateTopics() && (v < 4 || req.allowAutoTopicCreation());
         if (all) {
-            for (TopicInfo t : ctx.topics().all()) resp.topics().add(describe(t, v));
+            for (TopicImage t : img.topicsByName().values()) resp.topics().add(describe(img, t, v));
         } else {
-            for (MetadataRequestData.MetadataRequestTopic rt : req.topics()) {
-                resp.topics().add(lookup(rt, v, autoCreate));
-            }
+            for (MetadataRequestData.MetadataRequestTopic rt : req.topics()) resp.topics().add(lookup(img, rt, v, autoCreate));
         }
         ctx.channel().sendResponse(r, resp);
     }
 
-    private MetadataResponseTopic lookup(MetadataRequestData.MetadataRequestTopic rt, short v, boolean autoCreate) {
+    private MetadataResponseTopic lookup(MetadataImage img, MetadataRequestData.MetadataRequestTopic rt, short v,
+                                         boolean autoCreate) {
         if (rt.name() == null) {
             Uuid id = rt.topicId();
-            Optional<TopicInfo> t = ctx.topics().byId(id);
-            if (t.isPresent()) return describe(t.get(), v);
-            return new MetadataResponseTopic().setName(null).setTopicId(id)
-                    .setErrorCode(Errors.UNKNOWN_TOPIC_ID.code());
+            Optional<TopicImage> t = img.topic(id);
+            if (t.isPresent()) return describe(img, t.get(), v);
+            return new MetadataResponseTopic().setName(null).setTopicId(id).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code());
         }
-        Optional<TopicInfo> t = ctx.topics().byName(rt.name());
-        if (t.isEmpty() && autoCreate && !Topic.isInternal(rt.name())) {
-            try {
-                t = Optional.of(ctx.topicManager().getOrCreate(rt.name(), ctx.config().numPartitions(), Map.of()));
-            } catch (ApiException e) {
-                return new MetadataResponseTopic().setName(rt.name()).setErrorCode(Errors.forException(e).code());
-            }
+        Optional<TopicImage> t = img.topic(rt.name());
+        if (t.isPresent()) return describe(img, t.get(), v);
+        if (autoCreate && !Topic.isInternal(rt.name()) && Topic.isValid(rt.name())) {
+            // As Kafka: ask the controller to create it and tell the client to retry meanwhile.
+            CreateTopicsRequestData create = new CreateTopicsRequestData().setTimeoutMs(30_000);
+            create.topics().add(new CreateTopicsRequestData.CreatableTopic().setName(rt.name()).setNumPartitions(-1)
+                    .setReplicationFactor((short) -1));
+            ctx.metadata().sendToController(ApiKeys.CREATE_TOPICS, ApiKeys.CREATE_TOPICS.latestVersion(), create);
+            return new MetadataResponseTopic().setName(rt.name()).setErrorCode(Errors.LEADER_NOT_AVAILABLE.code());
         }
-        if (t.isPresent()) return describe(t.get(), v);
         return new MetadataResponseTopic().setName(rt.name()).setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
     }
 
-    private MetadataResponseTopic describe(TopicInfo t, short v) {
+    private MetadataResponseTopic describe(MetadataImage img, TopicImage t, short v) {
         MetadataResponseTopic mt = new MetadataResponseTopic().setName(t.name())
                 .setIsInternal(Topic.isInternal(t.name())).setErrorCode(Errors.NONE.code())
                 .setTopicAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
         if (v >= 10) mt.setTopicId(t.id());
-        for (int p = 0; p < t.partitions(); p++) {
-            Optional<Partition> part = ctx.partitions().get(new TopicPartition(t.name(), p));
-            MetadataResponsePartition mp = new MetadataResponsePartition().setPartitionIndex(p)
-                    .setReplicaNodes(List.of(ctx.nodeId())).setIsrNodes(List.of(ctx.nodeId()))
-                    .setOfflineReplicas(List.of());
-            if (part.isPresent()) {
-                mp.setErrorCode(Errors.NONE.code()).setLeaderId(ctx.nodeId()).setLeaderEpoch(part.get().leaderEpoch());
-            } else {
-                mp.setErrorCode(Errors.LEADER_NOT_AVAILABLE.code()).setLeaderId(-1).setLeaderEpoch(-1);
-            }
-            mt.partitions().add(mp);
-        }
+        t.partitions().forEach((p, reg) -> mt.partitions().add(describe(img, p, reg)));
         return mt;
+    }
+
+    static MetadataResponsePartition describe(MetadataImage img, int index, PartitionRegistration reg) {
+        List<Integer> offline = new ArrayList<>();
+        for (int replica : reg.replicas()) {
+            BrokerRegistration b = img.brokers().get(replica);
+            if (b == null || b.fenced()) offline.add(replica);
+        }
+        return new MetadataResponsePartition().setPartitionIndex(index)
+                .setErrorCode((reg.hasLeader() ? Errors.NONE : Errors.LEADER_NOT_AVAILABLE).code())
+                .setLeaderId(reg.leader()).setLeaderEpoch(reg.leaderEpoch())
+                .setReplicaNodes(reg.replicas()).setIsrNodes(reg.isr()).setOfflineReplicas(offline);
     }
 
     public void createTopics(Request r) {
         CreateTopicsRequestData req = r.data();
-        short v = r.version();
-        CreateTopicsResponseData resp = new CreateTopicsResponseData().setThrottleTimeMs(0);
-        Map<String, Integer> seen = new HashMap<>();
-        req.topics().forEach(t -> seen.merge(t.name(), 1, Integer::sum));
-        long requested = 0; // limits before any work (TopicLimits); the controller will own this check
-        for (CreateTopicsRequestData.CreatableTopic t : req.topics()) {
-            requested = TopicLimits.sum(requested, t.assignments().isEmpty() ? Math.max(1, t.numPartitions()) : t.assignments().size());
-        }
-        long hosted = ctx.topics().all().stream().mapToLong(TopicInfo::partitions).sum();
-        for (CreateTopicsRequestData.CreatableTopic t : req.topics()) {
-            CreatableTopicResult res = new CreatableTopicResult().setName(t.name());
-            try {
-                if (requested > TopicLimits.MAX_PARTITIONS_PER_REQUEST) {
-                    throw new PolicyViolationException(TopicLimits.EXCESSIVE_PARTITIONS_MESSAGE);
-                }
-                if (seen.get(t.name()) > 1) throw new InvalidRequestException("Duplicate topic name " + t.name());
-                int partitions;
-                if (!t.assignments().isEmpty()) {
-                    if (t.numPartitions() != -1 || t.replicationFactor() != -1) {
-                        throw new InvalidRequestException("Both numPartitions or replicationFactor and "
-                                + "replicasAssignments were set. Both cannot be used at the same time.");
-                    }
-                    for (CreateTopicsRequestData.CreatableReplicaAssignment a : t.assignments()) {
-                        if (!a.brokerIds().equals(List.of(ctx.nodeId()))) {
-                            throw new InvalidReplicaAssignmentException("Replica assignment " + a.brokerIds()
-                                    + " names brokers other than the only broker " + ctx.nodeId());
-                        }
-                    }
-                    partitions = t.assignments().size();
-                } else {
-                    partitions = t.numPartitions() == -1 ? ctx.config().numPartitions() : t.numPartitions();
-                    if (t.replicationFactor() != -1 && t.replicationFactor() != 1) {
-                        throw new InvalidReplicationFactorException("Unable to replicate the partition "
-                                + t.replicationFactor() + " time(s): The target replication factor of "
-                                + t.replicationFactor() + " cannot be reached because only 1 broker(s) are registered.");
-                    }
-                }
-                Map<String, String> configs = new HashMap<>();
-                t.configs().forEach(c -> configs.put(c.name(), c.value()));
-                if (ctx.topics().byName(t.name()).isPresent()) {
-                    throw new org.apache.kafka.common.errors.TopicExistsException("Topic '" + t.name()
-                            + "' already exists.");
-                }
-                ctx.topicManager().validate(t.name(), partitions, configs);
-                if (partitions > TopicLimits.MAX_PARTITIONS_PER_TOPIC || hosted + partitions > TopicLimits.MAX_PARTITIONS_PER_BROKER) {
-                    throw new PolicyViolationException("Topic of " + partitions + " partitions exceeds the limits ("
-                            + TopicLimits.MAX_PARTITIONS_PER_TOPIC + " per topic, " + TopicLimits.MAX_PARTITIONS_PER_BROKER
-                            + " per broker, " + hosted + " hosted).");
-                }
-                hosted += partitions;
-                res.setNumPartitions(partitions).setReplicationFactor((short) 1);
-                if (!req.validateOnly()) {
-                    TopicInfo info = ctx.topicManager().create(t.name(), partitions, configs);
-                    if (v >= 7) res.setTopicId(info.id());
-                }
-            } catch (ApiException e) {
-                res.setErrorCode(Errors.forException(e).code()).setErrorMessage(e.getMessage())
-                        .setNumPartitions(-1).setReplicationFactor((short) -1);
-            }
-            resp.topics().add(res);
-        }
-        ctx.channel().sendResponse(r, resp);
+        Forwarding.forward(ctx, r, resp -> img -> req.validateOnly()
+                || ((CreateTopicsResponseData) resp).topics().stream()
+                        .filter(t -> t.errorCode() == Errors.NONE.code())
+                        .allMatch(t -> img.topic(t.name()).isPresent()));
     }
 
     public void deleteTopics(Request r) {
-        DeleteTopicsRequestData req = r.data();
-        short v = r.version();
-        DeleteTopicsResponseData resp = new DeleteTopicsResponseData().setThrottleTimeMs(0);
-        List<DeleteTopicsRequestData.DeleteTopicState> targets = new ArrayList<>();
-        if (v >= 6) {
-            targets.addAll(req.topics());
-        } else {
-            req.topicNames().forEach(n -> targets.add(new DeleteTopicsRequestData.DeleteTopicState().setName(n)));
-        }
-        for (DeleteTopicsRequestData.DeleteTopicState s : targets) {
-            DeletableTopicResult res = new DeletableTopicResult().setName(s.name());
-            Optional<TopicInfo> t = s.name() != null ? ctx.topics().byName(s.name())
-                    : ctx.topics().byId(s.topicId());
-            if (t.isEmpty()) {
-                res.setErrorCode((s.name() != null ? Errors.UNKNOWN_TOPIC_OR_PARTITION : Errors.UNKNOWN_TOPIC_ID).code());
-                if (v >= 6) res.setTopicId(s.topicId());
-            } else if (Topic.isInternal(t.get().name())) {
-                res.setName(t.get().name()).setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code())
-                        .setErrorMessage("Internal topics cannot be deleted");
-            } else {
-                ctx.topicManager().delete(t.get().name());
-                res.setName(t.get().name());
-                if (v >= 6) res.setTopicId(t.get().id());
-            }
-            resp.responses().add(res);
-        }
-        ctx.channel().sendResponse(r, resp);
+        Forwarding.forward(ctx, r, resp -> img -> ((DeleteTopicsResponseData) resp).responses().stream()
+                .filter(t -> t.errorCode() == Errors.NONE.code())
+                .allMatch(t -> (t.name() == null || img.topic(t.name()).isEmpty())
+                        && (t.topicId() == null || t.topicId().equals(Uuid.ZERO_UUID) || img.topic(t.topicId()).isEmpty())));
+    }
+
+    public void createPartitions(Request r) {
+        org.apache.kafka.common.message.CreatePartitionsRequestData req = r.data();
+        Forwarding.forward(ctx, r, resp -> img -> req.validateOnly()
+                || ((CreatePartitionsResponseData) resp).results().stream()
+                        .filter(t -> t.errorCode() == Errors.NONE.code())
+                        .allMatch(t -> req.topics().find(t.name()) == null || img.topic(t.name())
+                                .map(ti -> ti.partitionCount() >= req.topics().find(t.name()).count()).orElse(false)));
     }
 
     public void describeCluster(Request r) {
         DescribeClusterRequestData req = r.data();
         short v = r.version();
+        MetadataImage img = ctx.metadata().image();
         DescribeClusterResponseData resp = new DescribeClusterResponseData().setThrottleTimeMs(0)
-                .setClusterId(ctx.clusterId()).setControllerId(ctx.nodeId())
+                .setClusterId(ctx.clusterId()).setControllerId(ctx.metadata().activeController().orElse(-1))
                 .setClusterAuthorizedOperations(AUTHORIZED_OPERATIONS_OMITTED);
         if (v >= 1) {
             resp.setEndpointType(req.endpointType());
@@ -213,8 +150,8 @@ public final class TopicApis {
                 return;
             }
         }
-        resp.brokers().add(new DescribeClusterResponseData.DescribeClusterBroker().setBrokerId(ctx.nodeId())
-                .setHost(ctx.advertisedHost()).setPort(ctx.advertisedPort()).setRack(null));
+        liveEndpoints(img).forEach((id, e) -> resp.brokers().add(new DescribeClusterResponseData.DescribeClusterBroker()
+                .setBrokerId(id).setHost(e.host()).setPort(e.port()).setRack(img.brokers().get(id).rack())));
         ctx.channel().sendResponse(r, resp);
     }
 }

@@ -1,13 +1,13 @@
 package io.faultline.broker.common;
 
-import io.faultline.broker.storage.LogClock;
-
 /**
- * Time as the broker sees it. Injected everywhere time matters (session expiry, purgatory deadlines, idle
- * connections) so tests can drive it deterministically.
+ * Time as the broker sees it, and the scheduler that runs on it. Injected everywhere time matters (session expiry,
+ * purgatory deadlines, idle connections, segment rolls, retention, log-append-time) so tests drive it by hand.
+ *
+ * <p>Thread-safety: implementations must be safe to call from any thread.
  */
 public interface Time {
-    /** Wall-clock milliseconds since the epoch (may jump under clock skew). */
+    /** Wall-clock milliseconds since the epoch; may jump backward (clock skew) and callers must tolerate that. */
     long milliseconds();
 
     /** Monotonic nanoseconds, for durations and deadlines. */
@@ -17,19 +17,9 @@ public interface Time {
         return nanoseconds() / 1_000_000L;
     }
 
-    default LogClock asLogClock() {
-        return this::milliseconds;
-    }
+    /** Runs delayed and periodic work when this clock reaches its deadline. */
+    Scheduler scheduler();
 
-    Time SYSTEM = new Time() {
-        @Override
-        public long milliseconds() {
-            return System.currentTimeMillis();
-        }
-
-        @Override
-        public long nanoseconds() {
-            return System.nanoTime();
-        }
-    };
+    /** The JVM's clocks and a small shared pool of daemon threads. */
+    Time SYSTEM = SystemTime.INSTANCE;
 }

@@ -1,6 +1,6 @@
 package io.faultline.broker.group;
 
-import io.faultline.broker.common.FatalErrorHandler;
+import io.faultline.broker.common.Scheduler;
 import io.faultline.broker.common.Time;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -12,9 +12,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 import org.apache.kafka.common.protocol.Errors;
@@ -26,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * GroupCoordinator: a rebalance waits for every known member to rejoin (bounded by the rebalance timeout, after
  * which stragglers are removed), new members first get MEMBER_ID_REQUIRED, heartbeats during a rebalance get
  * REBALANCE_IN_PROGRESS, and members whose session expires are removed. Answers go through callbacks because
- * joins and syncs wait for other members. A ticker thread drives deadlines from the injected {@link Time}.
+ * joins and syncs wait for other members. A periodic tick on the injected {@link Time}'s scheduler drives deadlines.
  */
 public final class GroupCoordinator implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(GroupCoordinator.class);
@@ -61,30 +58,18 @@ public final class GroupCoordinator implements AutoCloseable {
     private final int maxSessionTimeoutMs;
     private final int initialRebalanceDelayMs;
     private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService ticker;
+    /** How often deadlines (session expiry, rebalance and join timeouts) are checked. */
+    static final long TICK_MS = 50;
+    private final Scheduler.Cancellable ticker;
     /** Where Stable/Empty group states are persisted (the offsets topic); called under the group's lock. */
     private volatile Consumer<GroupRecord> persister = r -> { };
 
     public GroupCoordinator(Time time, int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs) {
-        this(time, minSessionTimeoutMs, maxSessionTimeoutMs, initialRebalanceDelayMs, true);
-    }
-
-    /** With {@code startTicker} false, deadlines only move when a test calls {@link #tick()}. */
-    GroupCoordinator(Time time, int minSessionTimeoutMs, int maxSessionTimeoutMs, int initialRebalanceDelayMs,
-                     boolean startTicker) {
         this.time = time;
         this.minSessionTimeoutMs = minSessionTimeoutMs;
         this.maxSessionTimeoutMs = maxSessionTimeoutMs;
         this.initialRebalanceDelayMs = initialRebalanceDelayMs;
-        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "group-coordinator-ticker");
-            t.setDaemon(true);
-            return t;
-        });
-        if (startTicker) {
-            ticker.scheduleWithFixedDelay(FatalErrorHandler.halting().guard("group-coordinator-ticker", this::tick), 50,
-                    50, TimeUnit.MILLISECONDS);
-        }
+        this.ticker = time.scheduler().scheduleWithFixedDelay("group-coordinator-tick", this::tick, TICK_MS, TICK_MS);
     }
 
     public void setPersister(Consumer<GroupRecord> persister) {
@@ -501,6 +486,6 @@ public final class GroupCoordinator implements AutoCloseable {
 
     @Override
     public void close() {
-        ticker.shutdownNow();
+        ticker.cancel();
     }
 }

@@ -58,9 +58,19 @@ public final class OffsetStore {
 
     /** Replays {@code __consumer_offsets}; returns the groups that have offsets. */
     public Set<String> load() {
-        for (int p = 0; p < numPartitions; p++) {
-            Optional<Partition> part = partitions.get(new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, p));
-            if (part.isEmpty()) continue;
+        for (int p = 0; p < numPartitions; p++) loadPartition(p);
+        log.info("Loaded committed offsets of {} groups", offsets.size());
+        return offsets.keySet();
+    }
+
+    /**
+     * Replays one partition of {@code __consumer_offsets} (when this node starts to lead it, its state is what the
+     * log holds up to the high watermark); returns the groups of that partition with offsets or membership.
+     */
+    public synchronized Set<String> loadPartition(int p) {
+        Set<String> groups = new java.util.HashSet<>();
+        Optional<Partition> part = partitions.get(new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, p));
+        if (part.isPresent()) {
             long offset = part.get().log().logStartOffset();
             long end = part.get().highWatermark();
             while (offset < end) {
@@ -74,8 +84,9 @@ public final class OffsetStore {
                 offset = r.nextOffset();
             }
         }
-        log.info("Loaded committed offsets of {} groups", offsets.size());
-        return offsets.keySet();
+        for (String g : offsets.keySet()) if (partitionFor(g) == p) groups.add(g);
+        for (String g : loadedGroups.keySet()) if (partitionFor(g) == p) groups.add(g);
+        return groups;
     }
 
     private void apply(ByteBuffer key, ByteBuffer value) {

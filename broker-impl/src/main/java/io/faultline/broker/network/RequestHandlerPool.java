@@ -49,8 +49,10 @@ public final class RequestHandlerPool implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        // No interrupt: a handler interrupted inside a FileChannel write closes that log segment's channel for
+        // good (ClosedByInterruptException), and the broker's clean shutdown then fails to flush it. Each handler
+        // sees running=false within its 300 ms poll.
         for (Thread t : threads) {
-            t.interrupt();
             try {
                 t.join(2000);
             } catch (InterruptedException e) {

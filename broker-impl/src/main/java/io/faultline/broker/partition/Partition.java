@@ -43,6 +43,8 @@ public final class Partition {
     /** Producer state changed since the last snapshot (guarded by appendLock). */
     private boolean producerStateDirty;
     private volatile PartitionRole role;
+    /** Set when replication owns the high watermark: runs after each leader append instead of the single-node rule. */
+    private volatile Runnable replicatedAfterAppend;
 
     Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
               Consumer<TopicPartition> wakeWaiters) {
@@ -84,30 +86,49 @@ public final class Partition {
         return role instanceof PartitionRole.Leader;
     }
 
-    /**
-     * Becomes leader at {@code epoch} with {@code isr}. With this node as the only in-sync replica everything in
-     * the log is committed, so the high watermark moves to the log end offset.
-     */
+    /** Becomes the only replica's leader at {@code epoch} (single-replica shorthand, used by tests). */
     public void makeLeader(int epoch, Set<Integer> isr) {
-        boolean advanced;
-        synchronized (appendLock) {
-            requireEpochNotOlder(epoch);
-            role = new PartitionRole.Leader(epoch, isr);
-            advanced = maybeIncrementHighWatermark();
-        }
-        if (advanced) wakeWaiters.accept(tp);
+        makeLeader(epoch, 0, isr.stream().sorted().toList(), isr);
     }
 
     /**
-     * Becomes a follower of {@code leaderId} at {@code epoch}: leader appends are refused from now on and waiting
-     * operations are woken so they can answer NOT_LEADER_OR_FOLLOWER. (Replication will drive this.)
+     * Becomes leader at {@code epoch} with the committed replicas and ISR. With this node as the only in-sync
+     * replica everything in the log is committed, so the high watermark moves to the log end offset.
      */
-    public void makeFollower(int epoch, int leaderId) {
+    public void makeLeader(int epoch, int partitionEpoch, List<Integer> replicas, Set<Integer> isr) {
         synchronized (appendLock) {
-            requireEpochNotOlder(epoch);
-            role = new PartitionRole.Follower(epoch, leaderId);
+            requireNotStale(epoch, partitionEpoch);
+            role = new PartitionRole.Leader(epoch, partitionEpoch, replicas, isr);
+            maybeIncrementHighWatermark();
+        }
+        wakeWaiters.accept(tp); // a waiting fetch or produce re-checks under the new role (and the new HW)
+    }
+
+    public void makeFollower(int epoch, int leaderId) {
+        makeFollower(epoch, 0, leaderId, List.of(localNodeId), Set.of(localNodeId));
+    }
+
+    /**
+     * Becomes a follower of {@code leaderId} (-1: no leader) at {@code epoch}: leader appends and consumer reads are
+     * refused from now on and waiting operations are woken so they can answer NOT_LEADER_OR_FOLLOWER.
+     */
+    public void makeFollower(int epoch, int partitionEpoch, int leaderId, List<Integer> replicas, Set<Integer> isr) {
+        synchronized (appendLock) {
+            requireNotStale(epoch, partitionEpoch);
+            role = new PartitionRole.Follower(epoch, partitionEpoch, leaderId, replicas, isr);
         }
         wakeWaiters.accept(tp);
+    }
+
+    /** Epochs only move forward; at the same leader epoch, partition epochs do too (ISR changes). */
+    private void requireNotStale(int epoch, int partitionEpoch) {
+        PartitionRole current = role;
+        if (current == null) return;
+        requireEpochNotOlder(epoch);
+        if (epoch == current.leaderEpoch() && partitionEpoch < current.partitionEpoch()) {
+            throw new IllegalStateException(tp + ": partition epoch " + partitionEpoch + " is older than "
+                    + current.partitionEpoch());
+        }
     }
 
     /** Leader epochs only move forward; an older one means a stale controller decision. */
@@ -125,7 +146,11 @@ public final class Partition {
     public AppendResult appendAsLeader(MemoryRecords records) {
         AppendResult result = appendLocked(records);
         // Waiting produce/fetch operations are completed outside the append lock, as Kafka does.
-        if (!result.duplicate()) wakeWaiters.accept(tp);
+        if (!result.duplicate()) {
+            Runnable replicated = replicatedAfterAppend;
+            if (replicated != null) replicated.run();
+            wakeWaiters.accept(tp);
+        }
         return result;
     }
 
@@ -171,6 +196,54 @@ public final class Partition {
     }
 
     /**
+     * Hands the high watermark to replication: from now on {@code afterLeaderAppend} runs after every leader append
+     * (outside the append lock) and this partition no longer moves the high watermark itself.
+     */
+    public void replicateWith(Runnable afterLeaderAppend) {
+        this.replicatedAfterAppend = afterLeaderAppend;
+    }
+
+    /** Wakes operations waiting on this partition (replication calls it when the high watermark moved). */
+    public void wakeWaiters() {
+        wakeWaiters.accept(tp);
+    }
+
+    /**
+     * Follower append: the leader's batches with their offsets and epochs. Their producer ids and sequences enter the
+     * producer state as on the leader, so a producer's retry is still recognised as a duplicate after this replica
+     * becomes leader.
+     */
+    public LogAppendInfo appendAsFollower(MemoryRecords records) {
+        synchronized (appendLock) {
+            if (role instanceof PartitionRole.Leader) {
+                throw new NotLeaderOrFollowerException("node " + localNodeId + " leads " + tp + ": no follower appends");
+            }
+            LogAppendInfo info = log.appendAsFollower(records);
+            for (MutableRecordBatch batch : records.batches()) recordProducerBatch(batch);
+            return info;
+        }
+    }
+
+    /** Follower truncation (divergence or high-watermark mode); the producer state is rebuilt for the shorter log. */
+    public void truncateTo(long offset) {
+        synchronized (appendLock) {
+            if (offset >= log.logEndOffset()) return;
+            log.truncateTo(offset);
+            loadProducerState();
+            producerStateDirty = true;
+        }
+    }
+
+    /** Follower whose log is entirely below the leader's log start: restart empty at {@code offset}. */
+    public void truncateFullyAndStartAt(long offset) {
+        synchronized (appendLock) {
+            log.truncateFullyAndStartAt(offset);
+            loadProducerState();
+            producerStateDirty = true;
+        }
+    }
+
+    /**
      * Reads for a consumer (bounded by the high watermark) or a follower (bounded by the log end offset).
      *
      * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException outside the log
@@ -182,6 +255,13 @@ public final class Partition {
             throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
         }
         return log.read(fetchOffset, maxBytes, consumer ? log.highWatermark() : Long.MAX_VALUE);
+    }
+
+    /** Leader-only requests (ListOffsets, OffsetForLeaderEpoch) from clients are refused by followers. */
+    public void requireLeader() {
+        if (!(role instanceof PartitionRole.Leader)) {
+            throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
+        }
     }
 
     /** The fencing check of KIP-320: requests carry the leader epoch the client believes in (-1 = unknown). */
@@ -208,6 +288,7 @@ public final class Partition {
      * under the append lock; returns whether it moved, so the caller can wake waiters after releasing the lock.
      */
     private boolean maybeIncrementHighWatermark() {
+        if (replicatedAfterAppend != null) return false; // the replication leader state owns it
         if (!(role instanceof PartitionRole.Leader leader)) return false;
         if (!leader.isr().equals(Set.of(localNodeId))) return false; // replication computes it from follower offsets
         long leo = log.logEndOffset();

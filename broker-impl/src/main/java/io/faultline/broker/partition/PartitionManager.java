@@ -1,7 +1,9 @@
 package io.faultline.broker.partition;
 
-import io.faultline.broker.metadata.TopicInfo;
-import io.faultline.broker.metadata.TopicRegistry;
+import io.faultline.broker.common.Time;
+import io.faultline.broker.metadata.MetadataDelta;
+import io.faultline.broker.metadata.MetadataImage;
+import io.faultline.broker.metadata.PartitionRegistration;
 import io.faultline.broker.purgatory.DelayedOperation;
 import io.faultline.broker.purgatory.DelayedOperationPurgatory;
 import io.faultline.broker.storage.PartitionLog;
@@ -12,60 +14,97 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Owns the partitions hosted by this node (Kafka's ReplicaManager): creates them from the topic registry, hands
- * them to the API layer, and wakes delayed produce/fetch operations when a high watermark or log end moves.
+ * Owns the partitions hosted by this node (Kafka's ReplicaManager): creates, deletes and assigns roles to them from
+ * committed metadata ({@link #applyDelta}), hands them to the API layer, and wakes delayed produce/fetch operations
+ * when a high watermark, log end or role changes.
  */
 public final class PartitionManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PartitionManager.class);
 
     private final int nodeId;
     private final LogStore logs;
-    private final TopicRegistry topics;
+    private volatile MetadataImage image = MetadataImage.EMPTY;
     private final ProducerStateSnapshots snapshots;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
-    private final DelayedOperationPurgatory<DelayedOperation> producePurgatory = new DelayedOperationPurgatory<>("produce");
-    private final DelayedOperationPurgatory<DelayedOperation> fetchPurgatory = new DelayedOperationPurgatory<>("fetch");
+    private final DelayedOperationPurgatory<DelayedOperation> producePurgatory;
+    private final DelayedOperationPurgatory<DelayedOperation> fetchPurgatory;
+    private volatile RoleChangeListener roleListener = RoleChangeListener.NONE;
 
-    public PartitionManager(int nodeId, LogStore logs, TopicRegistry topics, Path logDir) {
+    public PartitionManager(int nodeId, LogStore logs, Path logDir, Time time) {
+        this.producePurgatory = new DelayedOperationPurgatory<>("produce", time.scheduler());
+        this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", time.scheduler());
         this.snapshots = new ProducerStateSnapshots(logDir);
         this.nodeId = nodeId;
         this.logs = logs;
-        this.topics = topics;
     }
 
-    /** Loads every partition of every known topic and becomes its leader (single node). */
-    public void startup() {
-        for (TopicInfo t : topics.all()) createPartitions(t);
-        log.info("Loaded {} partitions of {} topics", partitions.size(), topics.all().size());
-    }
-
-    public void createPartitions(TopicInfo t) {
-        for (int p = 0; p < t.partitions(); p++) {
-            TopicPartition tp = new TopicPartition(t.name(), p);
-            partitions.computeIfAbsent(tp, x -> {
-                PartitionLog pl = logs.getOrCreate(x);
-                Partition part = new Partition(x, t.id(), pl, nodeId, this::wakeWaiters, snapshots);
-                // Single node: we lead every partition; keep the epoch the log already knows.
-                part.makeLeader(pl.latestEpoch().orElse(0), Set.of(nodeId));
-                return part;
-            });
+    /**
+     * Turns a committed metadata change into local state: partitions of deleted topics (or replicas moved away) are
+     * removed with their logs, partitions this node now leads become leaders, the others where it is a replica
+     * followers, each at the leader epoch, partition epoch, replicas and ISR the change carries. This is the only
+     * way a partition gets a role. Called on the metadata thread, in commit order.
+     */
+    public synchronized void applyDelta(MetadataDelta delta, MetadataImage newImage) {
+        image = newImage;
+        MetadataDelta.LocalChanges local = delta.localChanges(nodeId);
+        for (TopicIdPartition tip : local.deletes()) remove(new TopicPartition(tip.topic(), tip.partition()));
+        local.leaders().forEach((tip, reg) -> apply(tip, reg, p -> {
+            p.makeLeader(reg.leaderEpoch(), reg.partitionEpoch(), reg.replicas(), Set.copyOf(reg.isr()));
+            roleListener.onLeader(p, newImage);
+        }));
+        local.followers().forEach((tip, reg) -> apply(tip, reg, p -> {
+            p.makeFollower(reg.leaderEpoch(), reg.partitionEpoch(), reg.leader(), reg.replicas(), Set.copyOf(reg.isr()));
+            roleListener.onFollower(p, newImage);
+        }));
+        if (!local.isEmpty()) {
+            log.info("Applied metadata up to offset {}: {} leaders, {} followers, {} removed", newImage.offset(),
+                    local.leaders().size(), local.followers().size(), local.deletes().size());
         }
     }
 
-    public void deletePartitions(TopicInfo t) {
-        for (int p = 0; p < t.partitions(); p++) {
-            TopicPartition tp = new TopicPartition(t.name(), p);
-            if (partitions.remove(tp) != null) {
-                logs.delete(tp);
-                snapshots.delete(tp);
-                wakeWaiters(tp); // wake waiters so they answer with an error instead of waiting
-            }
+    private void apply(TopicIdPartition tip, PartitionRegistration reg, Consumer<Partition> transition) {
+        TopicPartition tp = new TopicPartition(tip.topic(), tip.partition());
+        Partition existing = partitions.get(tp);
+        if (existing != null && !existing.topicId().equals(tip.topicId())) {
+            // Same name, new topic id: the old topic was deleted and re-created; its data must not leak into it.
+            log.warn("{} belongs to topic id {} now, not {}: removing the old log", tp, tip.topicId(),
+                    existing.topicId());
+            remove(tp);
         }
+        Partition p = partitions.computeIfAbsent(tp, x -> new Partition(x, tip.topicId(), logs.getOrCreate(x), nodeId,
+                this::wakeWaiters, snapshots));
+        try {
+            transition.accept(p);
+        } catch (IllegalStateException e) {
+            // A stale decision (older epoch) must not stop the other partitions of the same change.
+            log.error("Ignoring stale metadata for {} ({}): {}", tp, reg, e.getMessage());
+        }
+    }
+
+    private void remove(TopicPartition tp) {
+        if (partitions.remove(tp) != null) {
+            roleListener.onRemoved(tp);
+            logs.delete(tp);
+            snapshots.delete(tp);
+            wakeWaiters(tp); // wake waiters so they answer with an error instead of waiting
+        }
+    }
+
+    /** Replication's hook into role changes; set once before the first {@link #applyDelta}. */
+    public void setRoleChangeListener(RoleChangeListener listener) {
+        this.roleListener = listener;
+    }
+
+    /** The metadata image last applied ({@link MetadataImage#EMPTY} before the first). */
+    public MetadataImage image() {
+        return image;
     }
 
     public Optional<Partition> get(TopicPartition tp) {
@@ -88,6 +127,11 @@ public final class PartitionManager implements AutoCloseable {
     /** Completes a fetch now or when its partitions get new data (or change role), else at its maxWaitMs. */
     public void watchFetch(DelayedOperation op, List<TopicPartition> keys) {
         fetchPurgatory.tryCompleteElseWatch(op, keys);
+    }
+
+    /** Delayed produce and fetch operations waiting now (for tests and metrics). */
+    public int waitingOperations() {
+        return producePurgatory.watched() + fetchPurgatory.watched();
     }
 
     private void wakeWaiters(TopicPartition tp) {

@@ -15,11 +15,20 @@ import java.nio.file.StandardOpenOption;
  */
 public final class ProducerIdManager {
     static final int BLOCK_SIZE = 1000;
+    /** Ids carry the node id in their low bits, so two brokers never hand out the same id (no controller blocks yet). */
+    static final int NODE_BITS = 10;
     private final Path file;
+    private final int nodeId;
     private long next;
     private long blockEnd;
 
     public ProducerIdManager(Path dataDir) {
+        this(dataDir, 0);
+    }
+
+    public ProducerIdManager(Path dataDir, int nodeId) {
+        if (nodeId < 0 || nodeId >= 1 << NODE_BITS) throw new IllegalArgumentException("node id out of range: " + nodeId);
+        this.nodeId = nodeId;
         this.file = dataDir.resolve("faultline-producer-id-block");
         try {
             long start = Files.exists(file) ? Long.parseLong(Files.readString(file).trim()) : 0L;
@@ -35,7 +44,7 @@ public final class ProducerIdManager {
             blockEnd = next + BLOCK_SIZE;
             persist(blockEnd);
         }
-        return next++;
+        return (next++ << NODE_BITS) | nodeId;
     }
 
     private void persist(long end) {

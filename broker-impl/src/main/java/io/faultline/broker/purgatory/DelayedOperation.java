@@ -1,7 +1,7 @@
 package io.faultline.broker.purgatory;
 
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
+import io.faultline.broker.common.Scheduler;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -14,7 +14,7 @@ public abstract class DelayedOperation {
     private final ReentrantLock lock = new ReentrantLock();
     final long delayMs;
     volatile List<Object> keys = List.of();
-    volatile ScheduledFuture<?> timeout;
+    volatile Scheduler.Cancellable timeout;
 
     protected DelayedOperation(long delayMs) {
         this.delayMs = delayMs;
@@ -33,8 +33,8 @@ public abstract class DelayedOperation {
     /** Completes the operation if no one has; returns whether this call did. */
     public final boolean forceComplete() {
         if (!completed.compareAndSet(false, true)) return false;
-        ScheduledFuture<?> t = timeout;
-        if (t != null) t.cancel(false);
+        Scheduler.Cancellable t = timeout;
+        if (t != null) t.cancel();
         onComplete();
         return true;
     }

@@ -1,30 +1,25 @@
 package io.faultline.broker.purgatory;
 
-import io.faultline.broker.common.FatalErrorHandler;
+import io.faultline.broker.common.Scheduler;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Delayed operations watched by key (a TopicPartition): whoever changes a key's state calls
- * {@link #checkAndComplete(Object)}; a timer thread expires the rest at their deadline.
+ * {@link #checkAndComplete(Object)}; the injected scheduler expires the rest at their deadline.
  */
 public final class DelayedOperationPurgatory<T extends DelayedOperation> implements AutoCloseable {
     private final String name;
     private final Map<Object, Set<T>> watchers = new ConcurrentHashMap<>();
-    private final ScheduledThreadPoolExecutor timer;
+    private final Scheduler scheduler;
+    private final Set<T> pending = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
-    public DelayedOperationPurgatory(String name) {
+    public DelayedOperationPurgatory(String name, Scheduler scheduler) {
         this.name = name;
-        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, name + "-purgatory-timer");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.setRemoveOnCancelPolicy(true);
+        this.scheduler = scheduler;
     }
 
     /**
@@ -40,11 +35,16 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> impleme
             unwatch(op);
             return true;
         }
-        op.timeout = timer.schedule(FatalErrorHandler.halting().guard("purgatory-timer", () -> {
+        if (closed) return false; // shutting down: the connection closes anyway
+        pending.add(op);
+        op.timeout = scheduler.schedule(name + "-expiry", () -> {
             unwatch(op); // first, so no trigger evaluates an operation that is expiring anyway
             op.expire();
-        }), op.delayMs, TimeUnit.MILLISECONDS);
-        if (op.isCompleted()) op.timeout.cancel(false);
+        }, op.delayMs);
+        if (op.isCompleted()) {
+            op.timeout.cancel();
+            unwatch(op);
+        }
         return false;
     }
 
@@ -56,8 +56,10 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> impleme
         for (T op : ops) {
             if (op.isCompleted()) {
                 ops.remove(op);
+                pending.remove(op);
             } else if (op.safeTryComplete()) {
                 ops.remove(op);
+                pending.remove(op);
                 done++;
             }
         }
@@ -69,6 +71,7 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> impleme
     }
 
     private void unwatch(T op) {
+        pending.remove(op);
         for (Object k : op.keys) {
             Set<T> ops = watchers.get(k);
             // Empty sets stay: removing them races with a concurrent watch (at most one set per partition).
@@ -78,7 +81,12 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> impleme
 
     @Override
     public void close() {
-        timer.shutdownNow();
+        closed = true;
+        for (T op : pending) {
+            Scheduler.Cancellable t = op.timeout;
+            if (t != null) t.cancel();
+        }
+        pending.clear();
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.faultline.broker.server;
 
 import io.faultline.broker.api.ApiVersionsApi;
+import io.faultline.broker.api.BrokerContext;
 import io.faultline.broker.api.ConfigApis;
+import io.faultline.broker.api.ControllerApis;
 import io.faultline.broker.api.FetchApi;
 import io.faultline.broker.api.KafkaApis;
 import io.faultline.broker.api.LogAdminApis;
@@ -10,43 +12,62 @@ import io.faultline.broker.api.ProduceApi;
 import io.faultline.broker.api.ProducerIdApi;
 import io.faultline.broker.api.SupportedApis;
 import io.faultline.broker.api.TopicApis;
-import io.faultline.broker.common.FatalErrorHandler;
+import io.faultline.broker.common.Scheduler;
 import io.faultline.broker.common.Time;
-import io.faultline.broker.metadata.TopicInfo;
-import io.faultline.broker.metadata.TopicRegistry;
+import io.faultline.broker.config.BrokerConfig;
+import io.faultline.broker.config.Listener;
+import io.faultline.broker.controller.ControllerNode;
+import io.faultline.broker.controller.ControllerNodeConfig;
+import io.faultline.broker.controller.ControllerSettings;
+import io.faultline.broker.controller.QuorumVoters;
+import io.faultline.broker.metadata.Endpoint;
+import io.faultline.broker.metadata.MetadataImage;
 import io.faultline.broker.network.RequestChannel;
+import io.faultline.broker.network.RequestDispatcher;
 import io.faultline.broker.network.RequestHandlerPool;
 import io.faultline.broker.network.SocketServer;
 import io.faultline.broker.partition.LogStore;
 import io.faultline.broker.partition.PartitionManager;
+import io.faultline.broker.replication.ReplicaManager;
 import io.faultline.broker.partition.ProducerIdManager;
 import java.io.IOException;
-import java.io.Reader;
-import java.io.Writer;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.Uuid;
+import java.util.function.BiPredicate;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One broker node: wires storage, partitions, the API handlers and the network layer; starts and stops them. */
+/**
+ * One node: its metadata quorum member (ControllerNode), storage and partitions driven by committed metadata, the API
+ * handlers of every broker listener, the controller listener, and the broker's lifecycle with the active controller.
+ */
 public final class KafkaBroker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(KafkaBroker.class);
+    /** How long start() waits for the broker to be registered, caught up and unfenced before returning anyway. */
+    static final long STARTUP_WAIT_MS = 60_000;
+    /** How long a controller round trip may take, retries after NOT_CONTROLLER included. */
+    static final int CONTROLLER_REQUEST_TIMEOUT_MS = 10_000;
 
     private final BrokerConfig config;
     private final Time time;
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final Map<String, SocketServer> servers = new LinkedHashMap<>();
     private PartitionManager partitions;
-    private SocketServer socketServer;
-    private RequestHandlerPool handlerPool;
-    private ScheduledExecutorService scheduler;
+    private ReplicaManager replication;
+    private ControllerNode controller;
+    private ControllerChannel controllerChannel;
+    private NodeMetadata metadata;
+    private BrokerLifecycle lifecycle;
+    private GroupWiring groups;
     private BrokerContext context;
-    private Runnable extraShutdown = () -> { };
+    private Scheduler.Cancellable maintenanceTask;
     private volatile boolean closed;
 
     public KafkaBroker(BrokerConfig config, Time time) {
@@ -55,67 +76,179 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     public synchronized KafkaBroker start() throws IOException {
+        for (Path d : config.logDirs()) Files.createDirectories(d);
         Path dir = config.logDir();
-        Files.createDirectories(dir);
-        String clusterId = clusterId(dir);
-        TopicRegistry topics = new TopicRegistry(dir);
-        LogStore logs = LogStore.open(dir, tp -> config.defaultLogConfig().with(
-                topics.byName(tp.topic()).map(TopicInfo::configs).orElse(Map.of())), time.asLogClock());
-        partitions = new PartitionManager(config.nodeId(), logs, topics, dir);
-        partitions.startup();
-        TopicManager topicManager = new TopicManager(config, topics, partitions);
+        String clusterId = ClusterId.of(config, dir);
+        // A log is created while its topic's change is applied: the partition manager already holds the new image.
+        LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
+                partitionImage().topicConfig(tp.topic())), time);
+        partitions = new PartitionManager(config.nodeId(), logs, dir, time);
 
-        RequestChannel channel = new RequestChannel(config.queuedMaxRequests());
-        socketServer = new SocketServer(new SocketServer.Settings(config.listenerHost(), config.listenerPort(),
-                config.numNetworkThreads(), config.socketRequestMaxBytes(), config.maxConnections(),
-                config.connectionsMaxIdleMs(), config.queuedMaxRequestBytes()), channel, time,
-                SupportedApis::isSupported);
-        int advertisedPort = config.advertisedPort() == 0 ? socketServer.boundPort() : config.advertisedPort();
-        String advertisedHost = config.advertisedHost().equals("0.0.0.0") ? localHostName() : config.advertisedHost();
-        context = new BrokerContext(config, clusterId, advertisedHost, advertisedPort, channel, topics, topicManager,
-                partitions, time);
+        // Bind every listener first: registration advertises the bound ports.
+        // A fixed port is bound only when the broker is ready (a client that can connect gets answers); an
+        // ephemeral one (tests) must be bound now to learn the port that registration advertises.
+        Map<String, RequestChannel> channels = new LinkedHashMap<>();
+        Map<String, Endpoint> advertised = new LinkedHashMap<>();
+        for (Listener l : config.listeners().brokerListeners()) {
+            RequestChannel ch = new RequestChannel(config.queuedMaxRequests());
+            channels.put(l.name(), ch);
+            int port = l.port() == 0 ? bind(l, ch, SupportedApis::isSupported).boundPort() : l.port();
+            advertised.put(l.name(), advertisedEndpoint(l, port));
+        }
+        Listener controllerListener = config.listeners().controllerListener().orElse(null);
+        RequestChannel controllerRequests = null;
+        if (controllerListener != null) {
+            controllerRequests = new RequestChannel(config.queuedMaxRequests());
+            bind(controllerListener, controllerRequests, ControllerApis::isSupported);
+        }
 
-        KafkaApis apis = new KafkaApis(context);
-        TopicApis topicApis = new TopicApis(context);
-        OffsetApis offsetApis = new OffsetApis(context);
-        apis.register(ApiKeys.API_VERSIONS, new ApiVersionsApi(context)::handle)
-                .register(ApiKeys.METADATA, topicApis::metadata)
-                .register(ApiKeys.CREATE_TOPICS, topicApis::createTopics)
-                .register(ApiKeys.DELETE_TOPICS, topicApis::deleteTopics)
-                .register(ApiKeys.DESCRIBE_CLUSTER, topicApis::describeCluster)
-                .register(ApiKeys.DESCRIBE_CONFIGS, new ConfigApis(context)::describeConfigs)
-                .register(ApiKeys.PRODUCE, new ProduceApi(context)::handle)
-                .register(ApiKeys.FETCH, new FetchApi(context)::handle)
-                .register(ApiKeys.LIST_OFFSETS, offsetApis::listOffsets)
-                .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, offsetApis::offsetForLeaderEpoch)
-                .register(ApiKeys.INIT_PRODUCER_ID, new ProducerIdApi(context, new ProducerIdManager(dir))::handle);
-        LogAdminApis logAdmin = new LogAdminApis(context);
-        apis.register(ApiKeys.DELETE_RECORDS, logAdmin::deleteRecords)
-                .register(ApiKeys.DESCRIBE_LOG_DIRS, logAdmin::describeLogDirs);
-        extraShutdown = GroupWiring.wire(context, apis);
+        controller = ControllerNode.start(controllerConfig());
+        toClose.add(controller);
+        controllerChannel = new ControllerChannel(config.nodeId(), time, controller, config.cluster().voters(),
+                CONTROLLER_REQUEST_TIMEOUT_MS);
+        // Before any metadata is applied: replication follows every role the partition manager gives.
+        replication = ReplicationWiring.wire(config, time, partitions, req -> controllerChannel.send(
+                ApiKeys.ALTER_PARTITION, ApiKeys.ALTER_PARTITION.latestVersion(false), req)
+                .thenApply(r -> (org.apache.kafka.common.message.AlterPartitionResponseData) r));
+        metadata = new NodeMetadata(time, controller, controllerChannel, List.of(
+                partitions::applyDelta,
+                (delta, img) -> {
+                    GroupWiring g = groups;
+                    if (g != null) g.onMetadata(delta);
+                }));
 
-        handlerPool = new RequestHandlerPool(config.numIoThreads(), channel, apis);
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "log-maintenance");
-            t.setDaemon(true);
-            return t;
-        });
-        scheduler.scheduleWithFixedDelay(FatalErrorHandler.halting().guard("log-maintenance", this::maintenance),
-                config.maintenanceIntervalMs(),
-                config.maintenanceIntervalMs(), TimeUnit.MILLISECONDS);
-        socketServer.start();
-        log.info("Broker {} of cluster {} started, advertising {}:{}", config.nodeId(), clusterId, advertisedHost,
-                advertisedPort);
+        Path producerIds = dir;
+        ProducerIdManager ids = new ProducerIdManager(producerIds, config.nodeId());
+        for (Map.Entry<String, RequestChannel> e : channels.entrySet()) {
+            BrokerContext ctx = new BrokerContext(config, clusterId, e.getKey(), e.getValue(), metadata, partitions, time,
+                    replication);
+            if (context == null) {
+                context = ctx;
+                groups = new GroupWiring(ctx);
+            }
+            KafkaApis apis = apis(ctx, ids);
+            groups.register(ctx, apis);
+            startHandlers(config.numIoThreads(), e.getValue(), apis);
+        }
+        if (controllerRequests != null) startHandlers(2, controllerRequests, new ControllerApis(controllerRequests, controller));
+
+        controller.addListener(metadata);
+        lifecycle = new BrokerLifecycle(config.nodeId(), clusterId, time, controllerChannel, metadata::image,
+                advertised, config.cluster().brokerHeartbeatIntervalMs());
+        maintenanceTask = time.scheduler().scheduleWithFixedDelay("log-maintenance", this::maintenance,
+                config.maintenanceIntervalMs(), config.maintenanceIntervalMs());
+        // The controller listener serves at once (other brokers register through it); the broker listeners only once
+        // this broker is registered, caught up, unfenced and has loaded its groups, so clients never see it half up.
+        if (controllerListener != null) servers.get(controllerListener.name()).start();
+        lifecycle.start();
+        awaitUnfenced();
+        groups.load();
+        groups.ensureOffsetsTopic();
+        if (config.cluster().standalone()) {
+            // Alone, this node creates it now, so the first FindCoordinator already finds a coordinator.
+            try {
+                metadata.await(img -> img.topic(org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME)
+                        .isPresent(), 10_000).get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                log.warn("{} not created yet: {}", org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME,
+                        e.toString());
+            }
+        }
+        for (Listener l : config.listeners().brokerListeners()) {
+            SocketServer s = servers.containsKey(l.name()) ? servers.get(l.name())
+                    : bind(l, channels.get(l.name()), SupportedApis::isSupported);
+            s.start();
+        }
+        log.info("Broker {} of cluster {} started, advertising {}", config.nodeId(), clusterId, advertised);
         return this;
     }
 
+    private KafkaApis apis(BrokerContext ctx, ProducerIdManager ids) {
+        KafkaApis apis = new KafkaApis(ctx);
+        TopicApis topicApis = new TopicApis(ctx);
+        OffsetApis offsetApis = new OffsetApis(ctx);
+        ConfigApis configApis = new ConfigApis(ctx);
+        apis.register(ApiKeys.API_VERSIONS, new ApiVersionsApi(ctx)::handle)
+                .register(ApiKeys.METADATA, topicApis::metadata)
+                .register(ApiKeys.CREATE_TOPICS, topicApis::createTopics)
+                .register(ApiKeys.DELETE_TOPICS, topicApis::deleteTopics)
+                .register(ApiKeys.CREATE_PARTITIONS, topicApis::createPartitions)
+                .register(ApiKeys.DESCRIBE_CLUSTER, topicApis::describeCluster)
+                .register(ApiKeys.DESCRIBE_CONFIGS, configApis::describeConfigs)
+                .register(ApiKeys.INCREMENTAL_ALTER_CONFIGS, configApis::alterConfigs)
+                .register(ApiKeys.ALTER_CONFIGS, configApis::alterConfigs)
+                .register(ApiKeys.PRODUCE, new ProduceApi(ctx)::handle)
+                .register(ApiKeys.FETCH, new FetchApi(ctx)::handle)
+                .register(ApiKeys.LIST_OFFSETS, offsetApis::listOffsets)
+                .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, offsetApis::offsetForLeaderEpoch)
+                .register(ApiKeys.INIT_PRODUCER_ID, new ProducerIdApi(ctx, ids)::handle);
+        LogAdminApis logAdmin = new LogAdminApis(ctx);
+        apis.register(ApiKeys.DELETE_RECORDS, logAdmin::deleteRecords)
+                .register(ApiKeys.DESCRIBE_LOG_DIRS, logAdmin::describeLogDirs);
+        return apis;
+    }
+
+    private SocketServer bind(Listener l, RequestChannel ch, BiPredicate<ApiKeys, Short> supported) throws IOException {
+        SocketServer s = new SocketServer(new SocketServer.Settings(l.bindHost(), l.port(), config.numNetworkThreads(),
+                config.socketRequestMaxBytes(), config.maxConnections(), config.connectionsMaxIdleMs(),
+                config.queuedMaxRequestBytes()), ch, time, supported);
+        servers.put(l.name(), s);
+        return s;
+    }
+
+    private void startHandlers(int threads, RequestChannel ch, RequestDispatcher dispatcher) {
+        toClose.add(0, new RequestHandlerPool(threads, ch, dispatcher));
+    }
+
     /** Like Kafka, a wildcard listener without advertised.listeners advertises this machine's host name. */
+    private Endpoint advertisedEndpoint(Listener bound, int boundPort) {
+        Listener a = config.listeners().advertised().getOrDefault(bound.name(), bound);
+        String host = a.wildcard() ? localHostName() : a.host();
+        return new Endpoint(host, a.port() == 0 ? boundPort : a.port());
+    }
+
     private static String localHostName() {
         try {
             return java.net.InetAddress.getLocalHost().getHostName();
         } catch (java.net.UnknownHostException e) {
             return "127.0.0.1";
         }
+    }
+
+    /**
+     * The quorum: the voters of controller.quorum.voters (Raft port = controller port + 1000) and the listed
+     * non-voters; without voters, a one-voter quorum of this node alone on an ephemeral loopback port.
+     */
+    private ControllerNodeConfig controllerConfig() {
+        ControllerSettings settings = ControllerSettings.DEFAULTS
+                .withSessionTimeout(config.cluster().brokerSessionTimeoutMs(), config.cluster().brokerHeartbeatIntervalMs())
+                .withDefaults(config.cluster().defaultReplicationFactor(), config.numPartitions());
+        int election = config.cluster().quorumElectionTimeoutMs();
+        if (election > 0) settings = settings.withRaft(election, 2 * election, settings.snapshotThreshold());
+        int offset = QuorumVoters.DEFAULT_RAFT_PORT_OFFSET;
+        Map<Integer, InetSocketAddress> voters = config.cluster().standalone()
+                ? Map.of(config.nodeId(), InetSocketAddress.createUnresolved("127.0.0.1", 0))
+                : QuorumVoters.shiftPorts(config.cluster().voters(), offset);
+        return new ControllerNodeConfig(config.nodeId(), voters,
+                QuorumVoters.shiftPorts(config.cluster().quorumListeners(), offset), config.metadataDir(), time,
+                settings, null);
+    }
+
+    private void awaitUnfenced() {
+        try {
+            lifecycle.caughtUp().thenCompose(x -> lifecycle.unfenced()).get(STARTUP_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("Broker {} not registered and caught up after {} ms; serving anyway", config.nodeId(), STARTUP_WAIT_MS);
+        }
+    }
+
+    private MetadataImage partitionImage() {
+        PartitionManager p = partitions;
+        return p == null ? MetadataImage.EMPTY : p.image();
     }
 
     private void maintenance() {
@@ -127,48 +260,52 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     public int boundPort() {
-        return socketServer.boundPort();
+        return servers.get(config.listeners().clientListener().name()).boundPort();
     }
 
-    /** The listener (its request memory pool, for tests). */
+    /** The bound port of a listener by name (tests bind port 0). */
+    public int boundPort(String listenerName) {
+        return servers.get(listenerName).boundPort();
+    }
+
+    /** The client listener's server (its request memory pool, for tests). */
     public SocketServer socketServer() {
-        return socketServer;
+        return servers.get(config.listeners().clientListener().name());
     }
 
     public BrokerContext context() {
         return context;
     }
 
-    /** The cluster id is made once per data directory and kept in meta.properties, like Kafka's. */
-    private String clusterId(Path dir) throws IOException {
-        Path meta = dir.resolve("meta.properties");
-        Properties p = new Properties();
-        if (Files.exists(meta)) {
-            try (Reader r = Files.newBufferedReader(meta)) {
-                p.load(r);
-            }
-            String id = p.getProperty("cluster.id");
-            if (id != null) return id;
-        }
-        p.setProperty("cluster.id", Uuid.randomUuid().toString());
-        p.setProperty("node.id", Integer.toString(config.nodeId()));
-        p.setProperty("version", "1");
-        try (Writer w = Files.newBufferedWriter(meta)) {
-            p.store(w, "Faultline broker");
-        }
-        return p.getProperty("cluster.id");
+    public ControllerNode controller() {
+        return controller;
     }
 
-    /** Clean shutdown: stop accepting, drain the I/O threads, then flush and close the logs (clean marker). */
+    /**
+     * Clean shutdown: a controlled shutdown first (the controller moves this broker's leaderships away, bounded by
+     * the session timeout), then stop accepting, drain the I/O threads, flush and close the logs (clean marker).
+     */
     @Override
     public synchronized void close() {
         if (closed) return;
         closed = true;
         log.info("Broker {} shutting down", config.nodeId());
-        if (socketServer != null) socketServer.close();
-        if (handlerPool != null) handlerPool.close();
-        if (scheduler != null) scheduler.shutdownNow();
-        extraShutdown.run();
+        if (lifecycle != null) {
+            lifecycle.controlledShutdown(config.cluster().brokerSessionTimeoutMs());
+            lifecycle.close();
+        }
+        for (SocketServer s : servers.values()) s.close();
+        if (maintenanceTask != null) maintenanceTask.cancel();
+        if (controllerChannel != null) controllerChannel.close();
+        for (AutoCloseable c : toClose) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.warn("Error closing {}: {}", c, e.toString());
+            }
+        }
+        if (groups != null) groups.close();
+        if (replication != null) replication.close();
         if (partitions != null) partitions.close();
         log.info("Broker {} shut down cleanly", config.nodeId());
     }

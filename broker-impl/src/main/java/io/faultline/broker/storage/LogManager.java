@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.Time;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,7 +46,7 @@ public final class LogManager implements Closeable {
 
     private final Path dataDir;
     private final Function<TopicPartition, LogConfig> configFor;
-    private final LogClock clock;
+    private final Time clock;
     private final boolean hadCleanShutdown;
     private final Map<TopicPartition, PartitionLog> logs = new ConcurrentHashMap<>();
     private final CheckpointFile<PartitionOffset> highWatermarks;
@@ -53,7 +54,7 @@ public final class LogManager implements Closeable {
     private final CheckpointFile<PartitionOffset> logStartOffsets;
     private volatile boolean closed;
 
-    private LogManager(Path dataDir, Function<TopicPartition, LogConfig> configFor, LogClock clock, boolean clean) {
+    private LogManager(Path dataDir, Function<TopicPartition, LogConfig> configFor, Time clock, boolean clean) {
         this.dataDir = dataDir;
         this.configFor = configFor;
         this.clock = clock;
@@ -73,7 +74,7 @@ public final class LogManager implements Closeable {
      *
      * @param configFor config of each partition (called for existing directories and by {@link #getOrCreateLog})
      */
-    public static LogManager open(Path dataDir, Function<TopicPartition, LogConfig> configFor, LogClock clock)
+    public static LogManager open(Path dataDir, Function<TopicPartition, LogConfig> configFor, Time clock)
             throws IOException {
         Files.createDirectories(dataDir);
         Path marker = dataDir.resolve(CLEAN_SHUTDOWN_FILE);

@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.Time;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ final class LogRecovery {
     private LogRecovery() {
     }
 
-    static Loaded load(Path dir, LogConfig config, LogClock clock, RecoveryState state, LeaderEpochCache epochCache)
+    static Loaded load(Path dir, LogConfig config, Time clock, RecoveryState state, LeaderEpochCache epochCache)
             throws IOException {
         long now = clock.milliseconds();
         TreeSet<Long> bases = cleanUpAndListSegments(dir);

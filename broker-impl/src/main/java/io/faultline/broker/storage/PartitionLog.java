@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.Time;
 import io.faultline.broker.storage.RecordBatchAdapter.BatchHeader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -52,7 +53,7 @@ public final class PartitionLog implements Closeable {
 
     private final TopicPartition topicPartition;
     private final Path dir;
-    private final LogClock clock;
+    private final Time clock;
     private volatile LogConfig config;
     private final LeaderEpochCache epochCache;
     /** Segments by base offset; the last is the active one. Structural changes hold {@link #structure}'s write lock. */
@@ -73,7 +74,7 @@ public final class PartitionLog implements Closeable {
     private boolean directoryDirty;
     private volatile boolean closed;
 
-    private PartitionLog(TopicPartition tp, Path dir, LogConfig config, LogClock clock, LeaderEpochCache epochCache) {
+    private PartitionLog(TopicPartition tp, Path dir, LogConfig config, Time clock, LeaderEpochCache epochCache) {
         this.topicPartition = tp;
         this.dir = dir;
         this.config = config;
@@ -87,7 +88,7 @@ public final class PartitionLog implements Closeable {
      * first bad byte, indexes and the leader epoch cache are rebuilt. Never fails on corrupt data, only on I/O
      * errors.
      */
-    public static PartitionLog open(Path dir, LogConfig config, LogClock clock, RecoveryState state) throws IOException {
+    public static PartitionLog open(Path dir, LogConfig config, Time clock, RecoveryState state) throws IOException {
         Files.createDirectories(dir);
         TopicPartition tp = parseTopicPartition(dir);
         LeaderEpochCache cache = new LeaderEpochCache(dir);
@@ -317,6 +318,22 @@ public final class PartitionLog implements Closeable {
     /** OffsetForLeaderEpoch with Kafka's semantics (KIP-101/KIP-279); see {@link LeaderEpochCache#endOffsetFor}. */
     public EpochEndOffset endOffsetForEpoch(int leaderEpoch) {
         return epochCache.endOffsetFor(leaderEpoch, logEndOffset);
+    }
+
+    /**
+     * A new leader's epoch starts at the current log end (Kafka's maybeAssignEpochStartOffset, KAFKA-7415): written
+     * before any append in that epoch, so back-to-back elections leave distinct entries and followers can find where
+     * each epoch ended even if the leader appended nothing in it.
+     */
+    public void assignEpochStartOffset(int leaderEpoch) {
+        if (leaderEpoch < 0) throw new IllegalArgumentException("leader epoch must be >= 0: " + leaderEpoch);
+        writer.lock();
+        try {
+            ensureOpen();
+            epochCache.assign(leaderEpoch, logEndOffset);
+        } finally {
+            writer.unlock();
+        }
     }
 
     /** Latest leader epoch in the cache, if any. */

@@ -1,5 +1,6 @@
 package io.faultline.broker.group;
 
+import io.faultline.broker.common.ManualTime;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** The classic group state machine, driven by a manual clock. */
 class GroupCoordinatorTest {
     private final ManualTime time = new ManualTime();
-    private final GroupCoordinator gc = new GroupCoordinator(time, 100, 60_000, 0, false);
+    private final GroupCoordinator gc = new GroupCoordinator(time, 100, 60_000, 0);
 
     @AfterEach
     void close() {
@@ -95,11 +96,9 @@ class GroupCoordinatorTest {
         gc.sync("g", a, 1, "consumer", "range", Map.of(), x -> { });
         String b = newMember(10_000, 3000);
         AtomicReference<GroupCoordinator.JoinResult> bJoin = join(b, 10_000, 3000);
-        time.advanceMs(2000);
-        gc.tick();
+        time.advance(2000);
         assertNull(bJoin.get());
-        time.advanceMs(1500); // past the rebalance timeout, a never rejoined
-        gc.tick();
+        time.advance(1500); // past the rebalance timeout, a never rejoined
         assertEquals(Errors.NONE, bJoin.get().error());
         assertEquals(b, bJoin.get().leaderId());
         assertEquals(1, gc.describe("g").orElseThrow().members().size());
@@ -111,13 +110,11 @@ class GroupCoordinatorTest {
         String a = newMember(1000, 5000);
         join(a, 1000, 5000);
         gc.sync("g", a, 1, "consumer", "range", Map.of(), x -> { });
-        time.advanceMs(800);
+        time.advance(800);
         assertEquals(Errors.NONE, gc.heartbeat("g", a, 1));
-        time.advanceMs(800);
-        gc.tick();
+        time.advance(800);
         assertEquals("Stable", gc.describe("g").orElseThrow().state(), "heartbeats keep the session alive");
-        time.advanceMs(1200);
-        gc.tick();
+        time.advance(1200);
         assertEquals("Empty", gc.describe("g").orElseThrow().state(), "silent member expired");
         String b = newMember(1000, 5000);
         join(b, 1000, 5000);
@@ -129,8 +126,7 @@ class GroupCoordinatorTest {
     @Test
     void pendingMemberIdsExpireAndBadSessionTimeoutsAreRejected() {
         String a = newMember(1000, 5000);
-        time.advanceMs(1500);
-        gc.tick();
+        time.advance(1500);
         assertEquals(Errors.UNKNOWN_MEMBER_ID, join(a, 1000, 5000).get().error(), "the id was not claimed in time");
         AtomicReference<GroupCoordinator.JoinResult> r = new AtomicReference<>();
         gc.join("g", "", null, "c", "h", 50, 5000, "consumer", protocols((byte) 1), true, r::set);
@@ -174,7 +170,7 @@ class GroupCoordinatorTest {
         assertEquals(1, rec.generationId());
         assertEquals(a, rec.leaderId());
 
-        GroupCoordinator restarted = new GroupCoordinator(time, 100, 60_000, 0, false);
+        GroupCoordinator restarted = new GroupCoordinator(time, 100, 60_000, 0);
         try {
             restarted.restore(rec);
             assertEquals(Errors.NONE, restarted.heartbeat("g", a, 1), "the member keeps its generation");
@@ -184,8 +180,7 @@ class GroupCoordinatorTest {
             AtomicReference<GroupCoordinator.SyncResult> sync = new AtomicReference<>();
             restarted.sync("g", a, 1, "consumer", "range", Map.of(), sync::set);
             assertEquals(7, sync.get().assignment()[0]);
-            time.advanceMs(1500);
-            restarted.tick();
+            time.advance(1500);
             assertEquals("Empty", restarted.describe("g").orElseThrow().state(), "a dead member still expires");
         } finally {
             restarted.close();
@@ -202,8 +197,7 @@ class GroupCoordinatorTest {
         AtomicReference<GroupCoordinator.JoinResult> cJoin = join(c, 10_000, 3000);
         AtomicReference<GroupCoordinator.JoinResult> aJoin = join(a, 10_000, 3000);
         assertNull(aJoin.get(), "everyone known has rejoined, but b is still pending");
-        time.advanceMs(3100);
-        gc.tick();
+        time.advance(3100);
         assertEquals(2, aJoin.get().generationId());
         assertEquals(Errors.NONE, cJoin.get().error());
         AtomicReference<GroupCoordinator.JoinResult> bJoin = join(b, 10_000, 3000);

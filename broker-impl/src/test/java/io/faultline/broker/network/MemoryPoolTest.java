@@ -32,12 +32,12 @@ class MemoryPoolTest {
     @Test
     void queuedMaxRequestBytesIsOnByDefault() {
         java.util.Properties p = new java.util.Properties();
-        assertEquals(MemoryPool.defaultCapacity(), io.faultline.broker.server.BrokerConfig.from(p).queuedMaxRequestBytes());
+        assertEquals(MemoryPool.defaultCapacity(), io.faultline.broker.config.BrokerConfig.from(p).queuedMaxRequestBytes());
         assertTrue(MemoryPool.defaultCapacity() <= 100L << 20 && MemoryPool.defaultCapacity() > 0);
         p.setProperty("queued.max.request.bytes", "5000000");
-        assertEquals(5_000_000, io.faultline.broker.server.BrokerConfig.from(p).queuedMaxRequestBytes());
+        assertEquals(5_000_000, io.faultline.broker.config.BrokerConfig.from(p).queuedMaxRequestBytes());
         p.setProperty("queued.max.request.bytes", "-1"); // Kafka's "unbounded"
-        assertEquals(Long.MAX_VALUE, io.faultline.broker.server.BrokerConfig.from(p).queuedMaxRequestBytes());
+        assertEquals(Long.MAX_VALUE, io.faultline.broker.config.BrokerConfig.from(p).queuedMaxRequestBytes());
     }
 
     @Test

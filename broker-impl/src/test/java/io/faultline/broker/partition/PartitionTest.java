@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.faultline.broker.storage.LogClock;
+import io.faultline.broker.common.Time;
 import io.faultline.broker.storage.LogConfig;
 import io.faultline.broker.storage.PartitionLog;
 import io.faultline.broker.storage.RecoveryState;
@@ -31,7 +31,7 @@ class PartitionTest {
     private final List<TopicPartition> wakeups = new ArrayList<>();
 
     private Partition open() throws Exception {
-        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, LogClock.SYSTEM, RecoveryState.UNKNOWN);
+        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, Time.SYSTEM, RecoveryState.UNKNOWN);
         return new Partition(new TopicPartition("t", 0), Uuid.randomUuid(), log, 1, wakeups::add);
     }
 
@@ -93,7 +93,7 @@ class PartitionTest {
     }
 
     private Partition openWithSnapshots(Uuid topicId) throws Exception {
-        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, LogClock.SYSTEM, RecoveryState.UNKNOWN);
+        PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, Time.SYSTEM, RecoveryState.UNKNOWN);
         return new Partition(new TopicPartition("t", 0), topicId, log, 1, wakeups::add,
                 new ProducerStateSnapshots(dir));
     }
@@ -134,5 +134,32 @@ class PartitionTest {
         otherTopic.makeLeader(0, Set.of(1));
         assertTrue(otherTopic.appendAsLeader(idempotent(2, 2)).duplicate(), "still rebuilt from this log");
         otherTopic.log().close();
+    }
+
+    @Test
+    void aFollowerRebuildsProducerStateFromReplicatedBatchesSoDedupSurvivesALeaderChange() throws Exception {
+        Path leaderDir = dir.resolve("leader");
+        PartitionLog leaderLog = PartitionLog.open(leaderDir.resolve("t-0"), LogConfig.DEFAULT, Time.SYSTEM,
+                RecoveryState.UNKNOWN);
+        Partition leader = new Partition(new TopicPartition("t", 0), Uuid.ONE_UUID, leaderLog, 1, wakeups::add);
+        leader.makeLeader(0, Set.of(1));
+        leader.appendAsLeader(idempotent(0, 2));
+        leader.appendAsLeader(idempotent(2, 2));
+        Partition follower = open();
+        follower.makeFollower(0, 1);
+        follower.appendAsFollower(leaderLog.read(0, 1 << 20, Long.MAX_VALUE).records());
+        assertEquals(4, follower.log().logEndOffset());
+        follower.makeLeader(1, Set.of(1));
+        Partition.AppendResult retry = follower.appendAsLeader(idempotent(2, 2));
+        assertTrue(retry.duplicate(), "the new leader knows the batch it replicated");
+        assertEquals(2, retry.firstOffset());
+        assertEquals(4, follower.log().logEndOffset());
+        follower.makeFollower(2, 1);
+        follower.truncateTo(2);
+        follower.makeLeader(3, Set.of(1));
+        assertFalse(follower.appendAsLeader(idempotent(2, 2)).duplicate(), "truncated away: appended again");
+        assertThrows(NotLeaderOrFollowerException.class, () -> follower.appendAsFollower(idempotent(0, 1)));
+        leaderLog.close();
+        follower.log().close();
     }
 }

@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.faultline.broker.common.ManualTime;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -16,7 +15,6 @@ class DelayedOperationPurgatoryTest {
         final AtomicBoolean ready = new AtomicBoolean();
         final AtomicInteger completions = new AtomicInteger();
         final AtomicBoolean expired = new AtomicBoolean();
-        final CountDownLatch done = new CountDownLatch(1);
 
         Op(long delayMs) {
             super(delayMs);
@@ -30,7 +28,6 @@ class DelayedOperationPurgatoryTest {
         @Override
         protected void onComplete() {
             completions.incrementAndGet();
-            done.countDown();
         }
 
         @Override
@@ -41,7 +38,8 @@ class DelayedOperationPurgatoryTest {
 
     @Test
     void completesOnTriggerOnceAndExpiresOtherwise() throws Exception {
-        try (DelayedOperationPurgatory<Op> p = new DelayedOperationPurgatory<>("test")) {
+        ManualTime time = new ManualTime();
+        try (DelayedOperationPurgatory<Op> p = new DelayedOperationPurgatory<>("test", time.scheduler())) {
             Op now = new Op(10_000);
             now.ready.set(true);
             assertTrue(p.tryCompleteElseWatch(now, List.of("a")));
@@ -53,14 +51,34 @@ class DelayedOperationPurgatoryTest {
             assertEquals(0, p.checkAndComplete("a"), "completed once only");
             assertEquals(1, later.completions.get());
             assertFalse(later.expired.get());
+            time.advance(20_000);
+            assertFalse(later.expired.get(), "a completed operation's deadline is cancelled");
+            assertEquals(1, later.completions.get());
+
             Op timeout = new Op(100);
-            long start = System.nanoTime();
             assertFalse(p.tryCompleteElseWatch(timeout, List.of("c")));
-            assertTrue(timeout.done.await(5, TimeUnit.SECONDS));
-            assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(90));
-            assertTrue(timeout.expired.get());
+            time.advance(99);
+            assertFalse(timeout.expired.get(), "not before its deadline");
+            assertEquals(1, p.watched());
+            time.advance(1);
+            assertTrue(timeout.expired.get(), "expired at its deadline");
             assertEquals(1, timeout.completions.get());
             assertEquals(0, p.watched(), "expired and completed operations are unwatched");
+            assertEquals(0, p.checkAndComplete("c"));
+            assertEquals(1, timeout.completions.get(), "an expired operation is not completed again");
         }
+    }
+
+    @Test
+    void closeCancelsPendingDeadlines() {
+        ManualTime time = new ManualTime();
+        Op waiting = new Op(1000);
+        try (DelayedOperationPurgatory<Op> p = new DelayedOperationPurgatory<>("test", time.scheduler())) {
+            assertFalse(p.tryCompleteElseWatch(waiting, List.of("a")));
+            assertEquals(1, time.pendingTasks());
+        }
+        assertEquals(0, time.pendingTasks());
+        time.advance(5000);
+        assertEquals(0, waiting.completions.get());
     }
 }

@@ -230,6 +230,36 @@ class ApiVersionMatrixTest {
                 .setTopics(null),
                 (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DescribeLogDirsResponseData) r).results().get(0)
                         .errorCode()), Errors.NONE));
+        // Forwarded to the controller: partitions of "mx" grow by one per version; configs are set per version.
+        l.add(new Case(ApiKeys.CREATE_PARTITIONS, (v, id) -> {
+            org.apache.kafka.common.message.CreatePartitionsRequestData d =
+                    new org.apache.kafka.common.message.CreatePartitionsRequestData().setTimeoutMs(5000);
+            d.topics().add(new org.apache.kafka.common.message.CreatePartitionsRequestData.CreatePartitionsTopic()
+                    .setName("mx").setCount(v + 2).setAssignments(null));
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.CreatePartitionsResponseData) r).results().get(0)
+                .errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.INCREMENTAL_ALTER_CONFIGS, (v, id) -> {
+            org.apache.kafka.common.message.IncrementalAlterConfigsRequestData d =
+                    new org.apache.kafka.common.message.IncrementalAlterConfigsRequestData();
+            var res = new org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterConfigsResource()
+                    .setResourceType((byte) 2).setResourceName("mx");
+            res.configs().add(new org.apache.kafka.common.message.IncrementalAlterConfigsRequestData.AlterableConfig()
+                    .setName("retention.ms").setConfigOperation((byte) 0).setValue(Integer.toString(100_000 + v)));
+            d.resources().add(res);
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.IncrementalAlterConfigsResponseData) r)
+                .responses().get(0).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.ALTER_CONFIGS, (v, id) -> {
+            org.apache.kafka.common.message.AlterConfigsRequestData d = new org.apache.kafka.common.message.AlterConfigsRequestData();
+            var res = new org.apache.kafka.common.message.AlterConfigsRequestData.AlterConfigsResource()
+                    .setResourceType((byte) 2).setResourceName("mx");
+            res.configs().add(new org.apache.kafka.common.message.AlterConfigsRequestData.AlterableConfig()
+                    .setName("retention.ms").setValue(Integer.toString(200_000 + v)));
+            d.resources().add(res);
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.AlterConfigsResponseData) r).responses().get(0)
+                .errorCode()), Errors.NONE));
         return l;
     }
 }

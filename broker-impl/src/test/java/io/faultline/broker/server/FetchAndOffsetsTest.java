@@ -1,12 +1,18 @@
 package io.faultline.broker.server;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.faultline.broker.common.ManualTime;
+import io.faultline.broker.partition.PartitionManager;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
@@ -24,7 +30,7 @@ import org.apache.kafka.common.protocol.Errors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Fetch waits (maxWaitMs / minBytes) and ListOffsets lookups by special and real timestamps. */
+/** Fetch waits (maxWaitMs / minBytes, on a manual broker clock) and ListOffsets lookups by timestamp. */
 class FetchAndOffsetsTest {
     @TempDir
     Path dir;
@@ -41,46 +47,55 @@ class FetchAndOffsetsTest {
 
     @Test
     void fetchWaitsForDataOrMaxWaitAndAnswersOutOfRange() throws Exception {
-        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+        ManualTime time = new ManualTime();
+        try (TestBroker b = TestBroker.startOnManualClock(dir, time); Admin admin = b.admin()) {
             admin.createTopics(List.of(new NewTopic("wait", 1, (short) 1))).all().get();
             Uuid id = admin.describeTopics(List.of("wait")).allTopicNames().get().get("wait").topicId();
+            PartitionManager partitions = b.broker.context().partitions();
             try (RawClient c = new RawClient(b.port())) {
-                long start = System.nanoTime();
-                FetchResponseData empty = (FetchResponseData) c.call(ApiKeys.FETCH, (short) 17, fetch(id, 0, 700, 1));
-                long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                assertTrue(tookMs >= 600, "an empty fetch waits maxWaitMs, took " + tookMs);
-                assertEquals(0, empty.responses().get(0).partitions().get(0).records().sizeInBytes());
+                // an empty fetch waits until maxWaitMs passes on the broker's clock, not before
+                CompletableFuture<FetchResponseData> empty = call(c, fetch(id, 0, 700, 1));
+                await().atMost(Duration.ofSeconds(20)).until(() -> partitions.waitingOperations() == 1);
+                time.advance(699);
+                assertEquals(1, partitions.waitingOperations(), "still waiting 1 ms before maxWaitMs");
+                time.advance(1);
+                assertEquals(0, empty.get(20, TimeUnit.SECONDS).responses().get(0).partitions().get(0)
+                        .records().sizeInBytes());
 
-                // a waiting fetch is completed by a produce long before its maxWaitMs
-                CompletableFuture<Void> produced = CompletableFuture.runAsync(() -> {
-                    try (KafkaProducer<String, String> p = b.producer(Map.of(ProducerConfig.ACKS_CONFIG, "1"))) {
-                        Thread.sleep(300);
-                        p.send(new ProducerRecord<>("wait", "k", "v")).get();
-                    } catch (Exception e) {
-                        throw new RuntimeException(e);
-                    }
-                });
-                start = System.nanoTime();
-                FetchResponseData got = (FetchResponseData) c.call(ApiKeys.FETCH, (short) 17, fetch(id, 0, 20_000, 1));
-                tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                produced.get(10, TimeUnit.SECONDS);
-                assertTrue(tookMs < 10_000, "woken by the produce, took " + tookMs);
-                FetchResponseData.PartitionData pd = got.responses().get(0).partitions().get(0);
+                // a waiting fetch is completed by a produce: the broker's clock does not move meanwhile
+                CompletableFuture<FetchResponseData> woken = call(c, fetch(id, 0, 20_000, 1));
+                await().atMost(Duration.ofSeconds(20)).until(() -> partitions.waitingOperations() == 1);
+                try (KafkaProducer<String, String> p = b.producer(Map.of(ProducerConfig.ACKS_CONFIG, "1"))) {
+                    p.send(new ProducerRecord<>("wait", "k", "v")).get();
+                }
+                FetchResponseData.PartitionData pd = woken.get(20, TimeUnit.SECONDS).responses().get(0)
+                        .partitions().get(0);
                 assertTrue(pd.records().sizeInBytes() > 0);
                 assertEquals(1, pd.highWatermark());
 
                 // minBytes larger than what is there: the fetch waits out maxWaitMs, then returns what it has
-                start = System.nanoTime();
-                FetchResponseData partial = (FetchResponseData) c.call(ApiKeys.FETCH, (short) 17,
-                        fetch(id, 0, 600, 100_000));
-                tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                assertTrue(tookMs >= 500, "minBytes not reached: waited " + tookMs);
-                assertTrue(partial.responses().get(0).partitions().get(0).records().sizeInBytes() > 0);
+                CompletableFuture<FetchResponseData> partial = call(c, fetch(id, 0, 600, 100_000));
+                await().atMost(Duration.ofSeconds(20)).until(() -> partitions.waitingOperations() == 1);
+                assertFalse(partial.isDone());
+                time.advance(600);
+                assertTrue(partial.get(20, TimeUnit.SECONDS).responses().get(0).partitions().get(0).records()
+                        .sizeInBytes() > 0);
 
                 FetchResponseData oor = (FetchResponseData) c.call(ApiKeys.FETCH, (short) 17, fetch(id, 50, 0, 1));
                 assertEquals(Errors.OFFSET_OUT_OF_RANGE.code(), oor.responses().get(0).partitions().get(0).errorCode());
             }
         }
+    }
+
+    /** One fetch on its own thread, so the test can move the broker's clock while it waits. */
+    private static CompletableFuture<FetchResponseData> call(RawClient c, FetchRequestData req) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return (FetchResponseData) c.call(ApiKeys.FETCH, (short) 17, req);
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        });
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.faultline.broker.server;
 
+import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.common.Time;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -25,6 +26,8 @@ final class TestBroker implements AutoCloseable {
 
     final Path dir;
     final KafkaBroker broker;
+    /** Set when the broker runs on a manual clock: closing drives it (heartbeats of the controlled shutdown). */
+    private io.faultline.broker.common.ManualTime manualTime;
 
     private TestBroker(Path dir, KafkaBroker broker) {
         this.dir = dir;
@@ -54,8 +57,45 @@ final class TestBroker implements AutoCloseable {
     }
 
     static TestBroker start(Path dir, int port, Map<String, String> overrides) throws Exception {
-        KafkaBroker b = new KafkaBroker(BrokerConfig.from(config(dir, port, overrides)), Time.SYSTEM).start();
+        return start(dir, port, overrides, Time.SYSTEM);
+    }
+
+    /** With a {@link io.faultline.broker.common.ManualTime}, the broker's deadlines move only when the test says. */
+    static TestBroker start(Path dir, int port, Map<String, String> overrides, Time time) throws Exception {
+        KafkaBroker b = new KafkaBroker(BrokerConfig.from(config(dir, port, overrides)), time).start();
         return new TestBroker(dir, b);
+    }
+
+    /**
+     * Starts a broker on a manual clock. Registration, heartbeats and the controller's ticks run on that clock, so it
+     * is driven forward (10 ms steps) only until the broker is up; from then on it moves when the test says.
+     */
+    static TestBroker startOnManualClock(Path dir, io.faultline.broker.common.ManualTime time) throws Exception {
+        TestBroker b = whileDriving(time, () -> start(dir, 0, Map.of(), time));
+        b.manualTime = time;
+        return b;
+    }
+
+    private static <T> T whileDriving(io.faultline.broker.common.ManualTime time,
+                                      java.util.concurrent.Callable<T> action) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread driver = new Thread(() -> {
+            while (running.get()) {
+                time.advance(10);
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "manual-clock-driver");
+        driver.start();
+        try {
+            return action.call();
+        } finally {
+            running.set(false);
+            driver.join();
+        }
     }
 
     int port() {
@@ -111,6 +151,17 @@ final class TestBroker implements AutoCloseable {
 
     @Override
     public void close() {
-        broker.close();
+        if (manualTime == null) {
+            broker.close();
+            return;
+        }
+        try {
+            whileDriving(manualTime, () -> {
+                broker.close();
+                return null;
+            });
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

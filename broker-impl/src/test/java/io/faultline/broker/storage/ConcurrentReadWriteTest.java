@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.ManualTime;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Path;
@@ -19,7 +20,7 @@ class ConcurrentReadWriteTest {
 
     @Test
     void readersSeeOnlyWholeValidContiguousBatches() throws Exception {
-        ManualClock clock = new ManualClock(1_000_000);
+        ManualTime clock = new ManualTime(1_000_000);
         LogConfig cfg = LogConfig.builder().segmentBytes(4096).indexIntervalBytes(256).retentionBytes(64 * 1024)
                 .retentionMs(-1).fileDeleteDelayMs(0).build();
         PartitionLog log = PartitionLog.open(tmp.resolve("c-0"), cfg, clock, RecoveryState.UNKNOWN);

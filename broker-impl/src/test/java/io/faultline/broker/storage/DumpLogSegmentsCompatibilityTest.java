@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.ManualTime;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
@@ -55,7 +56,7 @@ class DumpLogSegmentsCompatibilityTest {
 
     @Test
     void kafkaToolReadsOurSegmentsAndIndexes() throws Exception {
-        ManualClock clock = new ManualClock(1_700_000_000_000L);
+        ManualTime clock = new ManualTime(1_700_000_000_000L);
         Path dir = tmp.resolve("compat-0");
         LogConfig cfg = LogConfig.builder().segmentBytes(4000).indexIntervalBytes(300).build();
         List<long[]> expected = new ArrayList<>(); // baseOffset, lastOffset
@@ -140,7 +141,7 @@ class DumpLogSegmentsCompatibilityTest {
 
     @Test
     void kafkaToolReadsFollowerAndCompactedLogs() throws Exception {
-        ManualClock clock = new ManualClock(1_000_000L);
+        ManualTime clock = new ManualTime(1_000_000L);
         Path dir = tmp.resolve("cmp-0");
         LogConfig cfg = LogConfig.builder().cleanupPolicy(CleanupPolicy.COMPACT).segmentBytes(600).indexIntervalBytes(100).build();
         try (PartitionLog log = PartitionLog.open(dir, cfg, clock, RecoveryState.UNKNOWN)) {

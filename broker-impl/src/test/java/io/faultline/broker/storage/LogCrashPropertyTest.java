@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.ManualTime;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
@@ -98,7 +99,7 @@ class LogCrashPropertyTest {
     }
 
     private void run(Path dir, List<Action> actions, int segmentBytes) throws IOException {
-        ManualClock clock = new ManualClock(1_000_000);
+        ManualTime clock = new ManualTime(1_000_000);
         LogConfig cfg = LogConfig.builder().segmentBytes(segmentBytes).indexIntervalBytes(200).build();
         PartitionLog log = PartitionLog.open(dir, cfg, clock, RecoveryState.UNKNOWN);
         List<ModelBatch> model = new ArrayList<>();

@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.ManualTime;
 import static io.faultline.broker.storage.TestRecords.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LogManagerTest {
     @TempDir
     Path dataDir;
-    final ManualClock clock = new ManualClock(1_000L);
+    final ManualTime clock = new ManualTime(1_000L);
 
     @Test
     void cleanShutdownWritesCheckpointsAndMarker() throws Exception {

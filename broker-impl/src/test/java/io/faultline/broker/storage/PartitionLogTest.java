@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.ManualTime;
 import static io.faultline.broker.storage.TestRecords.*;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PartitionLogTest {
     @TempDir
     Path tmp;
-    final ManualClock clock = new ManualClock(1_000_000L);
+    final ManualTime clock = new ManualTime(1_000_000L);
     PartitionLog log;
 
     Path dir() {

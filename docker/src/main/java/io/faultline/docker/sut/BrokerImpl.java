@@ -1,5 +1,6 @@
 package io.faultline.docker.sut;
 
+import io.faultline.docker.Cluster;
 import io.faultline.docker.Node;
 import io.faultline.docker.NodeAddress;
 import io.faultline.docker.NodeImage;
@@ -9,13 +10,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
- * Our own broker (module broker-impl) as a system under test. Single node until replication lands: the
- * cluster must have exactly one node.
+ * Our own broker (module broker-impl) as a system under test: N nodes, each a broker; the first three (or all, when
+ * fewer) also vote in the metadata quorum, the others follow it as Ratis listeners. Three listeners per node:
+ * CLIENT (9092, what clients bootstrap from), REPLICATION (9091) and CONTROLLER (9093; its Raft port is +1000).
  */
-public final class BrokerImpl extends KafkaProtocolSut {
+public final class BrokerImpl extends KafkaProtocolSut implements ControllerAware {
     private static final String RESOURCES = "/io/faultline/docker/images/broker-impl/";
+    public static final int REPLICATION_PORT = 9091;
+    public static final int CONTROLLER_PORT = 9093;
+    private static final int QUORUM_SIZE = 3;
 
     private final KafkaSettings settings;
 
@@ -58,19 +67,33 @@ public final class BrokerImpl extends KafkaProtocolSut {
 
     @Override
     public NodeSpec nodeSpec(String image, NodeAddress self, List<NodeAddress> all) {
-        if (all.size() != 1) {
-            throw new IllegalArgumentException("broker-impl runs on exactly one node until replication lands (got "
-                    + all.size() + ")");
-        }
         String jvm = settings.jvmOptions();
         return NodeSpec.of(image, List.of("/opt/broker/bin/broker-node")).withEnv(Map.of("BROKER_JVM_OPTS", jvm));
+    }
+
+    private static boolean isVoter(NodeAddress a) {
+        return a.index() <= QUORUM_SIZE;
+    }
+
+    private static String quorum(List<NodeAddress> nodes) {
+        return nodes.stream().map(a -> a.index() + "@" + a.ip() + ":" + CONTROLLER_PORT).collect(Collectors.joining(","));
     }
 
     String serverProperties(NodeAddress self, List<NodeAddress> all) {
         var sb = new StringBuilder("# written by Faultline for ").append(self.name()).append('\n');
         sb.append("node.id=").append(self.index()).append('\n');
-        sb.append("listeners=PLAINTEXT://0.0.0.0:").append(PORT).append('\n');
-        sb.append("advertised.listeners=PLAINTEXT://").append(self.ip()).append(':').append(PORT).append('\n');
+        sb.append("process.roles=").append(isVoter(self) ? "broker,controller" : "broker").append('\n');
+        sb.append("listeners=CLIENT://0.0.0.0:").append(PORT).append(",REPLICATION://0.0.0.0:").append(REPLICATION_PORT)
+                .append(",CONTROLLER://0.0.0.0:").append(CONTROLLER_PORT).append('\n');
+        sb.append("advertised.listeners=CLIENT://").append(self.ip()).append(':').append(PORT)
+                .append(",REPLICATION://").append(self.ip()).append(':').append(REPLICATION_PORT).append('\n');
+        sb.append("listener.security.protocol.map=CLIENT:PLAINTEXT,REPLICATION:PLAINTEXT,CONTROLLER:PLAINTEXT\n");
+        sb.append("inter.broker.listener.name=REPLICATION\n");
+        sb.append("controller.listener.names=CONTROLLER\n");
+        sb.append("controller.quorum.voters=").append(quorum(all.stream().filter(BrokerImpl::isVoter).toList()))
+                .append('\n');
+        List<NodeAddress> followers = all.stream().filter(a -> !isVoter(a)).toList();
+        if (!followers.isEmpty()) sb.append("faultline.quorum.listeners=").append(quorum(followers)).append('\n');
         sb.append("log.dirs=").append(logDirectory()).append('\n');
         settings.brokerProperties(all.size()).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
         return sb.toString();
@@ -90,6 +113,17 @@ public final class BrokerImpl extends KafkaProtocolSut {
     @Override
     public String logDirectory() {
         return "/data/broker";
+    }
+
+    /** The active controller as the brokers report it (DescribeCluster names it). */
+    @Override
+    public Optional<Node> activeController(Cluster cluster) {
+        try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
+            org.apache.kafka.common.Node c = admin.describeCluster().controller().get(10, TimeUnit.SECONDS);
+            return c == null || c.isEmpty() ? Optional.empty() : nodeByBrokerId(cluster, c.id());
+        } catch (Exception e) {
+            return Optional.empty();
+        }
     }
 
     @Override

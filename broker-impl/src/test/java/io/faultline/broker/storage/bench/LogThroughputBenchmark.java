@@ -1,6 +1,6 @@
 package io.faultline.broker.storage.bench;
 
-import io.faultline.broker.storage.LogClock;
+
 import io.faultline.broker.storage.LogConfig;
 import io.faultline.broker.storage.LogReadResult;
 import io.faultline.broker.storage.PartitionLog;
@@ -109,7 +109,7 @@ public class LogThroughputBenchmark {
 
         Ours(Path dir) throws IOException {
             LogConfig cfg = LogConfig.builder().segmentBytes(1 << 30).indexIntervalBytes(4096).retentionMs(-1).build();
-            log = PartitionLog.open(dir.resolve("bench-0"), cfg, LogClock.SYSTEM, RecoveryState.UNKNOWN);
+            log = PartitionLog.open(dir.resolve("bench-0"), cfg, io.faultline.broker.common.Time.SYSTEM, RecoveryState.UNKNOWN);
         }
 
         @Override

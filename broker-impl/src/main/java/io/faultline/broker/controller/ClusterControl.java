@@ -1,0 +1,166 @@
+package io.faultline.broker.controller;
+
+import io.faultline.broker.common.Time;
+import io.faultline.broker.metadata.BrokerRegistration;
+import io.faultline.broker.metadata.Endpoint;
+import io.faultline.broker.metadata.MetadataImage;
+import io.faultline.broker.metadata.MetadataRecord.ControlledShutdownRecord;
+import io.faultline.broker.metadata.MetadataRecord.FenceBrokerRecord;
+import io.faultline.broker.metadata.MetadataRecord.RegisterBrokerRecord;
+import io.faultline.broker.metadata.MetadataRecord.UnfenceBrokerRecord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
+import org.apache.kafka.common.message.BrokerHeartbeatResponseData;
+import org.apache.kafka.common.message.BrokerRegistrationRequestData;
+import org.apache.kafka.common.message.BrokerRegistrationResponseData;
+import org.apache.kafka.common.protocol.Errors;
+
+/**
+ * Broker membership (Kafka's ClusterControlManager + BrokerHeartbeatManager): registration with an incarnation
+ * id and a fresh broker epoch, heartbeats, session expiry, fencing/unfencing and controlled shutdown. Heartbeat
+ * times live only in memory on the active controller, on the injected clock; a newly active controller gives
+ * every registered broker a fresh session ({@link #activate}).
+ */
+final class ClusterControl {
+    private final Time time;
+    private final ControllerSettings settings;
+    /** Broker id → monotonic time (ns) of its last heartbeat or registration. */
+    private final Map<Integer, Long> lastContactNs = new HashMap<>();
+    /** Broker id → image offset when it registered: it is caught up once its metadata offset reaches this. */
+    private final Map<Integer, Long> registeredAtOffset = new HashMap<>();
+    /**
+     * Broker id → image offset when its controlled shutdown was decided: it may stop once its metadata offset is
+     * past this, i.e. it has applied the records that moved its leaderships away.
+     */
+    private final Map<Integer, Long> shutdownDecidedAt = new HashMap<>();
+
+    ClusterControl(Time time, ControllerSettings settings) {
+        this.time = time;
+        this.settings = settings;
+    }
+
+    /** This node just became the active controller: every registered broker starts a fresh session now. */
+    void activate(MetadataImage image) {
+        lastContactNs.clear();
+        registeredAtOffset.clear();
+        shutdownDecidedAt.clear();
+        long now = time.nanoseconds();
+        for (int id : image.brokers().keySet()) lastContactNs.put(id, now);
+    }
+
+    private boolean sessionAlive(int brokerId) {
+        Long last = lastContactNs.get(brokerId);
+        if (last == null) return false;
+        return time.nanoseconds() - last < settings.brokerSessionTimeoutMs() * 1_000_000L;
+    }
+
+    ControllerResult<BrokerRegistrationResponseData> register(MetadataImage image, BrokerRegistrationRequestData req) {
+        BrokerRegistrationResponseData resp = new BrokerRegistrationResponseData();
+        int id = req.brokerId();
+        if (id < 0 || req.incarnationId() == null || req.listeners().isEmpty()) {
+            return ControllerResult.of(resp.setErrorCode(Errors.INVALID_REQUEST.code()));
+        }
+        BrokerRegistration old = image.brokers().get(id);
+        if (old != null && old.incarnationId().equals(req.incarnationId())) {
+            // A retried registration of the same process: answer with the epoch it already has.
+            lastContactNs.put(id, time.nanoseconds());
+            return ControllerResult.of(resp.setBrokerEpoch(old.epoch()));
+        }
+        // A new process may replace a live registration only if it names that registration's epoch (it knows it
+        // shut down cleanly); otherwise it waits for the old session to lapse, as in Kafka.
+        boolean replacesCleanly = old != null && req.previousBrokerEpoch() == old.epoch();
+        if (old != null && !old.fenced() && !old.inControlledShutdown() && sessionAlive(id) && !replacesCleanly) {
+            return ControllerResult.of(resp.setErrorCode(Errors.DUPLICATE_BROKER_REGISTRATION.code()));
+        }
+        Decision d = new Decision(image);
+        if (old != null && !old.fenced()) {
+            d.add(new FenceBrokerRecord(id, old.epoch()));
+            PartitionChanges.removeBroker(d, id);
+        }
+        long epoch = Math.max(image.offset() + 1, old == null ? 0 : old.epoch() + 1);
+        Map<String, Endpoint> endpoints = new LinkedHashMap<>();
+        req.listeners().forEach(l -> endpoints.put(l.name(), new Endpoint(l.host(), l.port())));
+        d.add(new RegisterBrokerRecord(id, req.incarnationId(), epoch, endpoints, req.rack()));
+        lastContactNs.put(id, time.nanoseconds());
+        registeredAtOffset.put(id, image.offset());
+        shutdownDecidedAt.remove(id);
+        return d.result(resp.setBrokerEpoch(epoch));
+    }
+
+    ControllerResult<BrokerHeartbeatResponseData> heartbeat(MetadataImage image, BrokerHeartbeatRequestData req) {
+        BrokerHeartbeatResponseData resp = new BrokerHeartbeatResponseData();
+        int id = req.brokerId();
+        BrokerRegistration b = image.brokers().get(id);
+        if (b == null) return ControllerResult.of(resp.setErrorCode(Errors.BROKER_ID_NOT_REGISTERED.code()).setIsFenced(true));
+        if (b.epoch() != req.brokerEpoch()) {
+            return ControllerResult.of(resp.setErrorCode(Errors.STALE_BROKER_EPOCH.code()).setIsFenced(true));
+        }
+        lastContactNs.put(id, time.nanoseconds());
+        long needed = registeredAtOffset.getOrDefault(id, -1L);
+        boolean caughtUp = req.currentMetadataOffset() >= needed;
+        Decision d = new Decision(image);
+        if (req.wantShutDown()) {
+            if (!b.fenced() && !b.inControlledShutdown()) {
+                d.add(new ControlledShutdownRecord(id, b.epoch()));
+                PartitionChanges.removeBroker(d, id);
+                shutdownDecidedAt.put(id, image.offset());
+            }
+        } else if (b.fenced() && !req.wantFence() && caughtUp) {
+            d.add(new UnfenceBrokerRecord(id, b.epoch()));
+            PartitionChanges.electOffline(d, id);
+        } else if (!b.fenced() && req.wantFence()) {
+            d.add(new FenceBrokerRecord(id, b.epoch()));
+            PartitionChanges.removeBroker(d, id);
+        }
+        BrokerRegistration now = d.image().brokers().get(id);
+        boolean shouldShutDown = false;
+        if (req.wantShutDown()) {
+            boolean sawTheMove = req.currentMetadataOffset() > shutdownDecidedAt.getOrDefault(id, -1L);
+            shouldShutDown = now.fenced() || (!PartitionChanges.leadsAny(d.image(), id) && sawTheMove);
+            if (shouldShutDown && !now.fenced()) {
+                // It leads nothing any more: fence it now rather than waiting for its session to lapse.
+                d.add(new FenceBrokerRecord(id, b.epoch()));
+                PartitionChanges.removeBroker(d, id);
+            }
+        }
+        return d.result(resp.setIsCaughtUp(caughtUp).setIsFenced(d.image().brokers().get(id).fenced())
+                .setShouldShutDown(shouldShutDown));
+    }
+
+    /** Fences every unfenced broker whose session lapsed; their leaderships and ISR places go to others. */
+    List<Integer> expiredBrokers(MetadataImage image) {
+        List<Integer> expired = new ArrayList<>();
+        long now = time.nanoseconds();
+        for (BrokerRegistration b : new TreeMap<>(image.brokers()).values()) {
+            if (b.fenced()) continue;
+            Long last = lastContactNs.get(b.id());
+            if (last == null) {
+                // Registered under another controller after we activated: start its session now.
+                lastContactNs.put(b.id(), now);
+            } else if (now - last >= settings.brokerSessionTimeoutMs() * 1_000_000L) {
+                expired.add(b.id());
+            }
+        }
+        return expired;
+    }
+
+    /**
+     * Periodic work: fences every broker whose session lapsed, then elects leaders for leaderless partitions
+     * that can get one (a live ISR member, or a live replica where unclean election was enabled since).
+     */
+    ControllerResult<List<Integer>> fenceExpired(MetadataImage image) {
+        List<Integer> expired = expiredBrokers(image);
+        Decision d = new Decision(image);
+        for (int id : expired) {
+            d.add(new FenceBrokerRecord(id, image.brokers().get(id).epoch()));
+            PartitionChanges.removeBroker(d, id);
+        }
+        PartitionChanges.electLeaderless(d);
+        return d.result(expired);
+    }
+}

@@ -1,0 +1,71 @@
+package io.faultline.broker.controller;
+
+import io.faultline.broker.common.Time;
+import io.faultline.broker.metadata.MetadataImage;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.AlterConfigsRequestData;
+import org.apache.kafka.common.message.AlterPartitionRequestData;
+import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
+import org.apache.kafka.common.message.BrokerRegistrationRequestData;
+import org.apache.kafka.common.message.CreatePartitionsRequestData;
+import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
+import org.apache.kafka.common.protocol.ApiMessage;
+
+/**
+ * The controller's decisions, without Raft or sockets: given the latest image (committed plus this leader's own
+ * pending records) and a request, produce the records to commit and the response to send once they commit.
+ * Only the active controller uses it, from one thread. In-memory state (broker sessions, placement rotation) is
+ * reset by {@link #activate} when this node becomes the active controller.
+ */
+public final class ControllerLogic {
+    private final ClusterControl cluster;
+    private final TopicCreation creation;
+    private final ReplicationControl replication;
+    private final ConfigControl configs = new ConfigControl();
+
+    public ControllerLogic(Time time, ControllerSettings settings) {
+        this(time, settings, Uuid::randomUuid);
+    }
+
+    /** {@code topicIds} supplies new topic ids (tests inject a deterministic sequence). */
+    public ControllerLogic(Time time, ControllerSettings settings, Supplier<Uuid> topicIds) {
+        Placement placement = new Placement();
+        this.cluster = new ClusterControl(time, settings);
+        this.creation = new TopicCreation(settings, placement, topicIds);
+        this.replication = new ReplicationControl(settings, placement);
+    }
+
+    /** This node became the active controller with {@code image}: every registered broker gets a fresh session. */
+    public void activate(MetadataImage image) {
+        cluster.activate(image);
+    }
+
+    /** Decides on one request; throws IllegalArgumentException for a request type the controller does not handle. */
+    public ControllerResult<? extends ApiMessage> handle(MetadataImage image, ApiMessage request) {
+        if (request instanceof BrokerRegistrationRequestData r) return cluster.register(image, r);
+        if (request instanceof BrokerHeartbeatRequestData r) return cluster.heartbeat(image, r);
+        if (request instanceof AlterPartitionRequestData r) return replication.alterPartition(image, r);
+        if (request instanceof CreateTopicsRequestData r) return creation.create(image, r);
+        if (request instanceof DeleteTopicsRequestData r) return replication.deleteTopics(image, r);
+        if (request instanceof CreatePartitionsRequestData r) return replication.createPartitions(image, r);
+        if (request instanceof IncrementalAlterConfigsRequestData r) return configs.incrementalAlter(image, r);
+        if (request instanceof AlterConfigsRequestData r) return configs.alter(image, r);
+        throw new IllegalArgumentException("the controller does not handle " + request.getClass().getSimpleName());
+    }
+
+    /** Periodic check: fences the brokers whose session lapsed; the response lists their ids. */
+    public ControllerResult<List<Integer>> fenceExpiredBrokers(MetadataImage image) {
+        return cluster.fenceExpired(image);
+    }
+
+    public static boolean handles(ApiMessage request) {
+        return request instanceof BrokerRegistrationRequestData || request instanceof BrokerHeartbeatRequestData
+                || request instanceof AlterPartitionRequestData || request instanceof CreateTopicsRequestData
+                || request instanceof DeleteTopicsRequestData || request instanceof CreatePartitionsRequestData
+                || request instanceof IncrementalAlterConfigsRequestData || request instanceof AlterConfigsRequestData;
+    }
+}

@@ -1,0 +1,135 @@
+package io.faultline.broker.controller;
+
+import io.faultline.broker.metadata.BrokerRegistration;
+import io.faultline.broker.metadata.MetadataImage;
+import io.faultline.broker.metadata.MetadataRecord.PartitionChangeRecord;
+import io.faultline.broker.metadata.PartitionRegistration;
+import io.faultline.broker.metadata.TopicImage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.kafka.common.config.TopicConfig;
+
+/**
+ * Leader election and ISR changes (Kafka's PartitionChangeBuilder): given a target ISR, keep the current leader if
+ * it is still acceptable, else elect the first live ISR member in replica order; with no live ISR member the
+ * partition goes offline (leader -1) unless the topic allows unclean election, then the first live replica
+ * leads with an ISR of just itself. A leader change bumps the leader epoch; any change bumps the partition epoch.
+ */
+final class PartitionChanges {
+    private PartitionChanges() { }
+
+    /** May {@code brokerId} lead or be added to an ISR in {@code image}? */
+    static boolean isActive(MetadataImage image, int brokerId) {
+        BrokerRegistration b = image.brokers().get(brokerId);
+        return b != null && b.isActive();
+    }
+
+    static boolean uncleanAllowed(MetadataImage image, String topic) {
+        String v = image.topicConfig(topic).get(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG);
+        if (v == null) v = image.brokerConfig("").get(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG);
+        return Boolean.parseBoolean(v);
+    }
+
+    /**
+     * Moves partition {@code p} of {@code topic} to {@code targetIsr} (non-empty, within the replicas), electing
+     * a leader as described above; adds a record to {@code d} only if something changes.
+     */
+    static void change(Decision d, TopicImage topic, int p, List<Integer> targetIsr) {
+        MetadataImage img = d.image();
+        change(d, img, topic, p, img.topic(topic.id()).orElseThrow().partition(p), targetIsr);
+    }
+
+    /**
+     * As above, with the partition's current registration {@code cur} and the image {@code img} that tells broker
+     * liveness and configs given by the caller (loops over many partitions read the decision's image once).
+     */
+    static void change(Decision d, MetadataImage img, TopicImage topic, int p, PartitionRegistration cur,
+                       List<Integer> targetIsr) {
+        List<Integer> isr = List.copyOf(targetIsr);
+        int leader = PartitionRegistration.NO_LEADER;
+        if (cur.hasLeader() && isr.contains(cur.leader()) && isActive(img, cur.leader())) {
+            leader = cur.leader();
+        } else {
+            for (int r : cur.replicas()) {
+                if (isr.contains(r) && isActive(img, r)) {
+                    leader = r;
+                    break;
+                }
+            }
+            if (leader == PartitionRegistration.NO_LEADER && uncleanAllowed(img, topic.name())) {
+                for (int r : cur.replicas()) {
+                    if (isActive(img, r)) {
+                        leader = r;
+                        isr = List.of(r);
+                        break;
+                    }
+                }
+            }
+        }
+        boolean leaderChanged = leader != cur.leader();
+        boolean isrChanged = !isr.equals(cur.isr());
+        if (!leaderChanged && !isrChanged) return;
+        d.add(new PartitionChangeRecord(topic.id(), p, isrChanged ? Optional.of(isr) : Optional.empty(),
+                leaderChanged ? OptionalInt.of(leader) : OptionalInt.empty(),
+                cur.leaderEpoch() + (leaderChanged ? 1 : 0), cur.partitionEpoch() + 1));
+    }
+
+    /**
+     * The broker may no longer lead or be in sync (fenced or shutting down): drop it from every ISR (never
+     * below one member) and re-elect where it led.
+     */
+    static void removeBroker(Decision d, int brokerId) {
+        MetadataImage img = d.image();
+        for (TopicImage t : sortedTopics(img)) {
+            for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
+                PartitionRegistration pr = e.getValue();
+                if (!pr.isr().contains(brokerId) && pr.leader() != brokerId) continue;
+                List<Integer> isr = new ArrayList<>(pr.isr());
+                if (isr.size() > 1) isr.remove(Integer.valueOf(brokerId));
+                change(d, img, t, e.getKey(), pr, isr);
+            }
+        }
+    }
+
+    /** A broker became active: give it the offline partitions it can lead (clean, or unclean where allowed). */
+    static void electOffline(Decision d, int brokerId) {
+        MetadataImage img = d.image();
+        for (TopicImage t : sortedTopics(img)) {
+            for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
+                PartitionRegistration pr = e.getValue();
+                if (pr.hasLeader() || !pr.replicas().contains(brokerId)) continue;
+                change(d, img, t, e.getKey(), pr, pr.isr());
+            }
+        }
+    }
+
+    /** Elects a leader for every leaderless partition that can have one now. */
+    static void electLeaderless(Decision d) {
+        MetadataImage img = d.image();
+        for (TopicImage t : sortedTopics(img)) {
+            for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
+                if (!e.getValue().hasLeader()) change(d, img, t, e.getKey(), e.getValue(), e.getValue().isr());
+            }
+        }
+    }
+
+    /** Does {@code brokerId} lead any partition? */
+    static boolean leadsAny(MetadataImage image, int brokerId) {
+        for (TopicImage t : image.topicsById().values()) {
+            for (PartitionRegistration pr : t.partitions().values()) {
+                if (pr.leader() == brokerId) return true;
+            }
+        }
+        return false;
+    }
+
+    /** Topics in a fixed order (by id), so decisions are deterministic. */
+    static List<TopicImage> sortedTopics(MetadataImage image) {
+        List<TopicImage> ts = new ArrayList<>(image.topicsById().values());
+        ts.sort((a, b) -> a.id().compareTo(b.id()));
+        return ts;
+    }
+}

@@ -1,0 +1,240 @@
+package io.faultline.broker.metadata;
+
+import io.faultline.broker.metadata.MetadataRecord.ConfigRecord;
+import io.faultline.broker.metadata.MetadataRecord.ControlledShutdownRecord;
+import io.faultline.broker.metadata.MetadataRecord.FenceBrokerRecord;
+import io.faultline.broker.metadata.MetadataRecord.PartitionChangeRecord;
+import io.faultline.broker.metadata.MetadataRecord.PartitionRecord;
+import io.faultline.broker.metadata.MetadataRecord.RegisterBrokerRecord;
+import io.faultline.broker.metadata.MetadataRecord.RemoveTopicRecord;
+import io.faultline.broker.metadata.MetadataRecord.TopicRecord;
+import io.faultline.broker.metadata.MetadataRecord.UnfenceBrokerRecord;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * The cluster metadata at one committed offset: brokers, topics with their partitions, and configs. Immutable;
+ * {@link #apply} replays records into a new image (pure, deterministic), so every node that replays the same
+ * committed log holds an equal image.
+ *
+ * @param offset          index of the last metadata log entry reflected here (-1 for {@link #EMPTY})
+ * @param brokers         registered brokers by id
+ * @param topicsById      topics by id
+ * @param topicConfigs    explicitly set topic configs by topic name (defaults are not stored)
+ * @param brokerConfigs   explicitly set broker configs by broker id as a string, "" = cluster-wide default
+ */
+public record MetadataImage(long offset, Map<Integer, BrokerRegistration> brokers, Map<Uuid, TopicImage> topicsById,
+                            Map<String, Map<String, String>> topicConfigs,
+                            Map<String, Map<String, String>> brokerConfigs) {
+
+    public static final MetadataImage EMPTY = new MetadataImage(-1, Map.of(), Map.of(), Map.of(), Map.of());
+
+    public MetadataImage {
+        brokers = frozen(brokers);
+        topicsById = Collections.unmodifiableMap(new HashMap<>(topicsById));
+        topicConfigs = frozenConfigs(topicConfigs);
+        brokerConfigs = frozenConfigs(brokerConfigs);
+    }
+
+    public Optional<TopicImage> topic(String name) {
+        for (TopicImage t : topicsById.values()) {
+            if (t.name().equals(name)) return Optional.of(t);
+        }
+        return Optional.empty();
+    }
+
+    /** Topics by name (sorted), built on demand. */
+    public Map<String, TopicImage> topicsByName() {
+        TreeMap<String, TopicImage> m = new TreeMap<>();
+        for (TopicImage t : topicsById.values()) m.put(t.name(), t);
+        return Collections.unmodifiableMap(m);
+    }
+
+    public Optional<TopicImage> topic(Uuid id) {
+        return Optional.ofNullable(topicsById.get(id));
+    }
+
+    public Optional<BrokerRegistration> broker(int id) {
+        return Optional.ofNullable(brokers.get(id));
+    }
+
+    /** Explicitly set configs of a topic (empty when none). */
+    public Map<String, String> topicConfig(String topic) {
+        return topicConfigs.getOrDefault(topic, Map.of());
+    }
+
+    /** Explicitly set configs of a broker resource ("" = cluster default). */
+    public Map<String, String> brokerConfig(String resourceName) {
+        return brokerConfigs.getOrDefault(resourceName, Map.of());
+    }
+
+    public int totalPartitions() {
+        int n = 0;
+        for (TopicImage t : topicsById.values()) n += t.partitionCount();
+        return n;
+    }
+
+    public MetadataImage withOffset(long newOffset) {
+        return new MetadataImage(newOffset, brokers, topicsById, topicConfigs, brokerConfigs);
+    }
+
+    /** Replays {@code records} in order; the offset is unchanged. */
+    public MetadataImage apply(List<? extends MetadataRecord> records) {
+        return apply(offset, records);
+    }
+
+    /** Replays {@code records} in order and marks the result as reflecting log entry {@code newOffset}. */
+    public MetadataImage apply(long newOffset, List<? extends MetadataRecord> records) {
+        if (records.isEmpty()) return withOffset(newOffset);
+        Builder b = new Builder(this);
+        for (MetadataRecord r : records) b.replay(r);
+        return new MetadataImage(newOffset, b.brokers, b.finishTopics(), b.topicConfigs, b.brokerConfigs);
+    }
+
+    /**
+     * Records that rebuild this image from {@link #EMPTY} (the snapshot form), in a stable order: brokers,
+     * topics with partitions, configs.
+     */
+    public List<MetadataRecord> toRecords() {
+        List<MetadataRecord> out = new ArrayList<>();
+        for (BrokerRegistration br : new TreeMap<>(brokers).values()) {
+            out.add(new RegisterBrokerRecord(br.id(), br.incarnationId(), br.epoch(), br.endpoints(), br.rack()));
+            if (!br.fenced()) out.add(new UnfenceBrokerRecord(br.id(), br.epoch()));
+            if (br.inControlledShutdown()) out.add(new ControlledShutdownRecord(br.id(), br.epoch()));
+        }
+        for (TopicImage t : topicsByName().values()) {
+            out.add(new TopicRecord(t.name(), t.id()));
+            t.partitions().forEach((p, pr) -> out.add(new PartitionRecord(t.id(), p, pr.replicas(), pr.isr(),
+                    pr.leader(), pr.leaderEpoch(), pr.partitionEpoch())));
+        }
+        configsToRecords(ConfigResource.Type.TOPIC, topicConfigs, out);
+        configsToRecords(ConfigResource.Type.BROKER, brokerConfigs, out);
+        return out;
+    }
+
+    private static void configsToRecords(ConfigResource.Type type, Map<String, Map<String, String>> configs,
+                                         List<MetadataRecord> out) {
+        new TreeMap<>(configs).forEach((name, kv) -> new TreeMap<>(kv).forEach((k, v) ->
+                out.add(new ConfigRecord(type, name, k, v))));
+    }
+
+    private static <K, V> Map<K, V> frozen(Map<K, V> m) {
+        return Collections.unmodifiableMap(new HashMap<>(m));
+    }
+
+    private static Map<String, Map<String, String>> frozenConfigs(Map<String, Map<String, String>> m) {
+        Map<String, Map<String, String>> out = new HashMap<>();
+        m.forEach((k, v) -> {
+            if (!v.isEmpty()) out.put(k, Map.copyOf(v));
+        });
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** Mutable working copy used during one {@link #apply}; throws on records that break an invariant. */
+    private static final class Builder {
+        final Map<Integer, BrokerRegistration> brokers;
+        final Map<Uuid, TopicImage> topics;
+        final Map<String, Map<String, String>> topicConfigs;
+        final Map<String, Map<String, String>> brokerConfigs;
+        /** Partition maps of the topics this batch touched, copied once per batch (not once per record). */
+        final Map<Uuid, Map<Integer, PartitionRegistration>> dirty = new HashMap<>();
+
+        Builder(MetadataImage base) {
+            brokers = new HashMap<>(base.brokers);
+            topics = new HashMap<>(base.topicsById);
+            topicConfigs = new HashMap<>(base.topicConfigs);
+            brokerConfigs = new HashMap<>(base.brokerConfigs);
+        }
+
+        void replay(MetadataRecord record) {
+            if (record instanceof RegisterBrokerRecord r) {
+                BrokerRegistration old = brokers.get(r.brokerId());
+                if (old != null && r.brokerEpoch() <= old.epoch()) {
+                    throw new IllegalStateException("broker epoch must grow: " + old.epoch() + " then " + r);
+                }
+                brokers.put(r.brokerId(), new BrokerRegistration(r.brokerId(), r.incarnationId(), r.brokerEpoch(),
+                        r.endpoints(), r.rack(), true, false));
+            } else if (record instanceof FenceBrokerRecord r) {
+                brokers.put(r.brokerId(), broker(r.brokerId(), r.brokerEpoch()).withFenced(true));
+            } else if (record instanceof UnfenceBrokerRecord r) {
+                brokers.put(r.brokerId(), broker(r.brokerId(), r.brokerEpoch()).withFenced(false));
+            } else if (record instanceof ControlledShutdownRecord r) {
+                brokers.put(r.brokerId(), broker(r.brokerId(), r.brokerEpoch()).withControlledShutdown());
+            } else if (record instanceof TopicRecord r) {
+                if (topics.containsKey(r.topicId())) throw new IllegalStateException("topic id exists: " + r);
+                for (TopicImage t : topics.values()) {
+                    if (t.name().equals(r.name())) throw new IllegalStateException("topic name exists: " + r);
+                }
+                topics.put(r.topicId(), new TopicImage(r.name(), r.topicId(), Map.of()));
+            } else if (record instanceof PartitionRecord r) {
+                Map<Integer, PartitionRegistration> parts = partitions(r.topicId());
+                if (parts.containsKey(r.partition())) throw new IllegalStateException("partition exists: " + r);
+                parts.put(r.partition(), new PartitionRegistration(r.replicas(), r.isr(), r.leader(),
+                        r.leaderEpoch(), r.partitionEpoch()));
+            } else if (record instanceof PartitionChangeRecord r) {
+                Map<Integer, PartitionRegistration> parts = partitions(r.topicId());
+                PartitionRegistration old = parts.get(r.partition());
+                if (old == null) throw new IllegalStateException("no such partition: " + r);
+                // Epochs move by exactly one step: a change decided on a stale image cannot replay.
+                boolean leaderMoves = r.leader().isPresent() && r.leader().getAsInt() != old.leader();
+                if (r.partitionEpoch() != old.partitionEpoch() + 1
+                        || r.leaderEpoch() != old.leaderEpoch() + (leaderMoves ? 1 : 0)) {
+                    throw new IllegalStateException("epochs do not follow " + old + ": " + r);
+                }
+                parts.put(r.partition(), old.merge(r.isr(), r.leader(), r.leaderEpoch(), r.partitionEpoch()));
+            } else if (record instanceof RemoveTopicRecord r) {
+                TopicImage t = topic(r.topicId());
+                topics.remove(r.topicId());
+                dirty.remove(r.topicId());
+                topicConfigs.remove(t.name());
+            } else if (record instanceof ConfigRecord r) {
+                Map<String, Map<String, String>> target;
+                if (r.resourceType() == ConfigResource.Type.TOPIC) target = topicConfigs;
+                else if (r.resourceType() == ConfigResource.Type.BROKER) target = brokerConfigs;
+                else throw new IllegalStateException("unsupported config resource: " + r);
+                Map<String, String> kv = new HashMap<>(target.getOrDefault(r.resourceName(), Map.of()));
+                if (r.value() == null) kv.remove(r.key()); else kv.put(r.key(), r.value());
+                if (kv.isEmpty()) target.remove(r.resourceName()); else target.put(r.resourceName(), kv);
+            } else {
+                throw new IllegalStateException("unknown record " + record);
+            }
+        }
+
+        private BrokerRegistration broker(int id, long epoch) {
+            BrokerRegistration b = brokers.get(id);
+            if (b == null) throw new IllegalStateException("unknown broker " + id);
+            if (b.epoch() != epoch) throw new IllegalStateException("broker " + id + " epoch " + b.epoch() + " != " + epoch);
+            return b;
+        }
+
+        private TopicImage topic(Uuid id) {
+            TopicImage t = topics.get(id);
+            if (t == null) throw new IllegalStateException("unknown topic id " + id);
+            return t;
+        }
+
+        private Map<Integer, PartitionRegistration> partitions(Uuid topicId) {
+            Map<Integer, PartitionRegistration> parts = dirty.get(topicId);
+            if (parts == null) {
+                parts = new HashMap<>(topic(topicId).partitions());
+                dirty.put(topicId, parts);
+            }
+            return parts;
+        }
+
+        Map<Uuid, TopicImage> finishTopics() {
+            dirty.forEach((id, parts) -> {
+                TopicImage t = topics.get(id);
+                topics.put(id, new TopicImage(t.name(), t.id(), parts));
+            });
+            return topics;
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.faultline.broker.controller;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.faultline.broker.metadata.PartitionRegistration;
+import java.util.List;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
+import org.apache.kafka.common.message.BrokerHeartbeatResponseData;
+import org.apache.kafka.common.message.BrokerRegistrationRequestData;
+import org.apache.kafka.common.message.BrokerRegistrationResponseData;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.Test;
+
+/** Registration, heartbeats, session expiry and controlled shutdown on a manual clock. */
+class BrokerLifecycleTest {
+
+    @Test
+    void registrationStartsFencedAndTheFirstHeartbeatUnfences() {
+        LogicHarness h = new LogicHarness();
+        long epoch = h.register(1);
+        assertTrue(h.image.broker(1).orElseThrow().fenced());
+        assertEquals("h1", h.image.broker(1).orElseThrow().endpoints().get("PLAINTEXT").host());
+        BrokerHeartbeatResponseData hb = h.heartbeat(1);
+        assertEquals(0, hb.errorCode());
+        assertFalse(hb.isFenced());
+        assertFalse(h.image.broker(1).orElseThrow().fenced());
+        assertEquals(epoch, h.image.broker(1).orElseThrow().epoch());
+    }
+
+    @Test
+    void retriedRegistrationKeepsTheEpochAndANewIncarnationMustWaitForTheOldSession() {
+        LogicHarness h = new LogicHarness();
+        long epoch = h.register(1);
+        h.heartbeat(1);
+        int logSize = h.log.size();
+        assertEquals(epoch, h.register(1)); // same incarnation: idempotent
+        assertEquals(logSize, h.log.size());
+
+        BrokerRegistrationRequestData other = new BrokerRegistrationRequestData().setBrokerId(1)
+                .setIncarnationId(Uuid.randomUuid()).setClusterId("c");
+        other.listeners().add(new BrokerRegistrationRequestData.Listener().setName("PLAINTEXT").setHost("x").setPort(1));
+        BrokerRegistrationResponseData dup = h.run(other);
+        assertEquals(Errors.DUPLICATE_BROKER_REGISTRATION.code(), dup.errorCode());
+
+        h.time.advance(2000); // the old process's session lapses
+        BrokerRegistrationResponseData ok = h.run(other);
+        assertEquals(0, ok.errorCode());
+        assertTrue(ok.brokerEpoch() > epoch);
+        assertTrue(h.image.broker(1).orElseThrow().fenced());
+    }
+
+    @Test
+    void heartbeatWithAStaleEpochOrFromAnUnknownBrokerIsRefused() {
+        LogicHarness h = new LogicHarness();
+        long epoch = h.register(1);
+        BrokerHeartbeatResponseData stale = h.run(new BrokerHeartbeatRequestData().setBrokerId(1).setBrokerEpoch(epoch + 7));
+        assertEquals(Errors.STALE_BROKER_EPOCH.code(), stale.errorCode());
+        BrokerHeartbeatResponseData unknown = h.run(new BrokerHeartbeatRequestData().setBrokerId(9).setBrokerEpoch(1));
+        assertEquals(Errors.BROKER_ID_NOT_REGISTERED.code(), unknown.errorCode());
+    }
+
+    @Test
+    void aSilentBrokerIsFencedAfterTheSessionTimeoutAndLosesItsLeadershipsAndIsrPlaces() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1, 2, 3);
+        h.createTopic("t", 3, 3);
+        h.time.advance(1999);
+        assertEquals(List.of(), h.tick());
+        h.heartbeat(1);
+        h.heartbeat(2);
+        h.time.advance(1);
+        assertEquals(List.of(3), h.tick());
+        assertTrue(h.image.broker(3).orElseThrow().fenced());
+        for (int p = 0; p < 3; p++) {
+            PartitionRegistration pr = h.partition("t", p);
+            assertFalse(pr.isr().contains(3), "partition " + p + " " + pr);
+            assertNotEquals(3, pr.leader());
+            assertTrue(pr.hasLeader());
+        }
+        // The fenced broker heartbeats again: unfenced, but it rejoins ISRs only through the leader's AlterPartition.
+        BrokerHeartbeatResponseData hb = h.heartbeat(3);
+        assertFalse(hb.isFenced());
+        assertFalse(h.partition("t", 0).isr().contains(3));
+    }
+
+    @Test
+    void aNewlyActiveControllerGivesEveryBrokerAFreshSession() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1, 2);
+        h.time.advance(5000);
+        h.logic.activate(h.image);
+        assertEquals(List.of(), h.tick());
+        h.time.advance(2000);
+        assertEquals(List.of(1, 2), h.tick());
+    }
+
+    @Test
+    void controlledShutdownMovesEveryLeadershipAwayThenAllowsTheShutdown() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1, 2, 3);
+        h.createTopic("t", 6, 3);
+        h.createTopic("solo", 2, 1); // RF 1: some partitions can only go offline
+        boolean ledSomething = h.image.topicsById().values().stream()
+                .flatMap(t -> t.partitions().values().stream()).anyMatch(p -> p.leader() == 2);
+        assertTrue(ledSomething);
+
+        BrokerHeartbeatResponseData hb = h.heartbeat(2, true);
+        assertFalse(hb.shouldShutDown(), "not before the broker has seen its leaderships move");
+        assertFalse(hb.isFenced());
+        h.image.topicsById().values().forEach(t -> t.partitions().forEach((p, pr) -> {
+            assertNotEquals(2, pr.leader(), t.name() + "-" + p);
+            if (pr.replicas().size() > 1) {
+                assertFalse(pr.isr().contains(2), t.name() + "-" + p + " " + pr);
+                assertTrue(pr.hasLeader());
+            }
+        }));
+        assertTrue(h.image.broker(2).orElseThrow().inControlledShutdown());
+        BrokerHeartbeatResponseData next = h.heartbeat(2, true); // its metadata offset is now past the move
+        assertTrue(next.shouldShutDown());
+        assertTrue(h.image.broker(2).orElseThrow().fenced());
+    }
+
+    @Test
+    void aBrokerInControlledShutdownStaysOutOfNewPlacementsAndAFencedOneMayStopAtOnce() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1, 2);
+        h.heartbeat(1, true);
+        assertEquals(org.apache.kafka.common.protocol.Errors.INVALID_REPLICATION_FACTOR.code(), h.createTopic("t", 1, 2).errorCode());
+        h.time.advance(2000);
+        h.heartbeat(2);
+        assertEquals(List.of(1), h.tick());
+        BrokerHeartbeatResponseData fenced = h.heartbeat(1, true);
+        assertTrue(fenced.shouldShutDown());
+        assertTrue(fenced.isFenced());
+    }
+
+    @Test
+    void aCleanlyRestartedBrokerNamingItsPreviousEpochReplacesItsLiveRegistration() {
+        LogicHarness h = new LogicHarness();
+        long epoch = h.register(1);
+        h.heartbeat(1);
+        BrokerRegistrationRequestData again = new BrokerRegistrationRequestData().setBrokerId(1)
+                .setIncarnationId(Uuid.randomUuid()).setClusterId("c").setPreviousBrokerEpoch(epoch);
+        again.listeners().add(new BrokerRegistrationRequestData.Listener().setName("PLAINTEXT").setHost("x").setPort(1));
+        BrokerRegistrationResponseData ok = h.run(again);
+        assertEquals(0, ok.errorCode());
+        assertTrue(ok.brokerEpoch() > epoch);
+    }
+}
