@@ -52,6 +52,8 @@ public final class LazyFs extends FuseStubFS {
             () -> new FileStat(jnr.ffi.Runtime.getSystemRuntime()));
     private volatile boolean fenced;
     private final boolean realFsync;
+    /** The mount's device number (its FUSE connection), known once mounted in the background; 0 before. */
+    private volatile long connection;
 
     /** With fsyncs modelled only: see {@link #LazyFs(Path, boolean)}. */
     public LazyFs(Path backing) throws IOException {
@@ -111,8 +113,49 @@ public final class LazyFs extends FuseStubFS {
         return "files-tracked=" + files.size() + " dir-ops-pending=" + journal.size() + " fenced=" + fenced;
     }
 
+    /**
+     * Unmounts. After a crash the connection is aborted first: a program that crashed in this same JVM (a test)
+     * still holds files open, and closing them at exit would wait on answers from a loop that is going away.
+     */
     public void close() {
+        if (fenced && connection > 0) abortConnection();
         umount();
+    }
+
+    /** Fails every pending and later request of this mount's FUSE connection (fusectl's abort). */
+    private void abortConnection() {
+        try {
+            long minor = (connection & 0xff) | ((connection >> 12) & 0xfff00);
+            Path conns = Path.of("/sys/fs/fuse/connections");
+            if (!Files.exists(conns.resolve(Long.toString(minor)))) c.mount("fusectl", conns.toString(), "fusectl", 0, null);
+            Files.writeString(conns.resolve(minor + "/abort"), "1");
+        } catch (IOException | RuntimeException e) {
+            System.err.println("lazyfs: could not abort the connection of " + mountPoint + ": " + e);
+        }
+    }
+
+    /**
+     * Mounts at mountPoint with its FUSE loop on a daemon thread, so the loop never keeps a JVM alive (files a
+     * crashed program left open keep a lazily unmounted connection open), and waits until the kernel lists it.
+     */
+    public void mountInBackground(Path mountPoint, String[] options, long timeoutMillis) throws IOException {
+        Path at = mountPoint.toAbsolutePath().normalize();
+        Thread loop = new Thread(() -> mount(at, true, false, options), "lazyfs-loop-" + at.getFileName());
+        loop.setDaemon(true);
+        loop.start();
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        while (Files.readAllLines(Path.of("/proc/mounts")).stream().noneMatch(l -> l.contains(" " + at + " fuse"))) {
+            if (System.nanoTime() > deadline || !loop.isAlive()) {
+                throw new IOException("lazyfs did not mount at " + at + " (needs /dev/fuse, libfuse2 and the right to mount)");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while mounting", e);
+            }
+        }
+        connection = (Long) Files.getAttribute(at, "unix:dev");
     }
 
     // ---- the gate ------------------------------------------------------------------------------------------

@@ -61,6 +61,8 @@ public interface LibC {
 
     int fallocate(int fd, int mode, long offset, long length);
 
+    int mount(String source, String target, String type, long flags, Pointer data);
+
     LibC INSTANCE = LibraryLoader.create(LibC.class).load("c");
 
     /** The last call's errno as a negative FUSE result. */

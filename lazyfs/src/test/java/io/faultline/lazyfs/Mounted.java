@@ -21,12 +21,7 @@ final class Mounted implements AutoCloseable {
         backing = Files.createDirectories(dir.resolve("backing"));
         mount = Files.createDirectories(dir.resolve("mount"));
         fs = new LazyFs(backing);
-        fs.mount(mount, false, false, LazyFsMain.mountOptions());
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!isMounted()) {
-            if (System.nanoTime() > deadline) throw new IllegalStateException("lazyfs did not mount at " + mount);
-            sleep(20);
-        }
+        fs.mountInBackground(mount, LazyFsMain.mountOptions(), 30_000);
     }
 
     Path path(String name) {

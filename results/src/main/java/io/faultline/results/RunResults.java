@@ -10,12 +10,19 @@ import java.util.Map;
  * The shape of results.json: the overall verdict (read back by {@link RunStore#listRuns()}), whether the run
  * completed, every check's result, and the figures the report measured (availability, throughput, anomaly counts)
  * so campaign pages need not re-read histories. {@code caveats} say why a verdict is weaker than it looks (e.g. the
- * final drain did not reach every offset, so unread values are not proven lost).
+ * final drain did not reach every offset, so unread values are not proven lost). {@code durability}, when power
+ * faults ran, says whether the system's flush settings promised that acknowledged writes survive them, so a loss
+ * reads as a bug or as allowed by the settings (null otherwise).
  */
 public record RunResults(Verdict verdict, boolean complete, Map<String, CheckResult> checks,
-                         HtmlReport.Summary summary, List<String> caveats) {
+                         HtmlReport.Summary summary, List<String> caveats, String durability) {
     public RunResults {
         caveats = caveats == null ? List.of() : List.copyOf(caveats);
+    }
+
+    public RunResults(Verdict verdict, boolean complete, Map<String, CheckResult> checks, HtmlReport.Summary summary,
+                      List<String> caveats) {
+        this(verdict, complete, checks, summary, caveats, null);
     }
 
     public RunResults(Verdict verdict, boolean complete, Map<String, CheckResult> checks, HtmlReport.Summary summary) {
