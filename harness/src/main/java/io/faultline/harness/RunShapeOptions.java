@@ -62,9 +62,9 @@ final class RunShapeOptions {
     static List<String> faultPackages(List<String> names) {
         List<String> faults = names.size() == 1 && "none".equals(names.get(0)) ? List.of() : List.copyOf(names);
         for (String f : faults) {
-            if (!FaultPackages.NAMES.contains(f)) {
+            if (!FaultPackages.NAMES.contains(f) && !FaultPackages.PREPARED.contains(f)) {
                 throw new IllegalArgumentException("unknown --nemesis package '" + f + "'; known: none, "
-                        + String.join(", ", FaultPackages.NAMES));
+                        + String.join(", ", FaultPackages.NAMES) + ", " + String.join(", ", FaultPackages.PREPARED));
             }
         }
         return faults;

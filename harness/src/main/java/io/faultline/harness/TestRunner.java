@@ -9,6 +9,7 @@ import io.faultline.docker.sut.ApacheKafka;
 import io.faultline.docker.sut.BrokerImpl;
 import io.faultline.docker.sut.KafkaSettings;
 import io.faultline.docker.sut.SutCluster;
+import io.faultline.nemesis.FaultPackages;
 import io.faultline.docker.sut.SystemUnderTest;
 import io.faultline.results.RunDir;
 import io.faultline.results.RunStore;
@@ -165,7 +166,10 @@ final class TestRunner {
         String image = sut.buildImage();
 
         progress.phase("start-cluster");
-        state.cluster = SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
+        // Power loss needs every node's data on lazyfs, which forgets what was not fsynced.
+        state.cluster = config.nemesis().contains(FaultPackages.POWER)
+                ? SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT, io.faultline.docker.LazyFsMount::on)
+                : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
 
         QueueWorkloadConfig workload = workloadConfig(state.cluster.bootstrapServers(), run);
