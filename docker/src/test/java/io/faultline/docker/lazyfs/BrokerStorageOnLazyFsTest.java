@@ -1,6 +1,6 @@
 package io.faultline.docker.lazyfs;
 
-import io.faultline.broker.storage.LogClock;
+import io.faultline.broker.common.Time;
 import io.faultline.broker.storage.LogConfig;
 import io.faultline.broker.storage.PartitionLog;
 import io.faultline.broker.storage.RecoveryState;
@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BrokerStorageOnLazyFsTest {
     private static final LogConfig CONFIG = LogConfig.DEFAULT.toBuilder().segmentBytes(16 * 1024).build();
-    private static final LogClock CLOCK = LogClock.SYSTEM;
+    private static final Time CLOCK = Time.SYSTEM;
 
     @Test
     void partitionLogRecoversTheFlushedPrefixAfterPowerLoss() throws Exception {
