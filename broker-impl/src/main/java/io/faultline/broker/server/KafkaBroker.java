@@ -224,7 +224,11 @@ public final class KafkaBroker implements AutoCloseable {
     private ControllerNodeConfig controllerConfig() {
         ControllerSettings settings = ControllerSettings.DEFAULTS
                 .withSessionTimeout(config.cluster().brokerSessionTimeoutMs(), config.cluster().brokerHeartbeatIntervalMs())
-                .withDefaults(config.cluster().defaultReplicationFactor(), config.numPartitions());
+                .withDefaults(config.cluster().defaultReplicationFactor(), config.numPartitions())
+                // Validated before any work: a request cannot make the cluster create more than a broker can open.
+                .withPartitionLimits(io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_TOPIC,
+                        io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_REQUEST,
+                        io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_BROKER);
         int election = config.cluster().quorumElectionTimeoutMs();
         if (election > 0) settings = settings.withRaft(election, 2 * election, settings.snapshotThreshold());
         int offset = QuorumVoters.DEFAULT_RAFT_PORT_OFFSET;

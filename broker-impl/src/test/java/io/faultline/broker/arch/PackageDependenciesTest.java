@@ -41,7 +41,7 @@ class PackageDependenciesTest {
                 .whereLayer("metadata").mayOnlyAccessLayers("common")
                 .whereLayer("network").mayOnlyAccessLayers("common")
                 .whereLayer("controller").mayOnlyAccessLayers("common", "metadata", "storage")
-                .whereLayer("config").mayOnlyAccessLayers("common", "storage", "controller")
+                .whereLayer("config").mayOnlyAccessLayers("common", "storage", "network", "controller")
                 .whereLayer("partition").mayOnlyAccessLayers("common", "storage", "purgatory", "metadata", "config")
                 .whereLayer("replication").mayOnlyAccessLayers("common", "storage", "purgatory", "metadata", "config",
                         "network", "partition")
