@@ -181,6 +181,9 @@ class ConsumerGroupTest {
         java.util.concurrent.atomic.AtomicInteger lost = new java.util.concurrent.atomic.AtomicInteger();
         Map<String, Object> cfg = new HashMap<>(groupConfig("live-grp"));
         cfg.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 15000);
+        // The restart takes a few seconds (the node recovers its metadata quorum first): a 4.x client would
+        // rebootstrap meanwhile, forget the topic and rejoin on its own. The server-side restore is what is tested.
+        cfg.put(org.apache.kafka.clients.CommonClientConfigs.METADATA_RECOVERY_STRATEGY_CONFIG, "none");
         try (KafkaConsumer<String, String> c = TestBroker.consumer(b.bootstrap(), cfg)) {
             c.subscribe(List.of("live"), new org.apache.kafka.clients.consumer.ConsumerRebalanceListener() {
                 @Override
