@@ -222,7 +222,12 @@ public final class KafkaBroker implements AutoCloseable {
                 .withSessionTimeout(config.cluster().brokerSessionTimeoutMs(), config.cluster().brokerHeartbeatIntervalMs())
                 .withDefaults(config.cluster().defaultReplicationFactor(), config.numPartitions());
         int election = config.cluster().quorumElectionTimeoutMs();
-        if (election > 0) settings = settings.withRaft(election, 2 * election, settings.snapshotThreshold());
+        if (election > 0) {
+            settings = settings.withRaft(election, 2 * election, settings.snapshotThreshold());
+        } else if (config.cluster().standalone()) {
+            // A one-voter quorum has no one to wait for: elect at once, so a restart is not held up by it.
+            settings = settings.withRaft(100, 200, settings.snapshotThreshold());
+        }
         int offset = QuorumVoters.DEFAULT_RAFT_PORT_OFFSET;
         Map<Integer, InetSocketAddress> voters = config.cluster().standalone()
                 ? Map.of(config.nodeId(), InetSocketAddress.createUnresolved("127.0.0.1", 0))
@@ -234,7 +239,14 @@ public final class KafkaBroker implements AutoCloseable {
 
     private void awaitUnfenced() {
         try {
-            lifecycle.caughtUp().thenCompose(x -> lifecycle.unfenced()).get(STARTUP_WAIT_MS, TimeUnit.MILLISECONDS);
+            int id = config.nodeId();
+            // Unfenced by the controller, and seen so in this node's own metadata (what its answers come from): this
+            // registration's epoch, not an older one still unfenced in a snapshot being replayed.
+            lifecycle.caughtUp().thenCompose(x -> lifecycle.unfenced())
+                    .thenCompose(x -> metadata.await(img -> img.broker(id)
+                            .map(b -> !b.fenced() && b.epoch() == lifecycle.brokerEpoch()).orElse(false),
+                            STARTUP_WAIT_MS))
+                    .get(STARTUP_WAIT_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
@@ -281,8 +293,12 @@ public final class KafkaBroker implements AutoCloseable {
         if (closed) return;
         closed = true;
         log.info("Broker {} shutting down", config.nodeId());
+        boolean alone = metadata != null
+                && metadata.image().brokers().keySet().equals(java.util.Set.of(config.nodeId()));
         if (lifecycle != null) {
-            lifecycle.controlledShutdown(config.cluster().brokerSessionTimeoutMs());
+            // Alone, no other broker could take the leaderships over: a controlled shutdown would only take them
+            // offline and slow the restart down.
+            if (!alone) lifecycle.controlledShutdown(config.cluster().brokerSessionTimeoutMs());
             lifecycle.close();
         }
         for (SocketServer s : servers.values()) s.close();
