@@ -267,10 +267,17 @@ public final class ControllerNode implements AutoCloseable {
 
     /** Commits one batch through Raft and waits until it is applied here. */
     private Errors write(List<MetadataRecord> records) {
+        byte[] batch = MetadataSerde.serializeBatch(records);
+        if (batch.length > ControllerLogic.MAX_BATCH_BYTES) {
+            // It could never be replicated and would wedge the log: refuse it (a bug, or an absurd cluster).
+            LOG.error("node {}: refusing to write a metadata batch of {} records and {} bytes (limit {})",
+                    cfg.nodeId(), records.size(), batch.length, ControllerLogic.MAX_BATCH_BYTES);
+            return Errors.INVALID_REQUEST;
+        }
         RaftClientRequest req = RaftClientRequest.newBuilder().setClientId(clientId)
                 .setServerId(RaftSetup.peerId(cfg.nodeId())).setGroupId(RaftSetup.GROUP_ID)
                 .setCallId(callIds.incrementAndGet())
-                .setMessage(Message.valueOf(ByteString.copyFrom(MetadataSerde.serializeBatch(records))))
+                .setMessage(Message.valueOf(ByteString.copyFrom(batch)))
                 .setType(RaftClientRequest.writeRequestType()).build();
         try {
             RaftClientReply reply = server.submitClientRequestAsync(req)
