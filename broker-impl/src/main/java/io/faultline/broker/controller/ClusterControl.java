@@ -31,8 +31,6 @@ final class ClusterControl {
     private final ControllerSettings settings;
     /** Broker id → monotonic time (ns) of its last heartbeat or registration. */
     private final Map<Integer, Long> lastContactNs = new HashMap<>();
-    /** Broker id → image offset when it registered: it is caught up once its metadata offset reaches this. */
-    private final Map<Integer, Long> registeredAtOffset = new HashMap<>();
     /**
      * Broker id → image offset when its controlled shutdown was decided: it may stop once its metadata offset is
      * past this, i.e. it has applied the records that moved its leaderships away.
@@ -47,7 +45,6 @@ final class ClusterControl {
     /** This node just became the active controller: every registered broker starts a fresh session now. */
     void activate(MetadataImage image) {
         lastContactNs.clear();
-        registeredAtOffset.clear();
         shutdownDecidedAt.clear();
         long now = time.nanoseconds();
         for (int id : image.brokers().keySet()) lastContactNs.put(id, now);
@@ -87,7 +84,6 @@ final class ClusterControl {
         req.listeners().forEach(l -> endpoints.put(l.name(), new Endpoint(l.host(), l.port())));
         d.add(new RegisterBrokerRecord(id, req.incarnationId(), epoch, endpoints, req.rack()));
         lastContactNs.put(id, time.nanoseconds());
-        registeredAtOffset.put(id, image.offset());
         shutdownDecidedAt.remove(id);
         return d.result(resp.setBrokerEpoch(epoch));
     }
@@ -101,8 +97,8 @@ final class ClusterControl {
             return ControllerResult.of(resp.setErrorCode(Errors.STALE_BROKER_EPOCH.code()).setIsFenced(true));
         }
         lastContactNs.put(id, time.nanoseconds());
-        long needed = registeredAtOffset.getOrDefault(id, -1L);
-        boolean caughtUp = req.currentMetadataOffset() >= needed;
+        // Caught up once it has applied its own registration (kept in the image, so any controller knows it).
+        boolean caughtUp = req.currentMetadataOffset() >= b.registeredAt();
         Decision d = new Decision(image);
         if (req.wantShutDown()) {
             if (!b.fenced() && !b.inControlledShutdown()) {

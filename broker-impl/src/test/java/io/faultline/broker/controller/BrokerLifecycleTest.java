@@ -31,6 +31,38 @@ class BrokerLifecycleTest {
         assertEquals(epoch, h.image.broker(1).orElseThrow().epoch());
     }
 
+    private static BrokerHeartbeatResponseData heartbeatAt(LogicHarness h, ControllerLogic logic, int id, long offset) {
+        var r = logic.handle(h.image, new BrokerHeartbeatRequestData().setBrokerId(id)
+                .setBrokerEpoch(h.image.broker(id).orElseThrow().epoch()).setCurrentMetadataOffset(offset));
+        h.commit(r.records());
+        return (BrokerHeartbeatResponseData) r.response();
+    }
+
+    @Test
+    void aBrokerIsCaughtUpOnlyOnceItAppliedItsOwnRegistrationEvenAfterAFailover() {
+        LogicHarness h = new LogicHarness();
+        h.register(1);
+        long registeredAt = h.image.offset(); // the harness commits each decision as one log entry
+        assertEquals(registeredAt, h.image.broker(1).orElseThrow().registeredAt());
+
+        // One entry short: it has not seen its own registration yet.
+        BrokerHeartbeatResponseData early = heartbeatAt(h, h.logic, 1, registeredAt - 1);
+        assertFalse(early.isCaughtUp());
+        assertTrue(early.isFenced());
+
+        // Another controller takes over with the same committed image: it knows the same thing.
+        ControllerLogic next = new ControllerLogic(h.time, h.settings);
+        next.activate(h.image);
+        BrokerHeartbeatResponseData stillEarly = heartbeatAt(h, next, 1, registeredAt - 1);
+        assertFalse(stillEarly.isCaughtUp());
+        assertTrue(h.image.broker(1).orElseThrow().fenced());
+
+        BrokerHeartbeatResponseData caughtUp = heartbeatAt(h, next, 1, registeredAt);
+        assertTrue(caughtUp.isCaughtUp());
+        assertFalse(caughtUp.isFenced());
+        assertFalse(h.image.broker(1).orElseThrow().fenced());
+    }
+
     @Test
     void retriedRegistrationKeepsTheEpochAndANewIncarnationMustWaitForTheOldSession() {
         LogicHarness h = new LogicHarness();
