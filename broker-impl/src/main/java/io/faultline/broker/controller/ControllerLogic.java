@@ -55,6 +55,14 @@ public final class ControllerLogic {
         cluster.activate(image);
     }
 
+    /**
+     * Any thread: a BrokerHeartbeat just arrived and is queued for decision. Its session counts from now, not
+     * from when it is decided; its epoch is checked against the image when sessions are checked.
+     */
+    public void heartbeatArrived(int brokerId, long brokerEpoch) {
+        cluster.heartbeatArrived(brokerId, brokerEpoch);
+    }
+
     /** Decides on one request; throws IllegalArgumentException for a request type the controller does not handle. */
     public ControllerResult<? extends ApiMessage> handle(MetadataImage image, ApiMessage request) {
         ControllerResult<? extends ApiMessage> r = decide(image, request);

@@ -16,7 +16,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -56,6 +58,7 @@ public final class ControllerNode implements AutoCloseable {
     /** The Raft term in which this node activated as controller, or -1. */
     private volatile long activeTerm = -1;
     private volatile boolean closed;
+    private final AtomicBoolean tickQueued = new AtomicBoolean();
 
     private ControllerNode(ControllerNodeConfig cfg) throws IOException {
         this.cfg = cfg;
@@ -86,7 +89,10 @@ public final class ControllerNode implements AutoCloseable {
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
         server.start();
         long every = Math.max(50, Math.min(250, cfg.settings().brokerHeartbeatIntervalMs() / 2));
-        Runnable enqueueTick = () -> runOn(controllerThread, this::tick);
+        // At most one tick waits in the controller queue: a thread that fell behind does not pile them up.
+        Runnable enqueueTick = () -> {
+            if (tickQueued.compareAndSet(false, true)) runOn(controllerThread, this::tick);
+        };
         if (cfg.scheduler() != null) {
             ScheduledFuture<?> f = cfg.scheduler().scheduleWithFixedDelay(enqueueTick, every, every, TimeUnit.MILLISECONDS);
             this.cancelTicker = () -> f.cancel(false);
@@ -191,6 +197,7 @@ public final class ControllerNode implements AutoCloseable {
                     "the controller does not handle " + request.getClass().getSimpleName()));
         }
         if (!isActive()) return CompletableFuture.completedFuture(ErrorResponses.of(request, Errors.NOT_CONTROLLER));
+        if (request instanceof BrokerHeartbeatRequestData hb) logic.heartbeatArrived(hb.brokerId(), hb.brokerEpoch());
         CompletableFuture<ApiMessage> result = new CompletableFuture<>();
         try {
             controllerThread.execute(() -> {
@@ -217,6 +224,7 @@ public final class ControllerNode implements AutoCloseable {
 
     /** Controller thread: (de)activate with the Raft role, then fence brokers whose session lapsed. */
     private void tick() {
+        tickQueued.set(false);
         if (closed) return;
         reconcileActivation();
         if (!isActive()) return;

@@ -64,6 +64,27 @@ class BrokerLifecycleTest {
     }
 
     @Test
+    void sessionsAreTimedByWhenAHeartbeatArrivesNotWhenTheControllerGetsToIt() {
+        LogicHarness h = new LogicHarness(); // session 2000 ms
+        h.brokers(1, 2);
+        long epoch1 = h.image.broker(1).orElseThrow().epoch();
+        long epoch2 = h.image.broker(2).orElseThrow().epoch();
+        h.time.advance(1500);
+        // Both send a heartbeat; 2's carries a stale epoch. The controller thread is stuck (a slow Raft write)...
+        h.logic.heartbeatArrived(1, epoch1);
+        h.logic.heartbeatArrived(2, epoch2 + 1);
+        h.time.advance(1000);
+        // ...and a queued session check runs before the queued heartbeats: 1 is alive, 2's heartbeat does not count.
+        assertEquals(List.of(2), h.tick());
+        // The heartbeat is decided late but counts from its arrival: 1 still expires on time without another one.
+        h.heartbeat(1);
+        h.time.advance(999);
+        assertEquals(List.of(), h.tick());
+        h.time.advance(1);
+        assertEquals(List.of(1), h.tick());
+    }
+
+    @Test
     void retriedRegistrationKeepsTheEpochAndANewIncarnationMustWaitForTheOldSession() {
         LogicHarness h = new LogicHarness();
         long epoch = h.register(1);
