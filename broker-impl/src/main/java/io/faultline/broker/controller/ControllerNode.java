@@ -69,7 +69,7 @@ public final class ControllerNode implements AutoCloseable {
         this.stateMachine = new MetadataStateMachine(new MetadataStateMachine.Events() {
             @Override
             public void applied(MetadataImage before, MetadataImage after) {
-                runOn(publisher, () -> publish(after));
+                runOn(publisher, guarded("publishing offset " + after.offset(), () -> publish(after)));
             }
 
             @Override
@@ -80,7 +80,7 @@ public final class ControllerNode implements AutoCloseable {
 
             @Override
             public void leaderReady() {
-                runOn(controllerThread, ControllerNode.this::reconcileActivation);
+                runOn(controllerThread, guarded("activation", ControllerNode.this::reconcileActivation));
             }
         });
         Files.createDirectories(cfg.metadataDir());
@@ -91,7 +91,7 @@ public final class ControllerNode implements AutoCloseable {
         long every = Math.max(50, Math.min(250, cfg.settings().brokerHeartbeatIntervalMs() / 2));
         // At most one tick waits in the controller queue: a thread that fell behind does not pile them up.
         Runnable enqueueTick = () -> {
-            if (tickQueued.compareAndSet(false, true)) runOn(controllerThread, this::tick);
+            if (tickQueued.compareAndSet(false, true)) runOn(controllerThread, guarded("tick", this::tick));
         };
         if (cfg.scheduler() != null) {
             ScheduledFuture<?> f = cfg.scheduler().scheduleWithFixedDelay(enqueueTick, every, every, TimeUnit.MILLISECONDS);
@@ -120,6 +120,20 @@ public final class ControllerNode implements AutoCloseable {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             LOG.debug("node {} is closing: dropped {}", cfg.nodeId(), work);
         }
+    }
+
+    /**
+     * Work for this node's threads: a bug in one task is logged and the thread goes on with the next, instead of
+     * reaching the process's uncaught-exception handler (which halts the broker). An Error still propagates.
+     */
+    static Runnable guarded(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.error("controller task '{}' failed; carrying on", what, e);
+            }
+        };
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -165,10 +179,10 @@ public final class ControllerNode implements AutoCloseable {
      * image (what this node restored from snapshot and log so far), then for every later commit, in order.
      */
     public void addListener(MetadataListener listener) {
-        publisher.execute(() -> {
+        publisher.execute(guarded("adding a listener", () -> {
             listeners.add(listener);
             notify(listener, MetadataDelta.between(MetadataImage.EMPTY, lastPublished), lastPublished);
-        });
+        }));
     }
 
     private void publish(MetadataImage image) {
