@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
 import org.apache.kafka.common.message.BrokerHeartbeatResponseData;
 import org.apache.kafka.common.message.BrokerRegistrationRequestData;
@@ -23,7 +24,8 @@ import org.apache.kafka.common.protocol.Errors;
 /**
  * Broker membership (Kafka's ClusterControlManager + BrokerHeartbeatManager): registration with an incarnation
  * id and a fresh broker epoch, heartbeats, session expiry, fencing/unfencing and controlled shutdown. Heartbeat
- * times live only in memory on the active controller, on the injected clock; a newly active controller gives
+ * times live only in memory on the active controller, on the injected clock, taken when a heartbeat arrives
+ * ({@link #heartbeatArrived}) rather than when the controller thread gets to it; a newly active controller gives
  * every registered broker a fresh session ({@link #activate}).
  */
 final class ClusterControl {
@@ -31,8 +33,14 @@ final class ClusterControl {
     private final ControllerSettings settings;
     /** Broker id → monotonic time (ns) of its last heartbeat or registration. */
     private final Map<Integer, Long> lastContactNs = new HashMap<>();
-    /** Broker id → image offset when it registered: it is caught up once its metadata offset reaches this. */
-    private final Map<Integer, Long> registeredAtOffset = new HashMap<>();
+    /**
+     * Broker id → the latest heartbeat that arrived (any thread), possibly still queued for the controller
+     * thread. Sessions are timed by arrival, so a controller thread that fell behind (a slow Raft write) does
+     * not fence brokers whose heartbeats are waiting in its queue. The epoch is checked against the image here.
+     */
+    private final Map<Integer, Arrival> arrivals = new ConcurrentHashMap<>();
+
+    private record Arrival(long brokerEpoch, long nanos) { }
     /**
      * Broker id → image offset when its controlled shutdown was decided: it may stop once its metadata offset is
      * past this, i.e. it has applied the records that moved its leaderships away.
@@ -47,14 +55,27 @@ final class ClusterControl {
     /** This node just became the active controller: every registered broker starts a fresh session now. */
     void activate(MetadataImage image) {
         lastContactNs.clear();
-        registeredAtOffset.clear();
         shutdownDecidedAt.clear();
         long now = time.nanoseconds();
         for (int id : image.brokers().keySet()) lastContactNs.put(id, now);
     }
 
-    private boolean sessionAlive(int brokerId) {
-        Long last = lastContactNs.get(brokerId);
+    /** Any thread: a heartbeat from {@code brokerId} at {@code brokerEpoch} arrived now. */
+    void heartbeatArrived(int brokerId, long brokerEpoch) {
+        Arrival now = new Arrival(brokerEpoch, time.nanoseconds());
+        arrivals.merge(brokerId, now, (old, n) -> old.brokerEpoch() == n.brokerEpoch() && old.nanos() > n.nanos() ? old : n);
+    }
+
+    /** The last contact with the broker's current registration: processed, or arrived and still queued. */
+    private Long lastContact(BrokerRegistration b) {
+        Long last = lastContactNs.get(b.id());
+        Arrival a = arrivals.get(b.id());
+        if (a == null || a.brokerEpoch() != b.epoch()) return last;
+        return last == null ? a.nanos() : Math.max(last, a.nanos());
+    }
+
+    private boolean sessionAlive(BrokerRegistration b) {
+        Long last = lastContact(b);
         if (last == null) return false;
         return time.nanoseconds() - last < settings.brokerSessionTimeoutMs() * 1_000_000L;
     }
@@ -74,7 +95,7 @@ final class ClusterControl {
         // A new process may replace a live registration only if it names that registration's epoch (it knows it
         // shut down cleanly); otherwise it waits for the old session to lapse, as in Kafka.
         boolean replacesCleanly = old != null && req.previousBrokerEpoch() == old.epoch();
-        if (old != null && !old.fenced() && !old.inControlledShutdown() && sessionAlive(id) && !replacesCleanly) {
+        if (old != null && !old.fenced() && !old.inControlledShutdown() && sessionAlive(old) && !replacesCleanly) {
             return ControllerResult.of(resp.setErrorCode(Errors.DUPLICATE_BROKER_REGISTRATION.code()));
         }
         Decision d = new Decision(image);
@@ -87,7 +108,6 @@ final class ClusterControl {
         req.listeners().forEach(l -> endpoints.put(l.name(), new Endpoint(l.host(), l.port())));
         d.add(new RegisterBrokerRecord(id, req.incarnationId(), epoch, endpoints, req.rack()));
         lastContactNs.put(id, time.nanoseconds());
-        registeredAtOffset.put(id, image.offset());
         shutdownDecidedAt.remove(id);
         return d.result(resp.setBrokerEpoch(epoch));
     }
@@ -100,9 +120,9 @@ final class ClusterControl {
         if (b.epoch() != req.brokerEpoch()) {
             return ControllerResult.of(resp.setErrorCode(Errors.STALE_BROKER_EPOCH.code()).setIsFenced(true));
         }
-        lastContactNs.put(id, time.nanoseconds());
-        long needed = registeredAtOffset.getOrDefault(id, -1L);
-        boolean caughtUp = req.currentMetadataOffset() >= needed;
+        lastContactNs.merge(id, arrivalOrNow(b), Math::max);
+        // Caught up once it has applied its own registration (kept in the image, so any controller knows it).
+        boolean caughtUp = req.currentMetadataOffset() >= b.registeredAt();
         Decision d = new Decision(image);
         if (req.wantShutDown()) {
             if (!b.fenced() && !b.inControlledShutdown()) {
@@ -132,13 +152,19 @@ final class ClusterControl {
                 .setShouldShutDown(shouldShutDown));
     }
 
+    /** When this heartbeat arrived (if it was announced with {@link #heartbeatArrived}), else now. */
+    private long arrivalOrNow(BrokerRegistration b) {
+        Arrival a = arrivals.get(b.id());
+        return a != null && a.brokerEpoch() == b.epoch() ? a.nanos() : time.nanoseconds();
+    }
+
     /** Fences every unfenced broker whose session lapsed; their leaderships and ISR places go to others. */
     List<Integer> expiredBrokers(MetadataImage image) {
         List<Integer> expired = new ArrayList<>();
         long now = time.nanoseconds();
         for (BrokerRegistration b : new TreeMap<>(image.brokers()).values()) {
             if (b.fenced()) continue;
-            Long last = lastContactNs.get(b.id());
+            Long last = lastContact(b);
             if (last == null) {
                 // Registered under another controller after we activated: start its session now.
                 lastContactNs.put(b.id(), now);

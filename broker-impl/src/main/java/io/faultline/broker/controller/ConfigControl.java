@@ -124,12 +124,11 @@ final class ConfigControl {
         for (Map.Entry<String, String> e : next.entrySet()) {
             if (e.getValue() == null) return error(Errors.INVALID_CONFIG, "Null value not supported for " + e.getKey());
         }
-        if (type == ConfigResource.Type.TOPIC) {
-            for (String k : new TreeMap<>(next).keySet()) {
-                if (!touched.contains(k)) continue;
-                Optional<String> why = TopicConfigs.invalid(k, next.get(k));
-                if (why.isPresent()) return error(Errors.INVALID_CONFIG, why.get());
-            }
+        for (String k : new TreeMap<>(next).keySet()) {
+            if (!touched.contains(k)) continue;
+            Optional<String> why = type == ConfigResource.Type.TOPIC ? TopicConfigs.invalid(k, next.get(k))
+                    : TopicConfigs.invalidBroker(k, next.get(k));
+            if (why.isPresent()) return error(Errors.INVALID_CONFIG, why.get());
         }
         List<MetadataRecord> records = new ArrayList<>();
         new TreeMap<>(next).forEach((k, v) -> {

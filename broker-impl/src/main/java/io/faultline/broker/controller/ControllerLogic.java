@@ -2,6 +2,7 @@ package io.faultline.broker.controller;
 
 import io.faultline.broker.common.Time;
 import io.faultline.broker.metadata.MetadataImage;
+import io.faultline.broker.metadata.MetadataSerde;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.kafka.common.Uuid;
@@ -14,6 +15,7 @@ import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.common.protocol.Errors;
 
 /**
  * The controller's decisions, without Raft or sockets: given the latest image (committed plus this leader's own
@@ -22,6 +24,15 @@ import org.apache.kafka.common.protocol.ApiMessage;
  * reset by {@link #activate} when this node becomes the active controller.
  */
 public final class ControllerLogic {
+    /**
+     * Largest record batch one request may produce once serialized. One batch is one Raft entry, and an entry
+     * larger than what Ratis can buffer for a follower can never be replicated (nothing commits after it), so
+     * a request that would produce more is refused as a whole, before anything is written.
+     */
+    public static final int MAX_REQUEST_BATCH_BYTES = 1 << 20;
+    /** Largest batch the controller writes at all (its own periodic decisions included); see {@link RaftSetup}. */
+    static final int MAX_BATCH_BYTES = 4 << 20;
+
     private final ClusterControl cluster;
     private final TopicCreation creation;
     private final ReplicationControl replication;
@@ -44,8 +55,37 @@ public final class ControllerLogic {
         cluster.activate(image);
     }
 
+    /**
+     * Any thread: a BrokerHeartbeat just arrived and is queued for decision. Its session counts from now, not
+     * from when it is decided; its epoch is checked against the image when sessions are checked.
+     */
+    public void heartbeatArrived(int brokerId, long brokerEpoch) {
+        cluster.heartbeatArrived(brokerId, brokerEpoch);
+    }
+
     /** Decides on one request; throws IllegalArgumentException for a request type the controller does not handle. */
     public ControllerResult<? extends ApiMessage> handle(MetadataImage image, ApiMessage request) {
+        ControllerResult<? extends ApiMessage> r = decide(image, request);
+        if (r.records().isEmpty()) return r;
+        int bytes = MetadataSerde.serializeBatch(r.records()).length;
+        if (bytes <= MAX_REQUEST_BATCH_BYTES) return r;
+        String why = "The request would write " + r.records().size() + " metadata records of " + bytes
+                + " bytes, more than the controller's limit of " + MAX_REQUEST_BATCH_BYTES + " bytes per request";
+        return ControllerResult.of(ErrorResponses.of(request, tooLarge(request), why));
+    }
+
+    /** The error Kafka gives for a request it refuses as too large for its type. */
+    private static Errors tooLarge(ApiMessage request) {
+        if (request instanceof CreateTopicsRequestData || request instanceof CreatePartitionsRequestData) {
+            return Errors.POLICY_VIOLATION;
+        }
+        if (request instanceof IncrementalAlterConfigsRequestData || request instanceof AlterConfigsRequestData) {
+            return Errors.INVALID_CONFIG;
+        }
+        return Errors.INVALID_REQUEST;
+    }
+
+    private ControllerResult<? extends ApiMessage> decide(MetadataImage image, ApiMessage request) {
         if (request instanceof BrokerRegistrationRequestData r) return cluster.register(image, r);
         if (request instanceof BrokerHeartbeatRequestData r) return cluster.heartbeat(image, r);
         if (request instanceof AlterPartitionRequestData r) return replication.alterPartition(image, r);

@@ -16,7 +16,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.RequestHeader;
@@ -56,6 +58,7 @@ public final class ControllerNode implements AutoCloseable {
     /** The Raft term in which this node activated as controller, or -1. */
     private volatile long activeTerm = -1;
     private volatile boolean closed;
+    private final AtomicBoolean tickQueued = new AtomicBoolean();
 
     private ControllerNode(ControllerNodeConfig cfg) throws IOException {
         this.cfg = cfg;
@@ -66,7 +69,7 @@ public final class ControllerNode implements AutoCloseable {
         this.stateMachine = new MetadataStateMachine(new MetadataStateMachine.Events() {
             @Override
             public void applied(MetadataImage before, MetadataImage after) {
-                runOn(publisher, () -> publish(after));
+                runOn(publisher, guarded("publishing offset " + after.offset(), () -> publish(after)));
             }
 
             @Override
@@ -77,7 +80,7 @@ public final class ControllerNode implements AutoCloseable {
 
             @Override
             public void leaderReady() {
-                runOn(controllerThread, ControllerNode.this::reconcileActivation);
+                runOn(controllerThread, guarded("activation", ControllerNode.this::reconcileActivation));
             }
         });
         Files.createDirectories(cfg.metadataDir());
@@ -86,7 +89,10 @@ public final class ControllerNode implements AutoCloseable {
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
         server.start();
         long every = Math.max(50, Math.min(250, cfg.settings().brokerHeartbeatIntervalMs() / 2));
-        Runnable enqueueTick = () -> runOn(controllerThread, this::tick);
+        // At most one tick waits in the controller queue: a thread that fell behind does not pile them up.
+        Runnable enqueueTick = () -> {
+            if (tickQueued.compareAndSet(false, true)) runOn(controllerThread, guarded("tick", this::tick));
+        };
         if (cfg.scheduler() != null) {
             ScheduledFuture<?> f = cfg.scheduler().scheduleWithFixedDelay(enqueueTick, every, every, TimeUnit.MILLISECONDS);
             this.cancelTicker = () -> f.cancel(false);
@@ -114,6 +120,20 @@ public final class ControllerNode implements AutoCloseable {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             LOG.debug("node {} is closing: dropped {}", cfg.nodeId(), work);
         }
+    }
+
+    /**
+     * Work for this node's threads: a bug in one task is logged and the thread goes on with the next, instead of
+     * reaching the process's uncaught-exception handler (which halts the broker). An Error still propagates.
+     */
+    static Runnable guarded(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.error("controller task '{}' failed; carrying on", what, e);
+            }
+        };
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -159,10 +179,10 @@ public final class ControllerNode implements AutoCloseable {
      * image (what this node restored from snapshot and log so far), then for every later commit, in order.
      */
     public void addListener(MetadataListener listener) {
-        publisher.execute(() -> {
+        publisher.execute(guarded("adding a listener", () -> {
             listeners.add(listener);
             notify(listener, MetadataDelta.between(MetadataImage.EMPTY, lastPublished), lastPublished);
-        });
+        }));
     }
 
     private void publish(MetadataImage image) {
@@ -191,6 +211,7 @@ public final class ControllerNode implements AutoCloseable {
                     "the controller does not handle " + request.getClass().getSimpleName()));
         }
         if (!isActive()) return CompletableFuture.completedFuture(ErrorResponses.of(request, Errors.NOT_CONTROLLER));
+        if (request instanceof BrokerHeartbeatRequestData hb) logic.heartbeatArrived(hb.brokerId(), hb.brokerEpoch());
         CompletableFuture<ApiMessage> result = new CompletableFuture<>();
         try {
             controllerThread.execute(() -> {
@@ -217,6 +238,7 @@ public final class ControllerNode implements AutoCloseable {
 
     /** Controller thread: (de)activate with the Raft role, then fence brokers whose session lapsed. */
     private void tick() {
+        tickQueued.set(false);
         if (closed) return;
         reconcileActivation();
         if (!isActive()) return;
@@ -267,10 +289,17 @@ public final class ControllerNode implements AutoCloseable {
 
     /** Commits one batch through Raft and waits until it is applied here. */
     private Errors write(List<MetadataRecord> records) {
+        byte[] batch = MetadataSerde.serializeBatch(records);
+        if (batch.length > ControllerLogic.MAX_BATCH_BYTES) {
+            // It could never be replicated and would wedge the log: refuse it (a bug, or an absurd cluster).
+            LOG.error("node {}: refusing to write a metadata batch of {} records and {} bytes (limit {})",
+                    cfg.nodeId(), records.size(), batch.length, ControllerLogic.MAX_BATCH_BYTES);
+            return Errors.INVALID_REQUEST;
+        }
         RaftClientRequest req = RaftClientRequest.newBuilder().setClientId(clientId)
                 .setServerId(RaftSetup.peerId(cfg.nodeId())).setGroupId(RaftSetup.GROUP_ID)
                 .setCallId(callIds.incrementAndGet())
-                .setMessage(Message.valueOf(ByteString.copyFrom(MetadataSerde.serializeBatch(records))))
+                .setMessage(Message.valueOf(ByteString.copyFrom(batch)))
                 .setType(RaftClientRequest.writeRequestType()).build();
         try {
             RaftClientReply reply = server.submitClientRequestAsync(req)

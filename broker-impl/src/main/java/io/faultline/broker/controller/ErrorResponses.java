@@ -28,7 +28,11 @@ public final class ErrorResponses {
     private ErrorResponses() { }
 
     public static ApiMessage of(ApiMessage request, Errors error) {
-        String msg = error.message();
+        return of(request, error, error.message());
+    }
+
+    /** As {@link #of(ApiMessage, Errors)}, with {@code msg} where the response type carries a message. */
+    public static ApiMessage of(ApiMessage request, Errors error, String msg) {
         short code = error.code();
         if (request instanceof BrokerRegistrationRequestData) {
             return new BrokerRegistrationResponseData().setErrorCode(code).setBrokerEpoch(-1);

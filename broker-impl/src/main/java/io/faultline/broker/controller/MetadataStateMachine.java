@@ -6,7 +6,6 @@ import io.faultline.broker.metadata.MetadataSerde;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
@@ -55,8 +54,15 @@ final class MetadataStateMachine extends BaseStateMachine {
     private final Events events;
     private volatile MetadataImage image = MetadataImage.EMPTY;
 
+    private final DurableFiles.Syncer syncer;
+
     MetadataStateMachine(Events events) {
+        this(events, DurableFiles.FSYNC);
+    }
+
+    MetadataStateMachine(Events events, DurableFiles.Syncer syncer) {
         this.events = events;
+        this.syncer = syncer;
     }
 
     MetadataImage image() {
@@ -147,12 +153,18 @@ final class MetadataStateMachine extends BaseStateMachine {
         }
         if (applied == null || applied.getIndex() < 0) return -1;
         File file = storage.getSnapshotFile(applied.getTerm(), applied.getIndex());
-        File tmp = new File(file.getParentFile(), file.getName() + ".tmp");
-        Files.write(tmp.toPath(), MetadataSerde.serializeImage(snap));
-        Files.move(tmp.toPath(), file.toPath(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
+        byte[] bytes = MetadataSerde.serializeImage(snap);
+        // Durable before Ratis learns of it: it purges the log entries the snapshot covers right after.
+        DurableFiles.write(file.toPath(), bytes, syncer);
+        MD5Hash md5 = MD5Hash.digest(bytes);
+        DurableFiles.write(MD5FileUtil.getDigestFileForFile(file).toPath(), md5File(md5, file), syncer);
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), applied));
         return applied.getIndex();
+    }
+
+    /** The digest file as Ratis' MD5FileUtil reads it: hex digest, " *", file name, newline. */
+    private static byte[] md5File(MD5Hash md5, File file) {
+        return (md5 + " *" + file.getName() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Override

@@ -28,6 +28,9 @@ final class RaftSetup {
     static final RaftGroupId GROUP_ID =
             RaftGroupId.valueOf(UUID.nameUUIDFromBytes("faultline-metadata".getBytes(StandardCharsets.UTF_8)));
 
+    /** Twice the largest batch the controller writes ({@link ControllerLogic#MAX_BATCH_BYTES}). */
+    static final int APPENDER_BUFFER_BYTES = 2 * ControllerLogic.MAX_BATCH_BYTES;
+
     private RaftSetup() { }
 
     static RaftPeerId peerId(int nodeId) {
@@ -77,6 +80,10 @@ final class RaftSetup {
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
         RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(Integer.MAX_VALUE, s.snapshotThreshold()));
         RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(s.raftSegmentBytes()));
+        // A log entry larger than the appender's buffer can never be sent to a follower, so the buffer must hold
+        // the largest batch the controller writes with room to spare; Ratis needs the write buffer >= it + 8.
+        RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, SizeInBytes.valueOf(APPENDER_BUFFER_BYTES));
+        RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(APPENDER_BUFFER_BYTES + (64 << 10)));
         return p;
     }
 

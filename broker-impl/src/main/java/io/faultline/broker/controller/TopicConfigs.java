@@ -24,6 +24,18 @@ public final class TopicConfigs {
             TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "1",
             TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false");
 
+    /**
+     * Longest config value accepted (topic or broker). Kafka has no such limit, but every value is stored in the
+     * replicated metadata log and in every snapshot; no real config needs more.
+     */
+    public static final int MAX_VALUE_LENGTH = 32 * 1024;
+
+    /**
+     * Broker config names the controller accepts: the cluster-wide defaults it reads (same names as the topic
+     * configs). Anything else would be stored and replicated forever without effect.
+     */
+    public static final Set<String> KNOWN_BROKER = DEFAULTS.keySet();
+
     /** A config as DescribeConfigs reports it. */
     public record Entry(String name, String value, boolean isDefault) { }
 
@@ -46,7 +58,23 @@ public final class TopicConfigs {
     /** Why {@code value} is not acceptable for {@code name}, or empty when it is. */
     public static Optional<String> invalid(String name, String value) {
         if (!KNOWN.contains(name)) return Optional.of("Unknown topic config name: " + name);
-        if (value == null) return Optional.of("Null value not supported for topic config " + name);
+        return invalidValue(name, value);
+    }
+
+    /** Why {@code value} is not acceptable for broker config {@code name}, or empty when it is. */
+    public static Optional<String> invalidBroker(String name, String value) {
+        if (!KNOWN_BROKER.contains(name)) {
+            return Optional.of("Unknown broker config name: " + name + " (supported: " + new TreeSet<>(KNOWN_BROKER) + ")");
+        }
+        return invalidValue(name, value);
+    }
+
+    private static Optional<String> invalidValue(String name, String value) {
+        if (value == null) return Optional.of("Null value not supported for config " + name);
+        if (value.length() > MAX_VALUE_LENGTH) {
+            return Optional.of("Value of config " + name + " is " + value.length() + " characters long, more than the limit of "
+                    + MAX_VALUE_LENGTH);
+        }
         String v = value.trim();
         switch (name) {
             case TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG:

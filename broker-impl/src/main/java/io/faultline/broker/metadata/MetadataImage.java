@@ -81,6 +81,16 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         return n;
     }
 
+    /**
+     * This image with the given brokers' registration offsets (a snapshot's replay records every broker at the
+     * snapshot's offset; the snapshot carries the real ones). Ids not registered here are ignored.
+     */
+    MetadataImage withRegisteredAt(Map<Integer, Long> registeredAt) {
+        Map<Integer, BrokerRegistration> out = new HashMap<>(brokers);
+        registeredAt.forEach((id, at) -> out.computeIfPresent(id, (k, b) -> b.withRegisteredAt(at)));
+        return new MetadataImage(offset, out, topicsById, topicConfigs, brokerConfigs);
+    }
+
     public MetadataImage withOffset(long newOffset) {
         return new MetadataImage(newOffset, brokers, topicsById, topicConfigs, brokerConfigs);
     }
@@ -93,7 +103,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
     /** Replays {@code records} in order and marks the result as reflecting log entry {@code newOffset}. */
     public MetadataImage apply(long newOffset, List<? extends MetadataRecord> records) {
         if (records.isEmpty()) return withOffset(newOffset);
-        Builder b = new Builder(this);
+        Builder b = new Builder(this, newOffset);
         for (MetadataRecord r : records) b.replay(r);
         return new MetadataImage(newOffset, b.brokers, b.finishTopics(), b.topicConfigs, b.brokerConfigs);
     }
@@ -146,7 +156,11 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         /** Partition maps of the topics this batch touched, copied once per batch (not once per record). */
         final Map<Uuid, Map<Integer, PartitionRegistration>> dirty = new HashMap<>();
 
-        Builder(MetadataImage base) {
+        /** The offset of the log entry being replayed: where a broker registered in it registered. */
+        final long offset;
+
+        Builder(MetadataImage base, long offset) {
+            this.offset = offset;
             brokers = new HashMap<>(base.brokers);
             topics = new HashMap<>(base.topicsById);
             topicConfigs = new HashMap<>(base.topicConfigs);
@@ -160,7 +174,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
                     throw new IllegalStateException("broker epoch must grow: " + old.epoch() + " then " + r);
                 }
                 brokers.put(r.brokerId(), new BrokerRegistration(r.brokerId(), r.incarnationId(), r.brokerEpoch(),
-                        r.endpoints(), r.rack(), true, false));
+                        r.endpoints(), r.rack(), true, false, offset));
             } else if (record instanceof FenceBrokerRecord r) {
                 brokers.put(r.brokerId(), broker(r.brokerId(), r.brokerEpoch()).withFenced(true));
             } else if (record instanceof UnfenceBrokerRecord r) {

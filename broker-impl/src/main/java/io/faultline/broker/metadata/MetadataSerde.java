@@ -34,6 +34,8 @@ public final class MetadataSerde {
     private static final int BATCH_MAGIC = 0x4D; // 'M'
     private static final int IMAGE_MAGIC = 0x49; // 'I'
     private static final int VERSION = 1;
+    /** Images since version 2 end with each broker's registration offset (version 1 images are still read). */
+    private static final int IMAGE_VERSION = 2;
 
     private static final int REGISTER_BROKER = 1, FENCE_BROKER = 2, UNFENCE_BROKER = 3, CONTROLLED_SHUTDOWN = 4,
             TOPIC = 5, PARTITION = 6, PARTITION_CHANGE = 7, REMOVE_TOPIC = 8, CONFIG = 9;
@@ -41,7 +43,7 @@ public final class MetadataSerde {
     private MetadataSerde() { }
 
     public static byte[] serializeBatch(List<? extends MetadataRecord> records) {
-        return write(BATCH_MAGIC, -1, records);
+        return write(BATCH_MAGIC, VERSION, -1, records, null);
     }
 
     public static List<MetadataRecord> deserializeBatch(byte[] bytes) {
@@ -50,24 +52,34 @@ public final class MetadataSerde {
 
     /** The image as its offset plus the records that rebuild it ({@link MetadataImage#toRecords}). */
     public static byte[] serializeImage(MetadataImage image) {
-        return write(IMAGE_MAGIC, image.offset(), image.toRecords());
+        Map<Integer, Long> registeredAt = new TreeMap<>();
+        image.brokers().forEach((id, b) -> registeredAt.put(id, b.registeredAt()));
+        return write(IMAGE_MAGIC, IMAGE_VERSION, image.offset(), image.toRecords(), registeredAt);
     }
 
     public static MetadataImage deserializeImage(byte[] bytes) {
         Decoded d = read(IMAGE_MAGIC, bytes);
-        return MetadataImage.EMPTY.apply(d.offset, d.records);
+        return MetadataImage.EMPTY.apply(d.offset, d.records).withRegisteredAt(d.registeredAt);
     }
 
-    private record Decoded(long offset, List<MetadataRecord> records) { }
+    private record Decoded(long offset, List<MetadataRecord> records, Map<Integer, Long> registeredAt) { }
 
-    private static byte[] write(int magic, long offset, List<? extends MetadataRecord> records) {
+    private static byte[] write(int magic, int version, long offset, List<? extends MetadataRecord> records,
+                                Map<Integer, Long> registeredAt) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(magic);
-            out.writeByte(VERSION);
+            out.writeByte(version);
             out.writeLong(offset);
             out.writeInt(records.size());
             for (MetadataRecord r : records) writeRecord(out, r);
+            if (registeredAt != null) {
+                out.writeInt(registeredAt.size());
+                for (Map.Entry<Integer, Long> e : registeredAt.entrySet()) {
+                    out.writeInt(e.getKey());
+                    out.writeLong(e.getValue());
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -78,7 +90,8 @@ public final class MetadataSerde {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             int m = in.readUnsignedByte();
             int v = in.readUnsignedByte();
-            if (m != magic || v != VERSION) {
+            boolean known = v == VERSION || (magic == IMAGE_MAGIC && v == IMAGE_VERSION);
+            if (m != magic || !known) {
                 throw new IllegalArgumentException("not a metadata " + (magic == BATCH_MAGIC ? "batch" : "image")
                         + " (magic " + m + ", version " + v + ")");
             }
@@ -87,8 +100,14 @@ public final class MetadataSerde {
             if (n < 0 || n > bytes.length) throw new IllegalArgumentException("bad record count " + n);
             List<MetadataRecord> records = new ArrayList<>(n);
             for (int i = 0; i < n; i++) records.add(readRecord(in));
+            Map<Integer, Long> registeredAt = new TreeMap<>();
+            if (magic == IMAGE_MAGIC && v == IMAGE_VERSION) {
+                int brokers = in.readInt();
+                if (brokers < 0 || brokers > bytes.length) throw new IllegalArgumentException("bad broker count " + brokers);
+                for (int i = 0; i < brokers; i++) registeredAt.put(in.readInt(), in.readLong());
+            }
             if (in.available() > 0) throw new IllegalArgumentException(in.available() + " trailing bytes");
-            return new Decoded(offset, records);
+            return new Decoded(offset, records, registeredAt);
         } catch (EOFException e) {
             throw new IllegalArgumentException("truncated metadata bytes", e);
         } catch (IOException e) {

@@ -31,6 +31,59 @@ class BrokerLifecycleTest {
         assertEquals(epoch, h.image.broker(1).orElseThrow().epoch());
     }
 
+    private static BrokerHeartbeatResponseData heartbeatAt(LogicHarness h, ControllerLogic logic, int id, long offset) {
+        var r = logic.handle(h.image, new BrokerHeartbeatRequestData().setBrokerId(id)
+                .setBrokerEpoch(h.image.broker(id).orElseThrow().epoch()).setCurrentMetadataOffset(offset));
+        h.commit(r.records());
+        return (BrokerHeartbeatResponseData) r.response();
+    }
+
+    @Test
+    void aBrokerIsCaughtUpOnlyOnceItAppliedItsOwnRegistrationEvenAfterAFailover() {
+        LogicHarness h = new LogicHarness();
+        h.register(1);
+        long registeredAt = h.image.offset(); // the harness commits each decision as one log entry
+        assertEquals(registeredAt, h.image.broker(1).orElseThrow().registeredAt());
+
+        // One entry short: it has not seen its own registration yet.
+        BrokerHeartbeatResponseData early = heartbeatAt(h, h.logic, 1, registeredAt - 1);
+        assertFalse(early.isCaughtUp());
+        assertTrue(early.isFenced());
+
+        // Another controller takes over with the same committed image: it knows the same thing.
+        ControllerLogic next = new ControllerLogic(h.time, h.settings);
+        next.activate(h.image);
+        BrokerHeartbeatResponseData stillEarly = heartbeatAt(h, next, 1, registeredAt - 1);
+        assertFalse(stillEarly.isCaughtUp());
+        assertTrue(h.image.broker(1).orElseThrow().fenced());
+
+        BrokerHeartbeatResponseData caughtUp = heartbeatAt(h, next, 1, registeredAt);
+        assertTrue(caughtUp.isCaughtUp());
+        assertFalse(caughtUp.isFenced());
+        assertFalse(h.image.broker(1).orElseThrow().fenced());
+    }
+
+    @Test
+    void sessionsAreTimedByWhenAHeartbeatArrivesNotWhenTheControllerGetsToIt() {
+        LogicHarness h = new LogicHarness(); // session 2000 ms
+        h.brokers(1, 2);
+        long epoch1 = h.image.broker(1).orElseThrow().epoch();
+        long epoch2 = h.image.broker(2).orElseThrow().epoch();
+        h.time.advance(1500);
+        // Both send a heartbeat; 2's carries a stale epoch. The controller thread is stuck (a slow Raft write)...
+        h.logic.heartbeatArrived(1, epoch1);
+        h.logic.heartbeatArrived(2, epoch2 + 1);
+        h.time.advance(1000);
+        // ...and a queued session check runs before the queued heartbeats: 1 is alive, 2's heartbeat does not count.
+        assertEquals(List.of(2), h.tick());
+        // The heartbeat is decided late but counts from its arrival: 1 still expires on time without another one.
+        h.heartbeat(1);
+        h.time.advance(999);
+        assertEquals(List.of(), h.tick());
+        h.time.advance(1);
+        assertEquals(List.of(1), h.tick());
+    }
+
     @Test
     void retriedRegistrationKeepsTheEpochAndANewIncarnationMustWaitForTheOldSession() {
         LogicHarness h = new LogicHarness();

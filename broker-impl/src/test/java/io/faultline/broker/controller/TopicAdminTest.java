@@ -73,7 +73,8 @@ class TopicAdminTest {
         for (PartitionRegistration p : h.image.topic("big").orElseThrow().partitions().values()) {
             assertTrue(p.hasLeader() && p.leader() != 3 && p.isr().size() == 2, p.toString());
         }
-        assertEquals(h.image, io.faultline.broker.metadata.MetadataImage.EMPTY.apply(h.image.offset(), h.log));
+        // Replaying the whole log as one batch gives the same state (brokers then all registered at its offset).
+        assertEquals(h.image.toRecords(), io.faultline.broker.metadata.MetadataImage.EMPTY.apply(h.image.offset(), h.log).toRecords());
     }
 
     @Test

@@ -45,7 +45,8 @@ class MetadataImageTest {
         MetadataImage a = MetadataImage.EMPTY.apply(7, history());
         MetadataImage b = MetadataImage.EMPTY;
         for (MetadataRecord r : history()) b = b.apply(List.of(r));
-        assertEquals(a, b.withOffset(7));
+        // Equal but for where the brokers registered (one batch at 7 here, record by record at -1 there).
+        assertEquals(a.toRecords(), b.withOffset(7).toRecords());
         assertEquals(a, MetadataImage.EMPTY.apply(7, a.toRecords()));
         PartitionRegistration p0 = a.topic("t").orElseThrow().partition(0);
         assertEquals(new PartitionRegistration(List.of(1, 2), List.of(2), 2, 1, 1), p0);
@@ -61,6 +62,22 @@ class MetadataImageTest {
         byte[] ok = MetadataSerde.serializeBatch(history());
         assertThrows(IllegalArgumentException.class,
                 () -> MetadataSerde.deserializeBatch(java.util.Arrays.copyOf(ok, ok.length - 3)));
+    }
+
+    @Test
+    void aBrokerRecordsTheOffsetOfItsRegistrationAndSnapshotsKeepIt() {
+        MetadataImage img = MetadataImage.EMPTY
+                .apply(5, List.of(new RegisterBrokerRecord(1, new Uuid(9, 1), 10, Map.of("P", new Endpoint("a", 1)), null)))
+                .apply(9, List.of(new RegisterBrokerRecord(2, new Uuid(9, 2), 11, Map.of("P", new Endpoint("b", 2)), null)))
+                .apply(12, List.of(new UnfenceBrokerRecord(1, 10)));
+        assertEquals(5, img.broker(1).orElseThrow().registeredAt());
+        assertEquals(9, img.broker(2).orElseThrow().registeredAt());
+        MetadataImage restored = MetadataSerde.deserializeImage(MetadataSerde.serializeImage(img));
+        assertEquals(img, restored);
+        assertEquals(5, restored.broker(1).orElseThrow().registeredAt());
+        // A re-registration moves it.
+        MetadataImage again = img.apply(20, List.of(new RegisterBrokerRecord(1, new Uuid(9, 3), 21, Map.of("P", new Endpoint("a", 1)), null)));
+        assertEquals(20, again.broker(1).orElseThrow().registeredAt());
     }
 
     @Test
