@@ -3,7 +3,9 @@ package io.faultline.harness;
 import io.faultline.results.CampaignInput;
 import io.faultline.results.CampaignPage;
 import io.faultline.results.HtmlReport;
+import io.faultline.results.JunitXml;
 import io.faultline.results.RunStore;
+import io.faultline.results.TrendPage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,6 +46,9 @@ final class CampaignCommand implements Callable<Integer> {
             + " with + (e.g. partition,kill,partition+kill; default: ${DEFAULT-VALUE})")
     List<String> nemesis = List.of("partition", "kill");
 
+    @Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write the results as JUnit XML (one testcase per run)")
+    Path junitXml;
+
     @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
     Path store = Path.of("store");
 
@@ -81,6 +86,7 @@ final class CampaignCommand implements Callable<Integer> {
         System.err.println("faultline: campaign " + name + ": " + configs.size() + " runs");
         List<CampaignInput.Run> runs = new ArrayList<>();
         int worst = FaultlineCli.EXIT_VALID;
+        List<JunitXml.Case> cases = new ArrayList<>();
         for (int i = 0; i < configs.size(); i++) {
             TestConfig c = configs.get(i);
             System.err.printf("faultline: campaign run %d of %d: %s%n", i + 1, configs.size(), describe(c));
@@ -90,17 +96,32 @@ final class CampaignCommand implements Callable<Integer> {
                 runs.add(CampaignInput.Run.of(describe(c), result.runDir(),
                         StoredRun.JSON.convertValue(stored.get("summary"), HtmlReport.Summary.class)));
                 worst = worse(worst, result.exitCode());
+                cases.add(JunitCases.of(caseName(i, c), "faultline.campaign." + name, result));
             } catch (Exception e) {
                 // one broken run must not cost the comparison of the others
                 System.err.println("faultline: campaign run " + (i + 1) + " failed: " + e);
                 worst = worse(worst, FaultlineCli.EXIT_UNKNOWN_OR_ERROR);
+                cases.add(JunitCases.broken(caseName(i, c), "faultline.campaign." + name, e));
             }
+            if (junitXml != null) JunitCases.write(junitXml, "faultline campaign " + name, cases);
             if (Thread.currentThread().isInterrupted()) break;
         }
         Path dir = runStore.newCampaign(name, started);
         CampaignPage.write(new CampaignInput(name, started, runs), dir);
         System.err.println("faultline: campaign page " + dir.resolve("index.html"));
+        try {
+            // every stored campaign of this name, e.g. one per night
+            System.err.println("faultline: trend page " + TrendPage.write(dir.getParent()));
+        } catch (Exception e) {
+            System.err.println("faultline: could not write the trend page: " + e);
+        }
         return worst;
+    }
+
+    static String caseName(int index, TestConfig c) {
+        StringBuilder b = new StringBuilder("run " + (index + 1));
+        describe(c).forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
+        return b.toString();
     }
 
     /** Invalid outranks unknown/error, which outranks valid. */

@@ -1,5 +1,6 @@
 package io.faultline.harness;
 
+import io.faultline.nemesis.Schedule;
 import io.faultline.results.ReportInput;
 
 import java.util.List;
@@ -9,6 +10,11 @@ import java.util.Map;
 interface FaultSchedule {
     /** Begins injecting faults on a background thread until {@link #stopAndHeal()}. */
     void start();
+
+    /** The faults this schedule plans, with their cycles and times (empty without faults). */
+    default List<Schedule.PlannedOp> plan() {
+        return List.of();
+    }
 
     /** Fault packages in force right now, for the progress line. */
     List<String> active();

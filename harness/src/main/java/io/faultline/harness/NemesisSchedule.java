@@ -30,7 +30,8 @@ final class NemesisSchedule implements FaultSchedule {
     private final Set<String> active = new LinkedHashSet<>();
     private final RunLog log;
 
-    private NemesisSchedule(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics, RunLog log) {
+    private NemesisSchedule(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics, RunLog log,
+                            Set<Integer> onlyCycles) {
         this.log = log;
         // Faults record themselves in the history (Jepsen's info ops of process nemesis) and in the progress line.
         this.context = NemesisContext.builder(cluster)
@@ -42,13 +43,25 @@ final class NemesisSchedule implements FaultSchedule {
         for (String t : topics) primaries.add(new PartitionRef(t, 0));
         this.packages = FaultPackages.create(config.nemesis(), context, FaultOptions.defaults().withPrimaries(primaries));
         this.scheduler = new Scheduler(context, packages);
-        this.schedule = Schedule.of(Duration.ofSeconds(config.nemesisIntervalSeconds()),
+        Schedule all = Schedule.of(Duration.ofSeconds(config.nemesisIntervalSeconds()),
                 Duration.ofSeconds(config.timeLimitSeconds()), config.seed());
+        this.schedule = onlyCycles == null ? all : all.withOnlyCycles(onlyCycles);
     }
 
     static FaultSchedule create(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics,
                                 RunLog log) {
-        return config.nemesis().isEmpty() ? FaultSchedule.NONE : new NemesisSchedule(config, cluster, recorder, topics, log);
+        return factory(null).create(config, cluster, recorder, topics, log);
+    }
+
+    /** Schedules that keep only the faults of these cycles of the seed's schedule (null: all of them). */
+    static TestRunner.FaultScheduleFactory factory(Set<Integer> onlyCycles) {
+        return (config, cluster, recorder, topics, log) -> config.nemesis().isEmpty() ? FaultSchedule.NONE
+                : new NemesisSchedule(config, cluster, recorder, topics, log, onlyCycles);
+    }
+
+    @Override
+    public List<Schedule.PlannedOp> plan() {
+        return Scheduler.plan(packages, schedule);
     }
 
     private void trackActive(FaultLog.FaultEvent event) {
@@ -58,6 +71,11 @@ final class NemesisSchedule implements FaultSchedule {
                 if (!p.name().equals(event.packageName())) continue;
                 if (p.faultFs().contains(event.f()) && event.phase() == FaultLog.Phase.START) active.add(p.name());
                 if (p.isHeal(event.f()) && event.phase() == FaultLog.Phase.END) active.remove(p.name());
+                if (p.faultFs().contains(event.f()) && event.phase() == FaultLog.Phase.END && event.error() != null) {
+                    // the scheduler heals it at once and moves on: say so rather than let a stall look like a fault
+                    log.line("fault " + event.f() + " could not start (" + event.error() + "); the schedule moves on");
+                    active.remove(p.name());
+                }
             }
         }
     }

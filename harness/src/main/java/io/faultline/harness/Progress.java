@@ -4,28 +4,56 @@ import io.faultline.checker.history.HistoryRecorder;
 import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpType;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
  * The progress line of a run: phase, elapsed and remaining time, client ops ok/fail/info so far, and the faults
- * in force. Printed every few seconds from its own daemon thread.
+ * in force. Printed every few seconds from its own daemon thread. The time left is what the current phase is
+ * still expected to take plus the expected length of every phase after it, so that while images build it counts
+ * the workload still to come instead of the test length minus the time spent so far.
  */
 final class Progress implements AutoCloseable {
+    /** A phase of a run and how long it is expected to take. */
+    record PhasePlan(String name, long expectedSeconds) {
+        PhasePlan {
+            if (expectedSeconds < 0) throw new IllegalArgumentException("negative estimate for " + name);
+        }
+    }
+
+    private record Current(int index, String name, long sinceNanos) {}
+
     private final RunLog log;
-    private final long startNanos = System.nanoTime();
-    private final AtomicReference<String> phase = new AtomicReference<>("provision");
+    private final LongSupplier nanoClock;
+    private final long startNanos;
+    private final List<PhasePlan> plan;
+    private final AtomicReference<Current> current;
     private final AtomicReference<HistoryRecorder> recorder = new AtomicReference<>();
     private final Supplier<List<String>> activeFaults;
-    private final long plannedSeconds;
     private final Thread thread;
     private volatile boolean closed;
 
-    Progress(RunLog log, long plannedSeconds, Supplier<List<String>> activeFaults, long periodMillis) {
+    Progress(RunLog log, List<PhasePlan> plan, Supplier<List<String>> activeFaults, long periodMillis) {
+        this(log, plan, activeFaults, periodMillis, System::nanoTime);
+    }
+
+    /** {@code periodMillis} ≤ 0: no printing thread (tests ask for {@link #line()} themselves). */
+    Progress(RunLog log, List<PhasePlan> plan, Supplier<List<String>> activeFaults, long periodMillis,
+             LongSupplier nanoClock) {
+        if (plan.isEmpty()) throw new IllegalArgumentException("no phases");
         this.log = log;
-        this.plannedSeconds = plannedSeconds;
+        this.plan = List.copyOf(plan);
+        this.nanoClock = nanoClock;
+        this.startNanos = nanoClock.getAsLong();
+        this.current = new AtomicReference<>(new Current(0, plan.get(0).name(), startNanos));
         this.activeFaults = activeFaults;
+        if (periodMillis <= 0) {
+            this.thread = null;
+            return;
+        }
         this.thread = new Thread(() -> {
             while (!closed) {
                 try {
@@ -40,13 +68,37 @@ final class Progress implements AutoCloseable {
         thread.start();
     }
 
+    /** The phases of a test run with these settings, in order, with rough expectations for this machine. */
+    static List<PhasePlan> testPhases(TestConfig config) {
+        List<PhasePlan> p = new ArrayList<>();
+        p.add(new PhasePlan("provision", 2));
+        p.add(new PhasePlan("build-images", 10));
+        p.add(new PhasePlan("start-cluster", 15 + 3L * config.nodes()));
+        p.add(new PhasePlan("create-topics", 2));
+        p.add(new PhasePlan("workload", config.timeLimitSeconds()));
+        p.add(new PhasePlan("final-heal", config.nemesis().isEmpty() ? 0 : 5));
+        p.add(new PhasePlan("recovery", config.recoverySeconds()));
+        p.add(new PhasePlan("final-drain", Math.min(config.drainSeconds(), 10)));
+        p.add(new PhasePlan("collect-and-teardown", 10));
+        p.add(new PhasePlan("check", 3));
+        return p;
+    }
+
+    /** Enters a phase; a name outside the plan counts as the last phase. */
     void phase(String name) {
-        phase.set(name);
+        int index = plan.size() - 1;
+        for (int i = 0; i < plan.size(); i++) {
+            if (plan.get(i).name().equals(name)) {
+                index = i;
+                break;
+            }
+        }
+        current.set(new Current(index, name, nanoClock.getAsLong()));
         log.line("phase " + name + " (" + elapsedSeconds() + " s elapsed)");
     }
 
     String phase() {
-        return phase.get();
+        return current.get().name();
     }
 
     void recorder(HistoryRecorder r) {
@@ -54,7 +106,16 @@ final class Progress implements AutoCloseable {
     }
 
     long elapsedSeconds() {
-        return (System.nanoTime() - startNanos) / 1_000_000_000L;
+        return (nanoClock.getAsLong() - startNanos) / 1_000_000_000L;
+    }
+
+    /** Expected seconds still to come: the rest of this phase (none once it overran) and every later phase. */
+    long remainingSeconds() {
+        Current c = current.get();
+        long inPhase = (nanoClock.getAsLong() - c.sinceNanos()) / 1_000_000_000L;
+        long left = Math.max(0, plan.get(c.index()).expectedSeconds() - inPhase);
+        for (int i = c.index() + 1; i < plan.size(); i++) left += plan.get(i).expectedSeconds();
+        return left;
     }
 
     String line() {
@@ -68,16 +129,15 @@ final class Progress implements AutoCloseable {
                 else if (op.type() == OpType.INFO) info++;
             }
         }
-        long elapsed = elapsedSeconds();
         List<String> faults = activeFaults.get();
         return String.format("[%s] %ds elapsed, ~%ds left | ops ok %d fail %d info %d | faults: %s",
-                phase.get(), elapsed, Math.max(0, plannedSeconds - elapsed), ok, fail, info,
+                phase(), elapsedSeconds(), remainingSeconds(), ok, fail, info,
                 faults.isEmpty() ? "none" : String.join(", ", faults));
     }
 
     @Override
     public void close() {
         closed = true;
-        thread.interrupt();
+        if (thread != null) thread.interrupt();
     }
 }

@@ -23,10 +23,10 @@ final class RunShapeOptions {
     int timeLimit = 60;
 
     @Option(names = "--rate", description = "Client operations per second, all clients together (default: ${DEFAULT-VALUE})")
-    double rate = 50;
+    double rate = 250;
 
     @Option(names = "--concurrency", description = "Client threads (default: ${DEFAULT-VALUE})")
-    int concurrency = 6;
+    int concurrency = 10;
 
     @Option(names = "--keys", description = "Keys in play at once; each key is one partition (default: ${DEFAULT-VALUE})")
     int keys = 4;
@@ -37,8 +37,8 @@ final class RunShapeOptions {
     @Option(names = "--sub-via", description = "Consumers use assign or subscribe (default: ${DEFAULT-VALUE})")
     String subVia = "assign";
 
-    @Option(names = "--nemesis-interval", description = "Mean seconds between fault operations (default: ${DEFAULT-VALUE})")
-    int nemesisInterval = 10;
+    @Option(names = "--nemesis-interval", description = "Seconds a fault holds, and of the healthy window after its heal, on average (default: ${DEFAULT-VALUE})")
+    int nemesisInterval = 5;
 
     @Option(names = "--recovery", description = "Seconds to wait after the final heal (default: ${DEFAULT-VALUE})")
     int recovery = 10;

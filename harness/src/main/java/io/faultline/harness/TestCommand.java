@@ -1,11 +1,14 @@
 package io.faultline.harness;
 
+import io.faultline.results.JunitXml;
 import io.faultline.results.RunStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** `faultline test`: one Jepsen-style test (or several, until one fails, with --test-count). */
@@ -21,17 +24,23 @@ final class TestCommand implements Callable<Integer> {
     @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
     Path store = Path.of("store");
 
+    @Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write the results as JUnit XML (one testcase per run)")
+    Path junitXml;
+
     @Override
     public Integer call() throws Exception {
         if (testCount < 1) throw new IllegalArgumentException("--test-count must be at least 1");
         TestConfig first = options.toConfig();
         int exit = FaultlineCli.EXIT_VALID;
+        List<JunitXml.Case> cases = new ArrayList<>();
         for (int i = 0; i < testCount; i++) {
             // Each repetition gets its own seed, derived from the first so the whole series replays.
             TestConfig config = i == 0 ? first : first.withSeed(new java.util.SplittableRandom(first.seed() + i).nextLong() & Long.MAX_VALUE);
             if (testCount > 1) System.err.println("faultline: test " + (i + 1) + " of " + testCount);
             var result = new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create).run();
             exit = result.exitCode();
+            cases.add(JunitCases.of("run " + (i + 1) + " seed " + config.seed(), "faultline." + config.testName(), result));
+            if (junitXml != null) JunitCases.write(junitXml, "faultline test", cases); // after every run: a crash keeps the rest
             if (exit != FaultlineCli.EXIT_VALID) break;
         }
         return exit;

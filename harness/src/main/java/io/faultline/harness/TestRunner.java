@@ -48,12 +48,23 @@ final class TestRunner {
     private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(150);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
 
-    record Result(Verdict verdict, Path runDir, int exitCode) {}
+    /**
+     * How a run ended: its verdict, folder and exit code, the forbidden anomalies found (with counts) and the
+     * caveats behind an unknown verdict, and its wall-clock length.
+     */
+    record Result(Verdict verdict, Path runDir, int exitCode, List<String> anomalies, List<String> caveats,
+                  double seconds) {
+        Result {
+            anomalies = List.copyOf(anomalies);
+            caveats = List.copyOf(caveats);
+        }
+    }
 
     private final TestConfig config;
     private final RunStore store;
     private final RunLog log;
     private final FaultScheduleFactory faults;
+    private final java.util.Set<Integer> onlyCycles;
 
     /** Builds the fault schedule of a run once the cluster and the history exist. */
     interface FaultScheduleFactory {
@@ -62,10 +73,17 @@ final class TestRunner {
     }
 
     TestRunner(TestConfig config, RunStore store, PrintStream terminal, FaultScheduleFactory faults) {
+        this(config, store, terminal, faults, null);
+    }
+
+    /** A run whose faults keep only these cycles of the seed's schedule (null: all), as replay and shrink need. */
+    TestRunner(TestConfig config, RunStore store, PrintStream terminal, FaultScheduleFactory faults,
+               java.util.Set<Integer> onlyCycles) {
         this.config = config;
         this.store = store;
         this.log = new RunLog(terminal);
         this.faults = faults;
+        this.onlyCycles = onlyCycles == null ? null : java.util.Set.copyOf(onlyCycles);
     }
 
     Result run() throws IOException {
@@ -77,6 +95,7 @@ final class TestRunner {
         log.line("run folder " + run.dir());
         SystemUnderTest sut = systemUnderTest(config);
         var testJson = StoredRun.testJson(run.testName(), config, startedAt, sut.version());
+        if (onlyCycles != null) testJson.put("fault-cycles", new java.util.TreeSet<>(onlyCycles));
         run.writeTestJson(testJson);
 
         var state = new RunState();
@@ -97,8 +116,7 @@ final class TestRunner {
         }, "faultline-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
 
-        long planned = config.timeLimitSeconds() + config.recoverySeconds() + config.drainSeconds() + 60;
-        try (Progress progress = new Progress(log, planned, () -> state.schedule.active(), 5000)) {
+        try (Progress progress = new Progress(log, Progress.testPhases(config), () -> state.schedule.active(), 5000)) {
             try {
                 execute(run, sut, state, progress);
             } catch (Throwable e) {
@@ -162,6 +180,7 @@ final class TestRunner {
             Interpreter interpreter = new Interpreter(state.recorder, thread -> new KafkaQueueClient(workload, topics, thread));
             progress.phase("workload");
             state.schedule = faults.create(config, state.cluster, state.recorder, topicNames, log);
+            writeSchedule(run, state.schedule);
             state.schedule.start();
             interpreter.run(QueueWorkload.mainGenerator(workload));
 
@@ -183,6 +202,18 @@ final class TestRunner {
         }
         Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
         state.complete = true;
+    }
+
+    /** schedule.json: the faults this run plans, which `replay --schedule` and `shrink` read back. */
+    private void writeSchedule(RunDir run, FaultSchedule schedule) {
+        step("writing " + ScheduleFile.RUN_FILE, () -> {
+            var plan = schedule.plan();
+            java.util.Set<Integer> kept = new java.util.TreeSet<>();
+            plan.forEach(p -> kept.add(p.cycle()));
+            boolean all = onlyCycles == null;
+            ScheduleFile.of(config, all ? null : onlyCycles, plan, "run " + run.dir()).write(run.dir().resolve(ScheduleFile.RUN_FILE));
+            log.line(kept.size() + " faults planned" + (all ? "" : " (cycles " + onlyCycles + " of the seed's schedule)"));
+        });
     }
 
     /** Always runs: heal, close the history, collect node files, remove every container. */
@@ -229,7 +260,12 @@ final class TestRunner {
                 history.size(), run.reportHtml()));
         var found = outcome.checks().values().stream().flatMap(r -> r.forbiddenFound().stream()).distinct().toList();
         if (!found.isEmpty()) log.line("anomalies: " + String.join(", ", found));
-        return new Result(outcome.verdict(), run.dir(), exit);
+        Map<String, Long> counts = outcome.summary() == null ? Map.of() : outcome.summary().anomalyCounts();
+        List<String> anomalies = found.stream().map(a -> counts.containsKey(a) ? a + " " + counts.get(a) : a).toList();
+        List<String> caveats = new java.util.ArrayList<>(outcome.caveats());
+        if (state.error != null) caveats.add("harness error: " + state.error);
+        double seconds = java.time.Duration.between(startedAt, Instant.now()).toMillis() / 1000.0;
+        return new Result(outcome.verdict(), run.dir(), exit, anomalies, caveats, seconds);
     }
 
     static SystemUnderTest systemUnderTest(TestConfig config) {

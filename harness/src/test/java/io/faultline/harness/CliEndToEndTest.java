@@ -1,5 +1,6 @@
 package io.faultline.harness;
 
+import io.faultline.docker.DockerBacked;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The whole product on real Apache Kafka: one command gives a verdict and a complete run folder. */
+@DockerBacked
 class CliEndToEndTest {
 
     @Test

@@ -33,6 +33,20 @@ class CliFlagsTest {
     }
 
     @Test
+    void replayAndShrinkRefuseWhatTheyCannotUse(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        assertOneLineError(CliTestSupport.run("replay"), "replay needs a RUN_DIR or --schedule FILE");
+        assertOneLineError(CliTestSupport.run("replay", "--schedule", dir.resolve("none.json").toString()), "no schedule file");
+        var config = new TestOptions().toConfig();
+        StoredRun.JSON.writeValue(dir.resolve("test.json").toFile(), StoredRun.testJson("t", config, java.time.Instant.EPOCH, "x"));
+        assertOneLineError(CliTestSupport.run("shrink", dir.toString()), "has no results.json");
+        java.nio.file.Files.writeString(dir.resolve("results.json"), "{\"verdict\":\"VALID\",\"checks\":{}}");
+        assertOneLineError(CliTestSupport.run("shrink", dir.toString()), "is VALID, not invalid: nothing to shrink");
+        java.nio.file.Files.writeString(dir.resolve("results.json"), "{\"verdict\":\"INVALID\",\"checks\":{}}");
+        assertOneLineError(CliTestSupport.run("shrink", dir.toString()), "has no schedule.json");
+        assertOneLineError(CliTestSupport.run("shrink", dir.toString(), "--budget", "0"), "--budget must be at least 1 minute");
+    }
+
+    @Test
     void replicationFollowsClusterSizeUnlessGiven() {
         var one = new TestOptions();
         one.shape.nodes = 1;

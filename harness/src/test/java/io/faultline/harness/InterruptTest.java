@@ -1,5 +1,6 @@
 package io.faultline.harness;
 
+import io.faultline.docker.DockerBacked;
 import io.faultline.docker.DockerEngine;
 import io.faultline.docker.ResourceJanitor;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Ctrl-C during a run: the CLI tears everything down and keeps the history and a partial report. */
+@DockerBacked
 class InterruptTest {
     @Test
     void sigintLeavesNoContainersAndKeepsTheHistory(@TempDir Path store) throws Exception {

@@ -34,6 +34,9 @@ public final class FaultPackages {
     /** Every name, in heal order. */
     public static final List<String> NAMES = List.of(PARTITION, PAUSE, CLOCK, KILL, STOP, RESTART, DISK);
 
+    /** Share of process and partition faults aimed at a partition leader or the active controller. */
+    public static final double AIMED_SHARE = 0.6;
+
     private FaultPackages() {}
 
     /** How each package is drawn, without a cluster: for reports built from a history file. */
@@ -82,35 +85,52 @@ public final class FaultPackages {
                 new PartitionShape.MinorityThird()));
         if (n >= 3) shapes.add(new PartitionShape.Bridge());
         if (Grudges.ringPossible(n)) shapes.add(new PartitionShape.MajoritiesRing());
-        if (ctx.knowsLeaders()) options.primaries().forEach(p -> shapes.add(new PartitionShape.IsolateLeader(p)));
-        if (ctx.knowsController()) shapes.add(new PartitionShape.IsolateController());
-        var generator = OpGenerator.flipFlop(r -> FaultOp.of(Partitioner.START, shapes.get(r.nextInt(shapes.size()))),
+        List<PartitionShape> leaders = new ArrayList<>();
+        if (ctx.knowsLeaders()) options.primaries().forEach(p -> leaders.add(new PartitionShape.IsolateLeader(p)));
+        List<PartitionShape> controller = ctx.knowsController() ? List.of(new PartitionShape.IsolateController()) : List.of();
+        Function<Random, PartitionShape> shape = aimed(leaders, controller, shapes);
+        var generator = OpGenerator.flipFlop(r -> FaultOp.of(Partitioner.START, shape.apply(r)),
                 r -> FaultOp.of(Partitioner.STOP));
         return new FaultPackage(PARTITION, partitioner, generator, List.of(FaultOp.of(Partitioner.STOP)), colour(PARTITION),
                 Set.of(Partitioner.START), Set.of(Partitioner.STOP));
     }
 
-    /** The ways to pick nodes for process faults on this cluster. */
-    static List<Target> processTargets(NemesisContext ctx, FaultOptions options) {
-        List<Target> targets = new ArrayList<>(List.of(new Target.One(), new Target.Minority(), new Target.Majority(),
-                new Target.All()));
-        if (ctx.knowsLeaders() && !options.primaries().isEmpty()) targets.add(new Target.Primaries(options.primaries()));
-        if (ctx.knowsController()) targets.add(new Target.Controller());
-        return targets;
+    /**
+     * Where bugs live, as Jepsen's Kafka nemesis aims: when the system can name them, {@link #AIMED_SHARE} of the
+     * draws pick the leader of one workload partition or the active controller (equally, or only whichever is
+     * known); the rest pick among the broad choices.
+     */
+    static <T> Function<Random, T> aimed(List<T> leaders, List<T> controller, List<T> broad) {
+        List<T> lead = List.copyOf(leaders), ctrl = List.copyOf(controller), rest = List.copyOf(broad);
+        if (rest.isEmpty()) throw new IllegalArgumentException("no broad choices");
+        return r -> {
+            if ((lead.isEmpty() && ctrl.isEmpty()) || r.nextDouble() >= AIMED_SHARE) return rest.get(r.nextInt(rest.size()));
+            List<T> from = lead.isEmpty() ? ctrl : ctrl.isEmpty() ? lead : r.nextBoolean() ? lead : ctrl;
+            return from.get(r.nextInt(from.size()));
+        };
+    }
+
+    /** The ways to pick nodes for process faults on this cluster (see {@link #aimed}). */
+    static Function<Random, Target> processTargets(NemesisContext ctx, FaultOptions options) {
+        List<Target> broad = List.of(new Target.One(), new Target.Minority(), new Target.Majority(), new Target.All());
+        List<Target> leaders = new ArrayList<>();
+        if (ctx.knowsLeaders()) options.primaries().forEach(p -> leaders.add(new Target.Primaries(List.of(p))));
+        List<Target> controller = ctx.knowsController() ? List.of(new Target.Controller()) : List.of();
+        return aimed(leaders, controller, broad);
     }
 
     static FaultPackage processPackage(String name, String faultF, String healF, String colour, NemesisContext ctx,
                                        FaultOptions options, ProcessNemesis process) {
-        List<Target> targets = processTargets(ctx, options);
-        var generator = OpGenerator.flipFlop(r -> FaultOp.of(faultF, targets.get(r.nextInt(targets.size()))),
+        Function<Random, Target> target = processTargets(ctx, options);
+        var generator = OpGenerator.flipFlop(r -> FaultOp.of(faultF, target.apply(r)),
                 r -> FaultOp.of(healF, new Target.All()));
         return new FaultPackage(name, process, generator, List.of(FaultOp.of(healF, new Target.All())), colour,
                 Set.of(faultF), Set.of(healF));
     }
 
     static FaultPackage restart(NemesisContext ctx, FaultOptions options, ProcessNemesis process) {
-        List<Target> targets = processTargets(ctx, options);
-        OpGenerator generator = (r, n) -> FaultOp.of(ProcessNemesis.RESTART, targets.get(r.nextInt(targets.size())));
+        Function<Random, Target> target = processTargets(ctx, options);
+        OpGenerator generator = (r, n) -> FaultOp.of(ProcessNemesis.RESTART, target.apply(r));
         return new FaultPackage(RESTART, process, generator, List.of(FaultOp.of(ProcessNemesis.START, new Target.All())),
                 colour(RESTART), Set.of(ProcessNemesis.RESTART), Set.of());
     }

@@ -3,6 +3,7 @@ package io.faultline.nemesis;
 import io.faultline.nemesis.FaultLog.FaultEvent;
 import io.faultline.nemesis.FaultLog.Phase;
 import io.faultline.nemesis.Schedule.PlannedOp;
+import io.faultline.nemesis.Schedule.Role;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,7 @@ public final class Scheduler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
 
     private final NemesisContext ctx;
+    private final Pacer pacer;
     private final Map<String, FaultPackage> packages = new LinkedHashMap<>();
     private final List<FaultOp> executed = Collections.synchronizedList(new ArrayList<>());
     private volatile boolean stopRequested;
@@ -34,7 +36,13 @@ public final class Scheduler implements AutoCloseable {
     private boolean setUp;
 
     public Scheduler(NemesisContext ctx, List<FaultPackage> packages) {
+        this(ctx, packages, Pacer.SYSTEM);
+    }
+
+    /** A scheduler whose waits go through {@code pacer} (a manual one in tests). */
+    public Scheduler(NemesisContext ctx, List<FaultPackage> packages, Pacer pacer) {
         this.ctx = ctx;
+        this.pacer = pacer;
         for (FaultPackage p : packages) {
             if (this.packages.put(p.name(), p) != null) throw new IllegalArgumentException("package twice: " + p.name());
         }
@@ -46,25 +54,48 @@ public final class Scheduler implements AutoCloseable {
 
     /**
      * The ops a schedule will run, with their times: a pure function of the packages and the schedule (seed
-     * included), so a run's faults can be printed, compared and replayed.
+     * included), so a run's faults can be printed, compared and replayed. Cycle after cycle: a healthy window, one
+     * package's fault, a hold window, that package's heal ops (none for instantaneous faults such as a restart).
+     * Random draws do not depend on {@link Schedule#onlyCycles()}, so a kept cycle is the same with or without the
+     * others.
      */
     public static List<PlannedOp> plan(List<FaultPackage> packages, Schedule schedule) {
         if (packages.isEmpty()) return List.of();
         Random random = new Random(schedule.seed());
         long intervalMs = schedule.interval().toMillis();
         long endMs = schedule.duration().toMillis();
-        Map<String, Long> emitted = new HashMap<>();
+        Map<String, Long> faults = new HashMap<>();
         List<PlannedOp> plan = new ArrayList<>();
-        long t = 0;
-        while (true) {
-            t += (long) (random.nextDouble() * 2 * intervalMs);
-            if (t >= endMs) return plan;
+        long t = window(random, intervalMs);
+        for (int cycle = 0; t < endMs; cycle++) {
             FaultPackage p = packages.get(random.nextInt(packages.size()));
-            long n = emitted.merge(p.name(), 1L, Long::sum) - 1;
-            FaultOp op = p.generator().next(random, n);
-            plan.add(new PlannedOp(t, p.name(), op));
-            if (p.isHeal(op.f())) t += schedule.quietPeriod().toMillis();
+            long k = faults.merge(p.name(), 1L, Long::sum) - 1;
+            FaultOp fault = faultOp(p, random, k);
+            long healAt = t + window(random, intervalMs);
+            if (schedule.keeps(cycle)) {
+                plan.add(new PlannedOp(t, p.name(), fault, cycle, Role.FAULT));
+                if (!p.healFs().isEmpty() && healAt < endMs) {
+                    for (FaultOp heal : p.finalHeal()) plan.add(new PlannedOp(healAt, p.name(), heal, cycle, Role.HEAL));
+                }
+            }
+            t = healAt + window(random, intervalMs) + schedule.quietPeriod().toMillis();
         }
+        return plan;
+    }
+
+    /** Uniform in [interval/2, 3·interval/2): about one interval, never zero. */
+    private static long window(Random random, long intervalMs) {
+        return intervalMs / 2 + (long) (random.nextDouble() * intervalMs);
+    }
+
+    /**
+     * The k-th fault of a package. Generators alternate fault and heal (or mix them, like the clock's reset), so
+     * the even ops are asked for, and a heal drawn anyway is drawn again (a few times at most).
+     */
+    private static FaultOp faultOp(FaultPackage p, Random random, long k) {
+        FaultOp op = p.generator().next(random, 2 * k);
+        for (int tries = 0; tries < 8 && p.isHeal(op.f()); tries++) op = p.generator().next(random, 2 * k);
+        return op;
     }
 
     /** Sets up every distinct nemesis once, in package order. */
@@ -93,16 +124,37 @@ public final class Scheduler implements AutoCloseable {
         return done;
     }
 
-    /** Runs the schedule on the calling thread until its deadline (or {@link #stop()}). */
+    /**
+     * Runs the schedule on the calling thread until its deadline (or {@link #stop()}). Gaps are kept from the end
+     * of the previous op, as Jepsen's sleeps between generator ops are: a kill or heal that takes seconds on a busy
+     * machine delays what follows instead of eating the hold or the healthy window after it. A fault that cannot
+     * start (its op failed, e.g. no active controller to isolate) does not hold the schedule: its heal runs at once,
+     * in case part of it took effect, and the healthy window follows.
+     */
     public void run(Schedule schedule) {
         setup();
         List<PlannedOp> plan = plan(packages(), schedule);
-        long start = System.nanoTime();
+        long start = pacer.nanoTime();
         long deadline = start + schedule.duration().toNanos();
-        for (PlannedOp planned : plan) {
-            long due = start + planned.atMillis() * 1_000_000;
-            if (!sleepUntil(Math.min(due, deadline)) || System.nanoTime() >= deadline) break;
-            invoke(planned.packageName(), planned.op());
+        long lastEnd = start, lastPlannedAt = 0;
+        Set<Integer> healedEarly = new java.util.HashSet<>();
+        for (int i = 0; i < plan.size(); i++) {
+            PlannedOp planned = plan.get(i);
+            if (planned.role() == Role.HEAL && healedEarly.contains(planned.cycle())) continue;
+            long due = lastEnd + (planned.atMillis() - lastPlannedAt) * 1_000_000;
+            if (!sleepUntil(Math.min(due, deadline)) || pacer.nanoTime() >= deadline) break;
+            FaultOp done = invoke(planned.packageName(), planned.op());
+            lastPlannedAt = planned.atMillis();
+            if (planned.role() == Role.FAULT && done.isFailed()) {
+                LOG.warn("{} could not start ({}); healing at once and moving on", planned.op().f(), done.error());
+                healedEarly.add(planned.cycle());
+                // a cycle's ops are adjacent in the plan: its fault, then its heals
+                for (int j = i + 1; j < plan.size() && plan.get(j).cycle() == planned.cycle(); j++) {
+                    invoke(plan.get(j).packageName(), plan.get(j).op());
+                    lastPlannedAt = plan.get(j).atMillis();
+                }
+            }
+            lastEnd = pacer.nanoTime();
         }
         sleepUntil(deadline);
     }
@@ -195,10 +247,10 @@ public final class Scheduler implements AutoCloseable {
     /** Sleeps until the nanoTime deadline; false if stopped or interrupted first. */
     private boolean sleepUntil(long deadlineNanos) {
         while (!stopRequested) {
-            long left = deadlineNanos - System.nanoTime();
+            long left = deadlineNanos - pacer.nanoTime();
             if (left <= 0) return true;
             try {
-                Thread.sleep(Math.min(left / 1_000_000 + 1, 200)); // short naps so that stop() is seen soon
+                pacer.sleep(left);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;

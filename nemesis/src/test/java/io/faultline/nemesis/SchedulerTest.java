@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The scheduler without containers: a stub nemesis that only remembers what it was asked. */
 class SchedulerTest {
     /** Records ops; fails any op whose f is "boom". */
-    static final class StubNemesis implements Nemesis {
+    static class StubNemesis implements Nemesis {
         final List<String> calls = Collections.synchronizedList(new ArrayList<>());
         final Set<String> fs;
 
@@ -51,6 +51,19 @@ class SchedulerTest {
         }
     }
 
+    /** Time that moves only when the scheduler waits, by exactly as long as it asks: no race with a busy machine. */
+    static final class ManualPacer implements Pacer {
+        private final java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(1_000);
+
+        public long nanoTime() {
+            return now.get();
+        }
+
+        public void sleep(long nanos) {
+            now.addAndGet(nanos);
+        }
+    }
+
     private static FaultPackage flipFlop(String name, StubNemesis n, String start, String stop) {
         return new FaultPackage(name, n, OpGenerator.flipFlop(r -> FaultOp.of(start, r.nextInt(100)), r -> FaultOp.of(stop)),
                 List.of(FaultOp.of(stop)), "#000000", Set.of(start), Set.of(stop));
@@ -69,10 +82,11 @@ class SchedulerTest {
         List<PlannedOp> p1 = Scheduler.plan(pkgs, s);
         assertEquals(p1, Scheduler.plan(pkgs, s), "same seed, same ops at the same times");
         assertNotEquals(p1, Scheduler.plan(pkgs, new Schedule(s.interval(), s.quietPeriod(), s.duration(), 43)));
-        assertTrue(p1.size() > 80 && p1.size() < 160, "about one op per interval: " + p1.size());
+        long faults = p1.stream().filter(p -> p.role() == Schedule.Role.FAULT).count();
+        assertTrue(faults > 40 && faults < 80, "about one fault per two intervals: " + faults);
         long last = -1;
         for (PlannedOp op : p1) {
-            assertTrue(op.atMillis() > last || op.atMillis() == last, "times ascend");
+            assertTrue(op.atMillis() >= last, "times ascend");
             assertTrue(op.atMillis() < s.duration().toMillis(), "planned within the duration");
             last = op.atMillis();
         }
@@ -80,15 +94,35 @@ class SchedulerTest {
     }
 
     @Test
-    void eachPackageFlipFlopsBetweenFaultAndHeal() {
+    void faultsAlternateWithHealthyWindowsOneFaultAtATime() {
         var a = new StubNemesis("start-a", "stop-a");
         var b = new StubNemesis("start-b", "stop-b");
+        long interval = 1000;
         var plan = Scheduler.plan(List.of(flipFlop("a", a, "start-a", "stop-a"), flipFlop("b", b, "start-b", "stop-b")),
-                Schedule.of(Duration.ofSeconds(1), Duration.ofMinutes(5), 7));
-        for (String pkg : List.of("a", "b")) {
-            List<String> fs = plan.stream().filter(p -> p.packageName().equals(pkg)).map(p -> p.op().f()).toList();
-            for (int i = 0; i < fs.size(); i++) assertEquals((i % 2 == 0 ? "start-" : "stop-") + pkg, fs.get(i));
+                Schedule.of(Duration.ofMillis(interval), Duration.ofMinutes(5), 7));
+        assertTrue(plan.size() >= 100, "a plan worth checking: " + plan.size());
+        assertTrue(plan.get(0).atMillis() >= interval / 2, "the run starts healthy");
+        long healthyMs = plan.get(0).atMillis(), faultedMs = 0;
+        for (int i = 0; i + 1 < plan.size(); i += 2) {
+            PlannedOp fault = plan.get(i), heal = plan.get(i + 1);
+            String pkg = fault.packageName();
+            assertEquals(Schedule.Role.FAULT, fault.role());
+            assertEquals("start-" + pkg, fault.op().f());
+            assertEquals(Schedule.Role.HEAL, heal.role());
+            assertEquals("stop-" + pkg, heal.op().f(), "the same package heals its own fault");
+            assertEquals(fault.cycle(), heal.cycle());
+            long hold = heal.atMillis() - fault.atMillis();
+            assertTrue(hold >= interval / 2 && hold < 3 * interval / 2, "held about one interval: " + hold);
+            faultedMs += hold;
+            if (i + 2 < plan.size()) {
+                long healthy = plan.get(i + 2).atMillis() - heal.atMillis();
+                assertTrue(healthy >= interval / 2 && healthy < 3 * interval / 2, "healthy about one interval: " + healthy);
+                healthyMs += healthy;
+                assertEquals(fault.cycle() + 1, plan.get(i + 2).cycle());
+            }
         }
+        double healthyShare = healthyMs / (double) (healthyMs + faultedMs);
+        assertTrue(healthyShare > 0.4 && healthyShare < 0.6, "about half the time healthy: " + healthyShare);
     }
 
     @Test
@@ -96,11 +130,90 @@ class SchedulerTest {
         var a = new StubNemesis("start-a", "stop-a");
         var plan = Scheduler.plan(List.of(flipFlop("a", a, "start-a", "stop-a")),
                 Schedule.of(Duration.ofSeconds(1), Duration.ofMinutes(30), 3).withQuietPeriod(Duration.ofSeconds(10)));
+        int checked = 0;
         for (int i = 1; i < plan.size(); i++) {
             if (plan.get(i - 1).op().f().equals("stop-a")) {
+                checked++;
                 assertTrue(plan.get(i).atMillis() - plan.get(i - 1).atMillis() >= 10_000, "quiet after a heal");
             }
         }
+        assertTrue(checked >= 10, "heals followed by another op: " + checked);
+    }
+
+    @Test
+    void keepingSomeCyclesLeavesThemExactlyAsTheyWere() {
+        var a = new StubNemesis("start-a", "stop-a");
+        var b = new StubNemesis("start-b", "stop-b");
+        List<FaultPackage> pkgs = List.of(flipFlop("a", a, "start-a", "stop-a"), flipFlop("b", b, "start-b", "stop-b"));
+        Schedule all = Schedule.of(Duration.ofSeconds(2), Duration.ofMinutes(2), 11);
+        List<PlannedOp> full = Scheduler.plan(pkgs, all);
+        assertTrue(full.size() >= 20, "cycles to choose from: " + full.size());
+        Set<Integer> keep = Set.of(1, 4, 7);
+        List<PlannedOp> expected = full.stream().filter(p -> keep.contains(p.cycle())).toList();
+        assertEquals(6, expected.size(), "a fault and its heal per kept cycle");
+        assertEquals(expected, Scheduler.plan(pkgs, all.withOnlyCycles(keep)));
+        assertEquals(List.of(), Scheduler.plan(pkgs, all.withOnlyCycles(Set.of())));
+    }
+
+    @Test
+    void gapsCountFromTheEndOfTheSlowOpBeforeThem() {
+        var pacer = new ManualPacer();
+        var slow = new StubNemesis("start-a", "stop-a") {
+            @Override
+            public FaultOp invoke(NemesisContext ctx, FaultOp op) {
+                pacer.sleep(3_000_000_000L); // every op takes 3 s, as a kill of several nodes may on a busy machine
+                return super.invoke(ctx, op);
+            }
+        };
+        long t0 = pacer.nanoTime();
+        var timeline = new FaultTimeline();
+        var ctx = NemesisContext.builder((Cluster) null).log(timeline).nanoClock(() -> pacer.nanoTime() - t0).build();
+        List<FaultPackage> pkgs = List.of(flipFlop("a", slow, "start-a", "stop-a"));
+        Schedule s = Schedule.of(Duration.ofSeconds(10), Duration.ofMinutes(10), 4);
+        List<PlannedOp> plan = Scheduler.plan(pkgs, s);
+        new Scheduler(ctx, pkgs, pacer).run(s);
+        List<FaultLog.FaultEvent> events = timeline.events();
+        assertTrue(events.size() >= 20, "ops ran: " + events.size());
+        for (int i = 2; i + 1 < events.size(); i += 2) {
+            long endBefore = events.get(i - 1).timeNanos(), startNext = events.get(i).timeNanos();
+            long plannedGap = plan.get(i / 2).atMillis() - plan.get(i / 2 - 1).atMillis();
+            assertEquals(plannedGap * 1_000_000, startNext - endBefore, "the whole planned gap after op " + (i / 2 - 1));
+        }
+    }
+
+    @Test
+    void aFaultThatCannotStartIsHealedAtOnceAndDoesNotHoldTheSchedule() throws Exception {
+        var n = new StubNemesis("boom", "stop-x", "start-y", "stop-y");
+        var failing = new FaultPackage("x", n, OpGenerator.flipFlop(r -> FaultOp.of("boom"), r -> FaultOp.of("stop-x")),
+                List.of(FaultOp.of("stop-x")), "#000000", Set.of("boom"), Set.of("stop-x"));
+        var working = flipFlop("y", n, "start-y", "stop-y");
+        List<FaultPackage> pkgs = List.of(failing, working);
+        Schedule s = Schedule.of(Duration.ofSeconds(10), Duration.ofMinutes(5), 21);
+        List<PlannedOp> plan = Scheduler.plan(pkgs, s);
+        int firstFailing = -1;
+        for (int i = 0; i < plan.size(); i++) {
+            if (plan.get(i).op().f().equals("boom")) {
+                firstFailing = i;
+                break;
+            }
+        }
+        assertTrue(firstFailing >= 0 && firstFailing + 2 < plan.size(), "the plan has a failing fault with more after it");
+        var pacer = new ManualPacer();
+        long t0 = pacer.nanoTime();
+        var timeline = new FaultTimeline();
+        var ctx = NemesisContext.builder((Cluster) null).log(timeline).nanoClock(() -> pacer.nanoTime() - t0).build();
+        var scheduler = new Scheduler(ctx, pkgs, pacer);
+        scheduler.run(s);
+        List<FaultLog.FaultEvent> starts = timeline.events().stream().filter(e -> e.phase() == FaultLog.Phase.START).toList();
+        PlannedOp boom = plan.get(firstFailing), heal = plan.get(firstFailing + 1), next = plan.get(firstFailing + 2);
+        assertEquals("stop-x", heal.op().f());
+        assertEquals("boom", starts.get(firstFailing).f());
+        assertEquals(boom.atMillis() * 1_000_000, starts.get(firstFailing).timeNanos());
+        assertEquals("stop-x", starts.get(firstFailing + 1).f());
+        assertEquals(boom.atMillis() * 1_000_000, starts.get(firstFailing + 1).timeNanos(), "healed at once");
+        long hold = heal.atMillis() - boom.atMillis();
+        assertEquals((next.atMillis() - hold) * 1_000_000, starts.get(firstFailing + 2).timeNanos(),
+                "the next fault comes earlier by the hold that did not happen");
     }
 
     @Test
@@ -110,12 +223,14 @@ class SchedulerTest {
         List<FaultPackage> pkgs = List.of(flipFlop("a", a, "start-a", "stop-a"), flipFlop("b", b, "start-b", "stop-b"));
         Schedule s = Schedule.of(Duration.ofMillis(20), Duration.ofMillis(600), 5);
         var timeline = new FaultTimeline();
-        var scheduler = new Scheduler(ctx(timeline), pkgs);
-        long t0 = System.nanoTime();
+        var pacer = new ManualPacer();
+        var scheduler = new Scheduler(ctx(timeline), pkgs, pacer);
+        long t0 = pacer.nanoTime();
         scheduler.start(s);
-        assertTrue(scheduler.awaitFinished(Duration.ofSeconds(10)));
-        assertTrue(System.nanoTime() - t0 >= 590_000_000L, "runs until the deadline");
+        assertTrue(scheduler.awaitFinished(Duration.ofMinutes(1)));
+        assertEquals(600_000_000L, pacer.nanoTime() - t0, "runs exactly until the deadline");
         List<String> planned = Scheduler.plan(pkgs, s).stream().map(p -> p.op().f()).toList();
+        assertTrue(planned.size() > 10, "a plan worth checking: " + planned);
         assertEquals(planned, scheduler.executed().stream().map(FaultOp::f).toList());
         List<FaultOp> heals = scheduler.finalHeal(Duration.ZERO);
         assertEquals(List.of("stop-a", "stop-b"), heals.stream().map(FaultOp::f).toList());
@@ -127,19 +242,23 @@ class SchedulerTest {
 
     @Test
     void finalHealStopsARunningScheduleFirstAndNothingRunsAfterIt() throws Exception {
-        var a = new StubNemesis("start-a", "stop-a");
+        var threeOps = new java.util.concurrent.CountDownLatch(3);
+        var a = new StubNemesis("start-a", "stop-a") {
+            @Override
+            public FaultOp invoke(NemesisContext ctx, FaultOp op) {
+                threeOps.countDown();
+                return super.invoke(ctx, op);
+            }
+        };
         var scheduler = new Scheduler(ctx(FaultLog.NONE), List.of(flipFlop("a", a, "start-a", "stop-a")));
         scheduler.start(Schedule.of(Duration.ofMillis(10), Duration.ofMinutes(10), 1));
-        Thread.sleep(300);
-        long t0 = System.nanoTime();
+        assertTrue(threeOps.await(1, java.util.concurrent.TimeUnit.MINUTES), "the schedule runs");
         List<FaultOp> heals = scheduler.finalHeal(Duration.ZERO);
-        assertTrue(System.nanoTime() - t0 < 2_000_000_000L, "the schedule stopped promptly");
-        assertTrue(scheduler.awaitFinished(Duration.ZERO));
-        int count = scheduler.executed().size();
-        Thread.sleep(100);
-        assertEquals(count, scheduler.executed().size(), "no op after the heal");
+        // Without the stop, finalHeal would give up waiting after 5 minutes and the schedule would still be running.
+        assertTrue(scheduler.awaitFinished(Duration.ZERO), "the schedule stopped before the heal");
         List<FaultOp> all = scheduler.executed();
         assertEquals(heals, all.subList(all.size() - heals.size(), all.size()), "the heals are the last ops");
+        assertEquals(List.of("stop-a"), heals.stream().map(FaultOp::f).toList());
     }
 
     @Test

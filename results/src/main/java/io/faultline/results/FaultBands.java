@@ -17,8 +17,10 @@ import java.util.Set;
  * {@code "stop-<package>"} (or start, resume, reset-clock) closes it; a band never closed lasts to the end of the
  * history. Any other nemesis op (restart, disk corruption) is a point event.
  * <p>
- * A nemesis may log a start twice (invoke then info/ok completion); only the first start opens the band and the
- * last stop before the next start closes it, so invoke/complete pairs do not produce zero-length bands.
+ * A nemesis may log a start twice (invoke then info/ok completion); only the first start opens the band, and the
+ * first stop closes it, moved to that stop's completion (the next nemesis entry, when it is the same stop), so
+ * invoke/complete pairs do not produce zero-length bands while a later heal (the final one, after a healthy
+ * window) does not stretch the band over the healthy time.
  */
 public final class FaultBands {
 
@@ -48,11 +50,16 @@ public final class FaultBands {
         Map<String, Long> closing = new LinkedHashMap<>();
         List<Band> bands = new ArrayList<>();
         List<PointEvent> events = new ArrayList<>();
+        String previousF = null;
+        int runPosition = 0; // place in a run of nemesis entries with the same f: ops come as (start, end) pairs
         for (Op op : history) {
             if (op.process() != Op.NEMESIS) {
                 continue;
             }
             String f = op.f();
+            runPosition = f.equals(previousF) ? runPosition + 1 : 0;
+            boolean completionOfPrevious = runPosition % 2 == 1;
+            previousF = f;
             String opens = opens(f);
             List<String> closes = closes(f);
             if (opens != null) {
@@ -64,7 +71,10 @@ public final class FaultBands {
                 open.putIfAbsent(pkg, op.time());
             } else if (!closes.isEmpty()) {
                 for (String pkg : closes) {
-                    if (open.containsKey(pkg)) {
+                    if (closing.containsKey(pkg) && !completionOfPrevious) {
+                        // a later heal (e.g. the final one after a healthy window): the band ended at the first
+                        bands.add(new Band(pkg, open.remove(pkg), closing.remove(pkg), true));
+                    } else if (open.containsKey(pkg)) {
                         closing.put(pkg, op.time());
                     }
                 }

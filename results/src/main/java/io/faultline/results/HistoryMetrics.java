@@ -50,26 +50,53 @@ public final class HistoryMetrics {
         }
     }
 
+    /**
+     * Ok client ops per second in the main phase (from the first client op to the last fault op, which is the
+     * final heal; the whole history when no fault ran), split by whether a fault band was active. The final drain
+     * is left out: it reads back what was written and says nothing about throughput under faults. A rate is NaN
+     * when its side had no time.
+     */
+    public record Rates(long okOutside, double secondsOutside, long okDuring, double secondsDuring) {
+        public double outsideFaults() {
+            return secondsOutside <= 0 ? Double.NaN : okOutside / secondsOutside;
+        }
+
+        public double duringFaults() {
+            return secondsDuring <= 0 ? Double.NaN : okDuring / secondsDuring;
+        }
+    }
+
     private final List<Completion> completions;
     private final long durationNanos;
+    private final long mainStartNanos;
+    private final long mainEndNanos;
     private final long windowNanos;
     private final FaultBands faults;
 
-    private HistoryMetrics(List<Completion> completions, long durationNanos, FaultBands faults) {
+    private HistoryMetrics(List<Completion> completions, long durationNanos, long mainStartNanos, long mainEndNanos,
+                           FaultBands faults) {
         this.completions = completions;
         this.durationNanos = durationNanos;
+        this.mainStartNanos = mainStartNanos;
+        this.mainEndNanos = mainEndNanos;
         this.windowNanos = chooseWindow(durationNanos);
         this.faults = faults;
     }
 
     public static HistoryMetrics of(List<Op> history, FaultBands faults) {
         long duration = 0;
+        long firstClient = -1;
+        long lastNemesis = -1;
         Map<Integer, Op> pending = new HashMap<>();
         List<Completion> out = new ArrayList<>();
         for (Op op : history) {
             duration = Math.max(duration, op.time());
             if (op.process() == Op.NEMESIS) {
+                lastNemesis = Math.max(lastNemesis, op.time());
                 continue;
+            }
+            if (firstClient < 0) {
+                firstClient = op.time();
             }
             if (op.type() == OpType.INVOKE) {
                 pending.put(op.process(), op);
@@ -82,7 +109,9 @@ public final class HistoryMetrics {
                 }
             }
         }
-        return new HistoryMetrics(List.copyOf(out), duration, faults);
+        long mainStart = Math.max(0, firstClient);
+        long mainEnd = lastNemesis > mainStart ? lastNemesis : duration;
+        return new HistoryMetrics(List.copyOf(out), duration, mainStart, mainEnd, faults);
     }
 
     /** At most about 60 windows over the run, each a round length: 1, 2 or 5 × a power of ten, from 1 ms. */
@@ -170,6 +199,47 @@ public final class HistoryMetrics {
     public double meanOkThroughput() {
         long ok = completions.stream().filter(c -> c.type() == OpType.OK).count();
         return durationNanos <= 0 ? 0 : ok / (durationNanos / 1e9);
+    }
+
+    public Rates rates() {
+        long okIn = 0, okOut = 0;
+        for (Completion c : completions) {
+            long t = c.completeNanos();
+            if (c.type() != OpType.OK || t < mainStartNanos || t > mainEndNanos) {
+                continue;
+            }
+            if (faults.anyActiveAt(t)) {
+                okIn++;
+            } else {
+                okOut++;
+            }
+        }
+        long faulted = faultedNanos(mainStartNanos, mainEndNanos);
+        long total = Math.max(0, mainEndNanos - mainStartNanos);
+        return new Rates(okOut, (total - faulted) / 1e9, okIn, faulted / 1e9);
+    }
+
+    /** Nanoseconds of [from, to] covered by at least one fault band. */
+    private long faultedNanos(long from, long to) {
+        List<long[]> spans = new ArrayList<>();
+        for (FaultBands.Band b : faults.bands()) {
+            long a = Math.max(from, b.startNanos()), z = Math.min(to, b.endNanos());
+            if (z > a) {
+                spans.add(new long[]{a, z});
+            }
+        }
+        spans.sort((x, y) -> Long.compare(x[0], y[0]));
+        long covered = 0, curStart = -1, curEnd = -1;
+        for (long[] sp : spans) {
+            if (sp[0] > curEnd) {
+                covered += curEnd - curStart;
+                curStart = sp[0];
+                curEnd = sp[1];
+            } else {
+                curEnd = Math.max(curEnd, sp[1]);
+            }
+        }
+        return covered + (curEnd - curStart);
     }
 
     public Availability availability() {

@@ -43,7 +43,8 @@ public final class HtmlReport {
     /** What the report found, for results.json and campaign pages. NaN where there was nothing to measure. */
     public record Summary(String verdict, boolean complete, double availabilityDuringFaults,
                           double availabilityOutsideFaults, double availability, double okOpsPerSecond,
-                          Map<String, Long> anomalyCounts) {
+                          Map<String, Long> anomalyCounts, double okOpsPerSecondOutsideFaults,
+                          double okOpsPerSecondDuringFaults) {
     }
 
     private HtmlReport() {
@@ -67,7 +68,8 @@ public final class HtmlReport {
         }
         HistoryMetrics.Availability a = metrics.availability();
         return new Summary(input.verdict().name().toLowerCase(Locale.ROOT), input.complete(), a.duringFaults(),
-                a.outsideFaults(), a.overall(), metrics.meanOkThroughput(), anomalyCounts(input.checks()));
+                a.outsideFaults(), a.overall(), metrics.meanOkThroughput(), anomalyCounts(input.checks()),
+                metrics.rates().outsideFaults(), metrics.rates().duringFaults());
     }
 
     /**
@@ -344,7 +346,13 @@ public final class HtmlReport {
             b.append("<tr><td>outside faults</td><td class=\"num\">").append(a.okOutside())
                     .append("</td><td class=\"num\">").append(a.totalOutside()).append("</td><td class=\"num\">")
                     .append(Html.percent(a.outsideFaults())).append("</td></tr>");
-            b.append("</table><p>Mean throughput: ").append(Html.number(metrics.meanOkThroughput()))
+            HistoryMetrics.Rates r = metrics.rates();
+            b.append("</table><p id=\"rate\">Rate achieved: ").append(Html.number(r.outsideFaults()))
+                    .append(" ok ops/s outside fault windows (").append(r.okOutside()).append(" ok ops in ")
+                    .append(Html.number(r.secondsOutside())).append(" s), ").append(Html.number(r.duringFaults()))
+                    .append(" ok ops/s during faults (").append(r.okDuring()).append(" in ")
+                    .append(Html.number(r.secondsDuring())).append(" s), until the final heal. Mean over the whole "
+                            + "history, final drain included: ").append(Html.number(metrics.meanOkThroughput()))
                     .append(" ok ops/s.</p>");
             return b.toString();
         }

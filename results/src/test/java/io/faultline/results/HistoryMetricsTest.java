@@ -47,6 +47,38 @@ class HistoryMetricsTest {
     }
 
     @Test
+    void ratesCountTheMainPhaseUntilTheFinalHealSplitByFaultTime() {
+        SyntheticRun r = new SyntheticRun();
+        // 0..10 s main phase; a partition from 2 s to 6 s; then a drain whose reads must not count
+        for (int i = 0; i < 10; i++) {
+            r.add(OpType.INVOKE, 0, i * S, "send", NONE, null);
+            r.add(OpType.OK, 0, i * S + 10 * MS, "send", NONE, null);
+            // every fault op is two entries, its start and its end, as the nemesis records them
+            if (i == 2) {
+                r.add(OpType.INFO, Op.NEMESIS, 2 * S + 400 * MS, "start-partition", NONE, null);
+                r.add(OpType.INFO, Op.NEMESIS, 2 * S + 500 * MS, "start-partition", NONE, null);
+            }
+            if (i == 5) {
+                r.add(OpType.INFO, Op.NEMESIS, 5 * S + 900 * MS, "stop-partition", NONE, null);
+                r.add(OpType.INFO, Op.NEMESIS, 6 * S, "stop-partition", NONE, null);
+            }
+        }
+        // the final heal, after a healthy window, ends the main phase and must not stretch the band
+        r.add(OpType.INFO, Op.NEMESIS, 10 * S - 100 * MS, "stop-partition", NONE, null);
+        r.add(OpType.INFO, Op.NEMESIS, 10 * S, "stop-partition", NONE, null);
+        for (int i = 0; i < 50; i++) {
+            r.add(OpType.INVOKE, 1, 11 * S + i * MS, "poll", NONE, null);
+            r.add(OpType.OK, 1, 11 * S + i * MS + 1, "poll", NONE, null);
+        }
+        HistoryMetrics.Rates rates = HistoryMetrics.of(r.ops(), FaultBands.of(r.ops())).rates();
+        assertEquals(3, rates.okDuring(), "sends completing at 3, 4 and 5 s");
+        assertEquals(7, rates.okOutside(), "the other sends, no drain polls");
+        assertEquals(3.6, rates.secondsDuring(), 1e-9);
+        assertEquals(6.4, rates.secondsOutside(), 1e-9);
+        assertEquals(7 / 6.4, rates.outsideFaults(), 1e-9);
+    }
+
+    @Test
     void quantilesUseNearestRank() {
         long[] sorted = new long[100];
         for (int i = 0; i < 100; i++) {

@@ -1,5 +1,6 @@
 package io.faultline.docker.sut;
 
+import io.faultline.docker.DockerBacked;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.NotEnoughReplicasAfterAppendException;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /** Real Apache Kafka 4.4 on five containers (three controllers + two brokers), driven by real clients. */
+@DockerBacked
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ApacheKafkaTest {
     private static SutCluster kafka;

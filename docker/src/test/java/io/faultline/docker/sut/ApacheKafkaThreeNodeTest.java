@@ -1,10 +1,12 @@
 package io.faultline.docker.sut;
 
+import io.faultline.docker.DockerBacked;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 
 /** The smallest full quorum: three combined broker+controller nodes. */
+@DockerBacked
 class ApacheKafkaThreeNodeTest {
     @Test
     void threeNodeClusterServesTenThousandAcksAllRecordsInOrder() throws Exception {

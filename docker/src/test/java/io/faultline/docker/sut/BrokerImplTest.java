@@ -1,5 +1,6 @@
 package io.faultline.docker.sut;
 
+import io.faultline.docker.DockerBacked;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Our own broker in the same container runtime as Apache Kafka, driven by the same real clients. */
+@DockerBacked
 class BrokerImplTest {
     @Test
     void singleNodeBrokerServesRealClientsAndSurvivesAKill(@TempDir Path collected) throws Exception {

@@ -38,6 +38,10 @@ public final class ProcessNemesis implements Nemesis {
         Target target = op.value() == null ? new Target.All() : (Target) op.value();
         List<String> names = target.resolve(ctx, ctx.random());
         List<Node> nodes = names.stream().map(ctx::node).toList();
+        if (nodes.isEmpty() && !op.f().equals(START) && !op.f().equals(RESUME)) {
+            // e.g. the controller or a partition's leader is not known right now: the fault cannot start
+            throw new IllegalStateException("no node to " + op.f() + ": target " + target + " names none now");
+        }
         return switch (op.f()) {
             case KILL -> op.completed("killed " + onEach(nodes.stream().filter(Node::isRunning).toList(), Node::kill));
             case STOP -> op.completed("stopped " + onEach(nodes.stream().filter(Node::isRunning).toList(),

@@ -1,5 +1,6 @@
 package io.faultline.nemesis.net;
 
+import io.faultline.docker.DockerBacked;
 import io.faultline.docker.Cluster;
 import io.faultline.docker.Node;
 import io.faultline.docker.probe.ProbeImage;
@@ -12,7 +13,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 import java.util.List;
 import java.util.Map;
@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every partition shape on five real probe nodes, checked by connecting between every pair. */
-@DisabledIfSystemProperty(named = "faultline.skipDocker", matches = "true")
+@DockerBacked
 class PartitionerDockerTest {
     private static final PartitionRef TOPIC = new PartitionRef("t", 0);
     private static Cluster cluster;

@@ -1,5 +1,6 @@
 package io.faultline.nemesis.process;
 
+import io.faultline.docker.DockerBacked;
 import io.faultline.docker.Cluster;
 import io.faultline.docker.Node;
 import io.faultline.docker.probe.ProbeImage;
@@ -19,7 +20,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Process, clock and disk faults on three real probe nodes. */
-@DisabledIfSystemProperty(named = "faultline.skipDocker", matches = "true")
+@DockerBacked
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NodeFaultsDockerTest {
     private static final String LOG_DIR = "/data/log";

@@ -61,6 +61,7 @@ class GensTest {
     @Test
     void staggerSpacesOpsByTheMeanOnAverage() {
         List<GenSim.Dispatched> d = GenSim.run(Gens.stagger(MS, 4, Gens.repeat(op("x"))), 4, 2000, 10_000);
+        assertEquals(2000, d.size(), "the loop below checks every op");
         long span = d.get(d.size() - 1).at() - d.get(0).at();
         assertTrue(span > 1800 * MS && span < 2200 * MS, "span " + span);
         for (int i = 1; i < d.size(); i++) {
@@ -71,6 +72,7 @@ class GensTest {
     @Test
     void delayIsARateLimit() {
         List<GenSim.Dispatched> d = GenSim.run(Gens.delay(5 * MS, Gens.repeat(op("x"))), 8, 100, 1_000);
+        assertEquals(100, d.size(), "the loop below checks every gap");
         for (int i = 1; i < d.size(); i++) {
             assertTrue(d.get(i).at() - d.get(i - 1).at() >= 5 * MS);
         }

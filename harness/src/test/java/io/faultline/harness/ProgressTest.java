@@ -1,0 +1,48 @@
+package io.faultline.harness;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The progress line's time left, on a manual clock. */
+class ProgressTest {
+    private static final long S = 1_000_000_000L;
+
+    @Test
+    void timeLeftCountsThePhasesStillToComeNotTheTestLengthMinusElapsed() {
+        AtomicLong now = new AtomicLong(0);
+        var plan = List.of(new Progress.PhasePlan("build-images", 10), new Progress.PhasePlan("workload", 60),
+                new Progress.PhasePlan("check", 5));
+        try (var p = new Progress(new RunLog(new PrintStream(new ByteArrayOutputStream())), plan, List::of, 0, now::get)) {
+            p.phase("build-images");
+            assertEquals(75, p.remainingSeconds());
+            now.set(4 * S);
+            assertEquals(71, p.remainingSeconds());
+            now.set(115 * S); // images took far longer than expected: the workload and check are still ahead
+            assertEquals(65, p.remainingSeconds());
+            assertTrue(p.line().startsWith("[build-images] 115s elapsed, ~65s left"), p.line());
+            p.phase("workload");
+            now.set(125 * S);
+            assertEquals(55, p.remainingSeconds());
+            p.phase("check");
+            now.set(200 * S);
+            assertEquals(0, p.remainingSeconds());
+        }
+    }
+
+    @Test
+    void theTestPlanCoversEveryPhaseTheRunnerEnters() {
+        var config = new TestOptions().toConfig();
+        var names = Progress.testPhases(config).stream().map(Progress.PhasePlan::name).toList();
+        assertEquals(List.of("provision", "build-images", "start-cluster", "create-topics", "workload", "final-heal",
+                "recovery", "final-drain", "collect-and-teardown", "check"), names);
+        long workload = Progress.testPhases(config).get(4).expectedSeconds();
+        assertEquals(config.timeLimitSeconds(), workload);
+    }
+}
