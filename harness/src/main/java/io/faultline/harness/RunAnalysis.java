@@ -13,6 +13,8 @@ import io.faultline.results.ReportInput;
 import io.faultline.results.RunDir;
 import io.faultline.results.RunResults;
 import io.faultline.workloads.queue.QueueWorkload;
+import io.faultline.workloads.offsets.OffsetChecker;
+import io.faultline.checker.linear.LinearizabilityChecker;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -90,7 +92,9 @@ final class RunAnalysis {
         // What the client settings permit by design (duplicates without idempotence, loss with acks=0) is
         // reported but allowed; everything else is a broken promise.
         var allowed = QueueWorkload.allowedAnomalies(TestRunner.queueSettings(config));
-        List<Checker> checkers = List.of(
+        List<Checker> checkers = "offsets".equals(config.workload())
+                ? List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults()))
+                : List.of(
                 new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
                 new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed));
         Map<String, CheckResult> checks = new LinkedHashMap<>();
