@@ -23,6 +23,8 @@ import io.faultline.workloads.queue.TopicManager;
 import io.faultline.workloads.offsets.OffsetClient;
 import io.faultline.workloads.offsets.OffsetOps;
 import io.faultline.workloads.offsets.OffsetWorkload;
+import io.faultline.workloads.txn.TxnOps;
+import io.faultline.workloads.txn.TxnQueueClient;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -171,10 +173,11 @@ final class TestRunner {
         state.cluster = SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
 
-        if ("offsets".equals(config.workload())) {
+        if ("offsets".equals(config.workload()) || "txn-queue".equals(config.workload())) {
             state.recorder = HistoryRecorder.toFile(run.historyJsonl(), config.concurrency());
             progress.recorder(state.recorder);
-            runOffsets(run, state, progress);
+            if ("txn-queue".equals(config.workload())) runTxnQueue(run, state, progress);
+            else runOffsets(run, state, progress);
             Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
             state.complete = true;
             return;
@@ -240,6 +243,37 @@ final class TestRunner {
         Thread.sleep(config.recoverySeconds() * 1000L);
         progress.phase("final-drain");
         interpreter.run(OffsetOps.finalReads(config.keys()));
+        state.drained = true;
+    }
+
+    /**
+     * The transactional queue: one transactional producer and read_committed consumer per worker; transactions
+     * of sends and polls, committed with the consumer's offsets or aborted (one in four). No final drain: the
+     * Elle-style check needs none.
+     */
+    private void runTxnQueue(RunDir run, RunState state, Progress progress) throws Exception {
+        String bootstrap = state.cluster.bootstrapServers();
+        QueueWorkloadConfig workload = workloadConfig(bootstrap, run);
+        try (TopicManager topics = new TopicManager(workload)) {
+            progress.phase("create-topics");
+            List<Integer> keys = IntStream.range(0, config.keys()).boxed().toList();
+            topics.ensure(keys);
+            Interpreter interpreter = new Interpreter(state.recorder, thread -> new TxnQueueClient(bootstrap,
+                    topics.mapping(), config.keys(), workload.topicPrefix() + "-t" + thread, 5000, 4,
+                    config.seed() * 131 + thread));
+            progress.phase("workload");
+            state.schedule = faults.create(config, state.cluster, state.recorder,
+                    List.copyOf(topics.mapping().topicsOf(keys)), log);
+            writeSchedule(run, state.schedule);
+            state.schedule.start();
+            io.faultline.workloads.generator.Gen g = TxnOps.create(config.seed(), config.keys());
+            g = io.faultline.workloads.generator.Gens.stagger((long) (1e9 / config.rate()), config.seed() * 31 + 7, g);
+            interpreter.run(io.faultline.workloads.generator.Gens.timeLimit(
+                    Duration.ofSeconds(config.timeLimitSeconds()).toNanos(), g));
+            progress.phase("final-heal");
+            state.problemsAfterHeal = state.schedule.stopAndHeal(false);
+            state.healed = true;
+        }
         state.drained = true;
     }
 
