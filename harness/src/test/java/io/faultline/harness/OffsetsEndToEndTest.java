@@ -22,11 +22,15 @@ class OffsetsEndToEndTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void offsetsRunUnderPartitionAndKillIsJudgedPerKey(@TempDir Path store) throws Exception {
+    void offsetsRunUnderPartitionAndKillIsJudgedPerKey(@TempDir Path temp) throws Exception {
+        String kept = System.getProperty("faultline.keepStore"); // keep the run for reading by hand
+        Path store = kept == null ? temp : Path.of(kept);
         var r = CliTestSupport.run("test", "--workload", "offsets", "--nodes", "3", "--nemesis", "partition,kill",
                 "--time-limit", "20", "--nemesis-interval", "5", "--concurrency", "5", "--rate", "100",
                 "--seed", "11", "--store", store.toString());
-        Path run = CliTestSupport.runDirs(store).get(0);
+        // a kept store may hold other runs: this test's is the newest of its workload
+        List<Path> runs = CliTestSupport.runDirs(store).stream().filter(p -> p.toString().contains("-offsets-")).sorted().toList();
+        Path run = runs.get(runs.size() - 1);
         String resultsJson = Files.readString(run.resolve("results.json"));
         Map<String, Object> results = CliTestSupport.results(run);
         assertEquals(true, results.get("complete"), resultsJson);

@@ -31,7 +31,8 @@ class TxnQueueEndToEndTest {
         var r = CliTestSupport.run("test", "--workload", "txn-queue", "--nodes", "3", "--nemesis", "partition,kill",
                 "--time-limit", "20", "--nemesis-interval", "5", "--concurrency", "4", "--rate", "50", "--keys", "3",
                 "--seed", "13", "--store", store.toString());
-        List<Path> runs = CliTestSupport.runDirs(store);
+        // a kept store may hold other runs: this test's is the newest of its workload
+        List<Path> runs = CliTestSupport.runDirs(store).stream().filter(p -> p.toString().contains("-txn-queue-")).sorted().toList();
         Path run = runs.get(runs.size() - 1);
         String resultsJson = Files.readString(run.resolve("results.json"));
         Map<String, Object> results = CliTestSupport.results(run);
