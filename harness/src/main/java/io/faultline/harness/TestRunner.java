@@ -21,6 +21,11 @@ import io.faultline.workloads.queue.QueueSettings;
 import io.faultline.workloads.queue.QueueWorkload;
 import io.faultline.workloads.queue.QueueWorkloadConfig;
 import io.faultline.workloads.queue.TopicManager;
+import io.faultline.workloads.offsets.OffsetClient;
+import io.faultline.workloads.offsets.OffsetOps;
+import io.faultline.workloads.offsets.OffsetWorkload;
+import io.faultline.workloads.txn.TxnOps;
+import io.faultline.workloads.txn.TxnQueueClient;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -172,6 +177,15 @@ final class TestRunner {
                 : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
 
+        if ("offsets".equals(config.workload()) || "txn-queue".equals(config.workload())) {
+            state.recorder = HistoryRecorder.toFile(run.historyJsonl(), config.concurrency());
+            progress.recorder(state.recorder);
+            if ("txn-queue".equals(config.workload())) runTxnQueue(run, state, progress);
+            else runOffsets(run, state, progress);
+            Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
+            state.complete = true;
+            return;
+        }
         QueueWorkloadConfig workload = workloadConfig(state.cluster.bootstrapServers(), run);
         state.recorder = HistoryRecorder.toFile(run.historyJsonl(), config.concurrency());
         progress.recorder(state.recorder);
@@ -206,6 +220,65 @@ final class TestRunner {
         }
         Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
         state.complete = true;
+    }
+
+    /**
+     * The offsets workload: registers are committed offsets of (group, partition) pairs; after the heal and the
+     * recovery wait, one final read of every key (no drain: nothing is left to read, so drained is true).
+     */
+    private void runOffsets(RunDir run, RunState state, Progress progress) throws Exception {
+        String bootstrap = state.cluster.bootstrapServers();
+        var names = new OffsetWorkload.Names("fl" + run.timestamp().replaceAll("[^0-9]", ""));
+        progress.phase("create-topics");
+        OffsetWorkload.createTopic(bootstrap, names, (short) config.replicationFactor());
+        int timeoutMs = 5000;
+        Interpreter interpreter = new Interpreter(state.recorder,
+                thread -> new OffsetClient(bootstrap, names.topic(), names.prefix(), timeoutMs));
+        progress.phase("workload");
+        state.schedule = faults.create(config, state.cluster, state.recorder, List.of(names.topic()), log);
+        writeSchedule(run, state.schedule);
+        state.schedule.start();
+        interpreter.run(OffsetWorkload.mainGenerator(config.seed(), config.keys(), config.rate(),
+                Duration.ofSeconds(config.timeLimitSeconds())));
+        progress.phase("final-heal");
+        state.problemsAfterHeal = state.schedule.stopAndHeal(false);
+        state.healed = true;
+        progress.phase("recovery");
+        Thread.sleep(config.recoverySeconds() * 1000L);
+        progress.phase("final-drain");
+        interpreter.run(OffsetOps.finalReads(config.keys()));
+        state.drained = true;
+    }
+
+    /**
+     * The transactional queue: one transactional producer and read_committed consumer per worker; transactions
+     * of sends and polls, committed with the consumer's offsets or aborted (one in four). No final drain: the
+     * Elle-style check needs none.
+     */
+    private void runTxnQueue(RunDir run, RunState state, Progress progress) throws Exception {
+        String bootstrap = state.cluster.bootstrapServers();
+        QueueWorkloadConfig workload = workloadConfig(bootstrap, run);
+        try (TopicManager topics = new TopicManager(workload)) {
+            progress.phase("create-topics");
+            List<Integer> keys = IntStream.range(0, config.keys()).boxed().toList();
+            topics.ensure(keys);
+            Interpreter interpreter = new Interpreter(state.recorder, thread -> new TxnQueueClient(bootstrap,
+                    topics.mapping(), config.keys(), workload.topicPrefix() + "-t" + thread, 5000, 4,
+                    config.seed() * 131 + thread));
+            progress.phase("workload");
+            state.schedule = faults.create(config, state.cluster, state.recorder,
+                    List.copyOf(topics.mapping().topicsOf(keys)), log);
+            writeSchedule(run, state.schedule);
+            state.schedule.start();
+            io.faultline.workloads.generator.Gen g = TxnOps.create(config.seed(), config.keys());
+            g = io.faultline.workloads.generator.Gens.stagger((long) (1e9 / config.rate()), config.seed() * 31 + 7, g);
+            interpreter.run(io.faultline.workloads.generator.Gens.timeLimit(
+                    Duration.ofSeconds(config.timeLimitSeconds()).toNanos(), g));
+            progress.phase("final-heal");
+            state.problemsAfterHeal = state.schedule.stopAndHeal(false);
+            state.healed = true;
+        }
+        state.drained = true;
     }
 
     /** schedule.json: the faults this run plans, which `replay --schedule` and `shrink` read back. */

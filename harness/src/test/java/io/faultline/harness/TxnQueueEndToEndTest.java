@@ -1,0 +1,56 @@
+package io.faultline.harness;
+
+import io.faultline.checker.history.HistoryReader;
+import io.faultline.checker.history.OpType;
+import io.faultline.docker.DockerBacked;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The transactional queue end to end on 3-node Apache Kafka under partitions and kills: transactions commit and
+ * abort, the Elle-style and queue checkers judge them, `analyze` agrees. The verdict is recorded, whatever it is.
+ * Set -Dfaultline.keepStore=DIR to keep the run for reading by hand.
+ */
+@DockerBacked
+class TxnQueueEndToEndTest {
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void txnQueueRunUnderPartitionAndKillIsJudged(@TempDir Path temp) throws Exception {
+        String kept = System.getProperty("faultline.keepStore");
+        Path store = kept == null ? temp : Path.of(kept);
+        var r = CliTestSupport.run("test", "--workload", "txn-queue", "--nodes", "3", "--nemesis", "partition,kill",
+                "--time-limit", "20", "--nemesis-interval", "5", "--concurrency", "4", "--rate", "50", "--keys", "3",
+                "--seed", "13", "--store", store.toString());
+        // a kept store may hold other runs: this test's is the newest of its workload
+        List<Path> runs = CliTestSupport.runDirs(store).stream().filter(p -> p.toString().contains("-txn-queue-")).sorted().toList();
+        Path run = runs.get(runs.size() - 1);
+        String resultsJson = Files.readString(run.resolve("results.json"));
+        Map<String, Object> results = CliTestSupport.results(run);
+        assertEquals(true, results.get("complete"), resultsJson);
+        var checks = (Map<String, Object>) results.get("checks");
+        assertEquals(java.util.Set.of("txn", "queue"), checks.keySet(), resultsJson);
+        var outcomes = new TreeMap<String, Integer>();
+        for (var op : HistoryReader.read(run.resolve("history.jsonl"))) {
+            if (op.process() >= 0 && op.type() != OpType.INVOKE) outcomes.merge(op.type().name().toLowerCase(), 1, Integer::sum);
+        }
+        System.out.println("txn-queue run outcomes: " + outcomes + "; verdict " + results.get("verdict")
+                + "; txn: " + checks.get("txn") + "; queue: " + checks.get("queue"));
+        assertTrue(outcomes.getOrDefault("ok", 0) > 20, "transactions committed: " + outcomes);
+        assertTrue(outcomes.getOrDefault("fail", 0) > 0, "some transactions aborted: " + outcomes);
+        var txn = (Map<String, Object>) checks.get("txn");
+        assertTrue(((Map<String, Object>) txn.get("stats")).size() > 0, "the Elle-style checker ran: " + txn);
+
+        var again = CliTestSupport.run("analyze", run.toString());
+        assertEquals(r.exitCode(), again.exitCode(), again.err());
+    }
+}

@@ -1,0 +1,25 @@
+package io.faultline.harness;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** `--workload` without a cluster: which are accepted, and the one-line refusals. */
+class WorkloadChoiceTest {
+
+    @Test
+    void brokerImplRefusesTheTransactionalWorkloadInOneLine() {
+        var r = CliTestSupport.run("test", "--sut", "broker-impl", "--workload", "txn-queue", "--nodes", "1");
+        assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode(), r.err());
+        assertTrue(r.err().contains("txn-queue needs transactions, which broker-impl does not have"), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
+    @Test
+    void anUnknownWorkloadNamesTheChoices() {
+        var r = CliTestSupport.run("test", "--workload", "bank", "--nodes", "1");
+        assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode(), r.err());
+        assertTrue(r.err().contains("queue, offsets, txn-queue"), r.err());
+    }
+}

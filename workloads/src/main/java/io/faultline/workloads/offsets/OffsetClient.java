@@ -1,0 +1,75 @@
+package io.faultline.workloads.offsets;
+
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+import io.faultline.workloads.generator.Client;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One worker's Admin client. A write is OffsetCommit through {@code alterConsumerGroupOffsets} (the groups never
+ * have members, so the coordinator accepts an admin commit); a read is OffsetFetch through
+ * {@code listConsumerGroupOffsets}. Each is one call with one outcome, so invoke/complete pair cleanly.
+ */
+public final class OffsetClient implements Client {
+    private final Admin admin;
+    private final String topic;
+    private final String groupPrefix;
+    private final int timeoutMs;
+
+    public OffsetClient(String bootstrap, String topic, String groupPrefix, int timeoutMs) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1000, timeoutMs / 2));
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+        p.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 100);
+        this.admin = Admin.create(p);
+        this.topic = topic;
+        this.groupPrefix = groupPrefix;
+        this.timeoutMs = timeoutMs;
+    }
+
+    @Override
+    public Completion invoke(String f, OpValue value) {
+        OffsetOps.KeyValue kv = OffsetOps.KeyValue.parse(value);
+        TopicPartition tp = new TopicPartition(topic, OffsetOps.partition(kv.key()));
+        String group = OffsetOps.groupName(groupPrefix, kv.key());
+        try {
+            if (OffsetOps.WRITE.equals(f)) {
+                admin.alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(kv.value())),
+                                new AlterConsumerGroupOffsetsOptions().timeoutMs(timeoutMs))
+                        .all().get(timeoutMs + 2000L, TimeUnit.MILLISECONDS);
+                return Client.Completion.ok(kv.text());
+            }
+            if (OffsetOps.READ.equals(f)) {
+                Map<TopicPartition, OffsetAndMetadata> got = admin.listConsumerGroupOffsets(group,
+                                new ListConsumerGroupOffsetsOptions().timeoutMs(timeoutMs))
+                        .partitionsToOffsetAndMetadata().get(timeoutMs + 2000L, TimeUnit.MILLISECONDS);
+                OffsetAndMetadata om = got.get(tp);
+                return Client.Completion.ok(new OffsetOps.KeyValue(kv.key(), om == null ? null : om.offset()).readResult());
+            }
+            return new Completion(OpType.FAIL, value, "unknown op " + f);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return OffsetErrors.completion(f, value, e);
+        } catch (ExecutionException e) {
+            return OffsetErrors.completion(f, value, e.getCause() == null ? e : e.getCause());
+        } catch (Exception e) {
+            return OffsetErrors.completion(f, value, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close(java.time.Duration.ofSeconds(2));
+    }
+}

@@ -1,0 +1,48 @@
+package io.faultline.workloads.offsets;
+
+import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Gens;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Committed consumer-group offsets as linearizable registers (the coordinator should make OffsetCommit and
+ * OffsetFetch of one group linearizable). Setup creates the one topic whose partitions the groups commit for.
+ */
+public final class OffsetWorkload {
+    private OffsetWorkload() {}
+
+    /** The run's names: topic {@code prefix-offsets}, groups {@code prefix-g0, prefix-g1, ...}. */
+    public record Names(String prefix) {
+        public String topic() {
+            return prefix + "-offsets";
+        }
+    }
+
+    /** Creates the topic (idempotent); its partitions are the registers' partitions. */
+    public static void createTopic(String bootstrap, Names names, short replication) throws Exception {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            admin.createTopics(List.of(new NewTopic(names.topic(), OffsetOps.PARTITIONS, replication)))
+                    .all().get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) throw e;
+        }
+    }
+
+    /** Seeded reads and writes at {@code opsPerSecond} for {@code timeLimit}. */
+    public static Gen mainGenerator(long seed, int keys, double opsPerSecond, Duration timeLimit) {
+        Gen g = OffsetOps.random(seed, keys);
+        if (opsPerSecond > 0) g = Gens.stagger((long) (1e9 / opsPerSecond), seed * 31 + 7, g);
+        return Gens.timeLimit(timeLimit.toNanos(), g);
+    }
+}
