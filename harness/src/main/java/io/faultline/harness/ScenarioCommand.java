@@ -32,13 +32,18 @@ final class ScenarioCommand implements Callable<Integer> {
     @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
     Path store = Path.of("store");
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     /** What a scenario run saw next to what it expected. */
     record Outcome(TestRunner.Result result, Scenario.Expectation expected, boolean asExpected) {}
 
     @Override
     public Integer call() throws Exception {
         if (name == null) {
-            Scenarios.ALL.forEach(s -> System.out.println(s.name() + ": " + s.summary()));
+            var out = spec.commandLine().getOut();
+            Scenarios.ALL.forEach(s -> out.println(s.name() + ": " + s.summary()));
+            out.flush();
             return FaultlineCli.EXIT_VALID;
         }
         Scenario scenario = Scenarios.named(name);
