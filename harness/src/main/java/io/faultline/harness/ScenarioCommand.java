@@ -90,8 +90,7 @@ final class ScenarioCommand implements Callable<Integer> {
             out.println("faultline: (the bug this scenario shows needs " + scenario.needs() + ")");
         }
         var result = new TestRunner(config, store, out, ScenarioSchedule.factory(scenario)).run();
-        boolean as = expected != null && result.verdict() == expected.verdict()
-                && (expected.anomaly() == null || result.anomalies().stream().anyMatch(a -> a.startsWith(expected.anomaly())));
+        boolean as = expected != null && expected.matches(result.verdict(), result.anomalies());
         out.println("faultline: seen: " + result.verdict().name().toLowerCase()
                 + (result.anomalies().isEmpty() ? "" : " (" + String.join(", ", result.anomalies()) + ")")
                 + (expected == null ? "" : as ? " — as expected" : " — NOT as expected"));

@@ -65,6 +65,17 @@ class ScenarioAndCompareFlagsTest {
     }
 
     @Test
+    void aLossCountsWhetherTheDrainSawItAsLostOrAsAReusedOffset() {
+        var lost = Scenarios.named("acks-1-failover").expectationFor("apache-kafka", null);
+        assertTrue(lost.matches(Verdict.INVALID, List.of("lost-write 281", "unseen 408")));
+        assertTrue(lost.matches(Verdict.INVALID, List.of("inconsistent-offsets 2", "unseen 7")));
+        assertTrue(!lost.matches(Verdict.INVALID, List.of("duplicate 3")), "another anomaly is not the expected loss");
+        assertTrue(!lost.matches(Verdict.VALID, List.of()));
+        var valid = Scenarios.named("min-isr-1").expectationFor("apache-kafka", null);
+        assertTrue(valid.matches(Verdict.VALID, List.of()) && !valid.matches(Verdict.INVALID, List.of("lost-write 1")));
+    }
+
+    @Test
     void aCutDropsBothWays() {
         var g = ScenarioSchedule.grudge(Set.of("n1"), Set.of("n2", "n3"));
         assertTrue(!g.connected("n1", "n2") && !g.connected("n3", "n1"));
