@@ -72,7 +72,10 @@ final class CampaignCommand implements Callable<Integer> {
                 }
             }
         }
-        return out;
+        // Several systems are one more axis: each gets every configuration with the same seed, so runs pair up.
+        List<TestConfig> everySut = new ArrayList<>();
+        for (String sutName : shape.suts()) out.forEach(c -> everySut.add(c.withSut(sutName)));
+        return everySut;
     }
 
     @Override
@@ -132,6 +135,7 @@ final class CampaignCommand implements Callable<Integer> {
 
     static Map<String, String> describe(TestConfig c) {
         var m = new LinkedHashMap<String, String>();
+        m.put("sut", c.sut());
         m.put("acks", c.acks());
         m.put("min-isr", Integer.toString(c.minIsr()));
         m.put("unclean", Boolean.toString(c.unclean()));

@@ -10,7 +10,7 @@ import java.util.List;
  * load, timing and seed. Shared by `test` and `campaign`.
  */
 final class RunShapeOptions {
-    @Option(names = "--sut", description = "System under test: apache-kafka or broker-impl (default: ${DEFAULT-VALUE})")
+    @Option(names = "--sut", description = "System under test: apache-kafka or broker-impl; compare and campaign take several, comma separated (default: ${DEFAULT-VALUE})")
     String sut = "apache-kafka";
 
     @Option(names = "--nodes", description = "Cluster size (default: ${DEFAULT-VALUE})")
@@ -49,6 +49,20 @@ final class RunShapeOptions {
     @Option(names = "--seed", description = "Seed of every random choice (default: random, printed first)")
     Long seed;
 
+    /** The systems named by --sut (comma separated), validated, without repeats. */
+    List<String> suts() {
+        List<String> out = new java.util.ArrayList<>();
+        for (String s : sut.split(",")) {
+            String name = s.strip();
+            if (!List.of("apache-kafka", "broker-impl").contains(name)) {
+                throw new IllegalArgumentException("--sut must be apache-kafka or broker-impl, got " + name);
+            }
+            if (out.contains(name)) throw new IllegalArgumentException("--sut names " + name + " twice");
+            out.add(name);
+        }
+        return out;
+    }
+
     long seedOrRandom() {
         return seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
     }
@@ -72,7 +86,7 @@ final class RunShapeOptions {
 
     /** One test with these shape flags and the given safety settings. */
     TestConfig config(List<String> faults, String acks, boolean idempotent, int minIsr, boolean unclean, long runSeed) {
-        return new TestConfig(sut, nodes, workload, faults, timeLimit, rate, concurrency, keys, acks, idempotent,
+        return new TestConfig(suts().get(0), nodes, workload, faults, timeLimit, rate, concurrency, keys, acks, idempotent,
                 minIsr, replicationFactor(), unclean, subVia, nemesisInterval, runSeed, recovery, drain);
     }
 }

@@ -68,6 +68,13 @@ public record TestConfig(
                 recoverySeconds, drainSeconds);
     }
 
+    /** The same test against another system under test: the same seed, so the same workload and faults. */
+    public TestConfig withSut(String otherSut) {
+        return new TestConfig(otherSut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
+                recoverySeconds, drainSeconds);
+    }
+
     /** test.json's "parameters" object: every field, by its CLI flag name. */
     public Map<String, Object> asMap() {
         var m = new LinkedHashMap<String, Object>();

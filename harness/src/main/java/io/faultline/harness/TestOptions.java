@@ -28,6 +28,14 @@ public final class TestOptions {
 
     /** The validated configuration; throws IllegalArgumentException with a one-line reason. */
     TestConfig toConfig() {
+        if (shape.suts().size() > 1) {
+            throw new IllegalArgumentException("test runs one system; for several use: faultline compare --sut " + shape.sut);
+        }
+        return toConfigFor(shape.suts().get(0));
+    }
+
+    /** The validated configuration on this one system (compare names several with --sut). */
+    TestConfig toConfigFor(String sutName) {
         List<String> faults = RunShapeOptions.faultPackages(nemesis);
         // Kafka's idempotent producer needs acks=all: on by default there, off otherwise, never silently dropped.
         boolean idempotent = idempotence != null ? idempotence : "all".equals(acks);
@@ -35,6 +43,6 @@ public final class TestOptions {
             throw new IllegalArgumentException("--idempotence true needs --acks all (Kafka's rule), got --acks " + acks);
         }
         int effectiveMinIsr = minIsr != null ? minIsr : Math.min(2, shape.replicationFactor());
-        return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom());
+        return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom()).withSut(sutName);
     }
 }

@@ -1,0 +1,136 @@
+package io.faultline.harness;
+
+import io.faultline.checker.Verdict;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A named data-loss scenario: fixed settings, a fixed script of fault steps against roles (the workload partition's
+ * leader, its followers, the nodes outside its replica set) resolved when the script starts, and the verdict it
+ * should give on each system. Nothing in it is random: the seed only drives the workload.
+ *
+ * @param expect     expected outcome per system under test ("apache-kafka", "broker-impl", and
+ *                   "broker-impl/high-watermark" for the truncation mode that KIP-101 fixed)
+ * @param needs      what the scenario needs of the system (e.g. "--truncation high-watermark"), or "" for nothing
+ */
+record Scenario(String name, String summary, Settings settings, List<Step> steps, Map<String, Expectation> expect,
+                String needs) {
+    Scenario {
+        steps = List.copyOf(steps);
+        expect = Map.copyOf(expect);
+        if (steps.isEmpty()) throw new IllegalArgumentException(name + ": a scenario needs steps");
+    }
+
+    /** The settings a scenario fixes; the workload runs on one key so every write goes to the targeted partition. */
+    record Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean) {
+        String describe() {
+            return "nodes=" + nodes + " rf=" + replicationFactor + " acks=" + acks + " idempotence=" + idempotence
+                    + " min.insync.replicas=" + minIsr + " unclean.leader.election.enable=" + unclean;
+        }
+    }
+
+    /**
+     * What a run should show: a verdict, the anomaly behind it (or null), and why. A loss shows as lost-write when the
+     * final drain reads past it, and as inconsistent-offsets when the lost offsets were reused by later writes (the
+     * drain then cannot tell which value was lost, only that an offset changed value): either counts as the loss.
+     */
+    record Expectation(Verdict verdict, String anomaly, String why) {
+        /** The anomalies that count as the expected one. */
+        static final java.util.Map<String, List<String>> SHOWN_AS = java.util.Map.of(
+                "lost-write", List.of("lost-write", "inconsistent-offsets"),
+                "divergence", List.of("inconsistent-offsets"));
+
+        String describe() {
+            return verdict.name().toLowerCase() + (anomaly == null ? "" : " (" + String.join(" or ",
+                    SHOWN_AS.getOrDefault(anomaly, List.of(anomaly))) + ")") + " — " + why;
+        }
+
+        /** Whether a run with this verdict and these forbidden anomalies (names, optionally followed by a count) is the expected outcome. */
+        boolean matches(Verdict seen, List<String> anomalies) {
+            if (seen != verdict) return false;
+            if (anomaly == null) return true;
+            List<String> names = anomalies.stream().map(a -> a.split(" ")[0]).toList();
+            return SHOWN_AS.getOrDefault(anomaly, List.of(anomaly)).stream().anyMatch(names::contains);
+        }
+    }
+
+    /** The replicas a step names, resolved against the workload partition once the script starts. */
+    enum Role {
+        LEADER, FOLLOWERS, OTHERS;
+
+        String label() {
+            return name().toLowerCase();
+        }
+    }
+
+    /** One step of a script: the closed set of things a scenario does. */
+    sealed interface Step {
+        /** Wait, counted from the end of the step before (as Jepsen's sleeps). */
+        record Wait(Duration duration) implements Step {
+            @Override
+            public String toString() {
+                return "wait " + duration.toSeconds() + " s";
+            }
+        }
+
+        /** Cut every node of {@code side} from every node of {@code from} (both directions); replaces any cut. */
+        record Cut(Set<Role> side, Set<Role> from) implements Step {
+            public Cut {
+                side = Set.copyOf(side);
+                from = Set.copyOf(from);
+                if (side.stream().anyMatch(from::contains)) throw new IllegalArgumentException("a role on both sides");
+            }
+
+            @Override
+            public String toString() {
+                return "cut " + side + " from " + from;
+            }
+        }
+
+        /** Removes every cut. */
+        record Heal() implements Step {
+            @Override
+            public String toString() {
+                return "heal the network";
+            }
+        }
+
+        /** SIGKILL. */
+        record Kill(Role role) implements Step {
+            @Override
+            public String toString() {
+                return "kill -9 the " + role.label();
+            }
+        }
+
+        /** Start nodes that are down. */
+        record Start(Role role) implements Step {
+            @Override
+            public String toString() {
+                return "start the " + role.label();
+            }
+        }
+
+        /** Crash, cut the tail of a segment file (as an unsynced page cache lost at a power cut), start again. */
+        record TruncateTail(Role role, long bytes) implements Step {
+            @Override
+            public String toString() {
+                return "truncate " + bytes + " bytes of the " + role.label() + "'s segment tail";
+            }
+        }
+    }
+
+    /** Seconds the script takes when every step is instant: the sum of its waits. */
+    long scriptSeconds() {
+        return steps.stream().filter(s -> s instanceof Step.Wait).mapToLong(s -> ((Step.Wait) s).duration().toSeconds()).sum();
+    }
+
+    /** The expectation for this system (and truncation mode, for broker-impl), or null when none is stated. */
+    Expectation expectationFor(String sut, String truncation) {
+        if (truncation != null && expect.containsKey(sut + "/" + truncation)) return expect.get(sut + "/" + truncation);
+        return expect.get(sut);
+    }
+}

@@ -1,0 +1,99 @@
+package io.faultline.harness;
+
+import io.faultline.results.RunStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** `faultline scenario NAME`: a named, scripted fault sequence with fixed settings and a stated expectation. */
+@Command(name = "scenario", mixinStandardHelpOptions = true,
+        description = "Run a named data-loss scenario (acks-1-failover, unclean-election, min-isr-1, kip-101-loss, "
+                + "kip-101-divergence) and compare its verdict with the expected one.")
+final class ScenarioCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "NAME", arity = "0..1", description = "The scenario; none lists them")
+    String name;
+
+    @Option(names = "--sut", description = "apache-kafka or broker-impl (default: ${DEFAULT-VALUE})")
+    String sut = "apache-kafka";
+
+    @Option(names = "--seed", description = "Seed of the workload (default: random, printed first)")
+    Long seed;
+
+    @Option(names = "--time-limit", description = "Seconds of workload (default: the script's length + 20)")
+    Integer timeLimit;
+
+    @Option(names = "--truncation", description = "broker-impl only: leader-epoch or high-watermark")
+    String truncation;
+
+    @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
+    Path store = Path.of("store");
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** What a scenario run saw next to what it expected. */
+    record Outcome(TestRunner.Result result, Scenario.Expectation expected, boolean asExpected) {}
+
+    @Override
+    public Integer call() throws Exception {
+        if (name == null) {
+            var out = spec.commandLine().getOut();
+            Scenarios.ALL.forEach(s -> out.println(s.name() + ": " + s.summary()));
+            out.flush();
+            return FaultlineCli.EXIT_VALID;
+        }
+        Scenario scenario = Scenarios.named(name);
+        TestConfig config = config(scenario, sut, truncation, timeLimit, seed);
+        return run(scenario, config, truncation, new RunStore(store), System.err).result().exitCode();
+    }
+
+    /** The test configuration of a scenario on a system; refuses what that system cannot do, in one line. */
+    static TestConfig config(Scenario scenario, String sut, String truncation, Integer timeLimit, Long seed) {
+        if (!java.util.List.of("apache-kafka", "broker-impl").contains(sut)) {
+            throw new IllegalArgumentException("--sut must be apache-kafka or broker-impl, got " + sut);
+        }
+        if (truncation != null) {
+            if (!java.util.List.of("leader-epoch", "high-watermark").contains(truncation)) {
+                throw new IllegalArgumentException("--truncation must be leader-epoch or high-watermark, got " + truncation);
+            }
+            if (sut.equals("apache-kafka")) {
+                throw new IllegalArgumentException("--truncation is a broker-impl setting: Apache Kafka always truncates by "
+                        + "leader epoch (KIP-101, since 0.11)");
+            }
+            throw new IllegalArgumentException("--truncation: this build's broker-impl has no truncation setting yet "
+                    + "(it comes with broker-impl replication, issue [2/8])");
+        }
+        var s = scenario.settings();
+        int limit = timeLimit != null ? timeLimit : (int) scenario.scriptSeconds() + 20;
+        if (limit < scenario.scriptSeconds()) {
+            throw new IllegalArgumentException("--time-limit " + limit + " is shorter than the script of " + scenario.name()
+                    + " (" + scenario.scriptSeconds() + " s of waits)");
+        }
+        long runSeed = seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
+        return new TestConfig(sut, s.nodes(), "queue", ScenarioSchedule.PACKAGES, limit, 100, 5, 1, s.acks(),
+                s.idempotence(), s.minIsr(), s.replicationFactor(), s.unclean(), "assign", 5, runSeed, 10, 30);
+    }
+
+    /** Prints the settings, script and expectation, runs the test, then says whether the verdict was the expected one. */
+    static Outcome run(Scenario scenario, TestConfig config, String truncation, RunStore store, PrintStream out)
+            throws java.io.IOException {
+        Scenario.Expectation expected = scenario.expectationFor(config.sut(), truncation);
+        out.println("faultline: scenario " + scenario.name() + " on " + config.sut() + ": " + scenario.summary());
+        out.println("faultline: settings " + scenario.settings().describe());
+        out.println("faultline: script " + scenario.steps());
+        out.println("faultline: expect: " + (expected == null ? "nothing stated for " + config.sut() : expected.describe()));
+        if (!scenario.needs().isEmpty() && expected != null && expected.verdict() == io.faultline.checker.Verdict.VALID) {
+            out.println("faultline: (the bug this scenario shows needs " + scenario.needs() + ")");
+        }
+        var result = new TestRunner(config, store, out, ScenarioSchedule.factory(scenario)).run();
+        boolean as = expected != null && expected.matches(result.verdict(), result.anomalies());
+        out.println("faultline: seen: " + result.verdict().name().toLowerCase()
+                + (result.anomalies().isEmpty() ? "" : " (" + String.join(", ", result.anomalies()) + ")")
+                + (expected == null ? "" : as ? " — as expected" : " — NOT as expected"));
+        return new Outcome(result, expected, as);
+    }
+}

@@ -1,0 +1,228 @@
+package io.faultline.harness;
+
+import io.faultline.checker.history.HistoryRecorder;
+import io.faultline.docker.sut.KafkaAdmin;
+import io.faultline.docker.sut.SutCluster;
+import io.faultline.harness.Scenario.Role;
+import io.faultline.harness.Scenario.Step;
+import io.faultline.nemesis.ClusterHealth;
+import io.faultline.nemesis.ClusterView.PartitionRef;
+import io.faultline.nemesis.FaultLog;
+import io.faultline.nemesis.FaultOp;
+import io.faultline.nemesis.FaultOptions;
+import io.faultline.nemesis.FaultPackage;
+import io.faultline.nemesis.FaultPackages;
+import io.faultline.nemesis.NemesisContext;
+import io.faultline.nemesis.Scheduler;
+import io.faultline.nemesis.disk.DiskFault;
+import io.faultline.nemesis.disk.DiskNemesis;
+import io.faultline.nemesis.net.Grudge;
+import io.faultline.nemesis.net.PartitionShape;
+import io.faultline.nemesis.net.Partitioner;
+import io.faultline.nemesis.process.ProcessNemesis;
+import io.faultline.nemesis.process.Target;
+import io.faultline.results.ReportInput;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.Node;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A scenario's script as a run's fault schedule: on a background thread it resolves the roles (leader, followers,
+ * the rest) of the workload's first partition, then performs each step through the nemesis packages' own
+ * operations, so faults land in the history, the report's bands and the final heal exactly as scheduled faults do.
+ */
+final class ScenarioSchedule implements FaultSchedule {
+    /** The packages a script acts through. */
+    static final List<String> PACKAGES = List.of(FaultPackages.PARTITION, FaultPackages.KILL, FaultPackages.DISK);
+
+    private final Scenario scenario;
+    private final SutCluster cluster;
+    private final PartitionRef partition;
+    private final NemesisContext context;
+    private final Scheduler scheduler;
+    private final RunLog log;
+    private final Set<String> active = new LinkedHashSet<>();
+    private volatile Thread thread;
+    private volatile Map<Role, List<String>> roles;
+
+    private ScenarioSchedule(Scenario scenario, TestConfig config, SutCluster cluster, HistoryRecorder recorder,
+                             List<String> topics, RunLog log) {
+        this.scenario = scenario;
+        this.cluster = cluster;
+        this.log = log;
+        this.partition = new PartitionRef(topics.get(0), 0);
+        this.context = NemesisContext.builder(cluster).recorder(recorder)
+                .log(FaultLog.all(List.of(FaultLog.toHistory(recorder), this::track))).seed(config.seed()).build();
+        List<FaultPackage> packages = FaultPackages.create(PACKAGES, context, FaultOptions.defaults().withPrimaries(List.of(partition)));
+        this.scheduler = new Scheduler(context, packages);
+    }
+
+    static TestRunner.FaultScheduleFactory factory(Scenario scenario) {
+        return (config, cluster, recorder, topics, log) -> new ScenarioSchedule(scenario, config, cluster, recorder, topics, log);
+    }
+
+    private void track(FaultLog.FaultEvent e) {
+        synchronized (active) {
+            if (e.phase() != FaultLog.Phase.START) return;
+            switch (e.f()) {
+                case Partitioner.START -> active.add("partition");
+                case Partitioner.STOP -> active.remove("partition");
+                case ProcessNemesis.KILL -> active.add("kill");
+                case ProcessNemesis.START -> active.remove("kill");
+                default -> { }
+            }
+        }
+    }
+
+    @Override
+    public void start() {
+        scheduler.setup();
+        Thread t = new Thread(this::runScript, "faultline-scenario");
+        t.setDaemon(true);
+        thread = t;
+        t.start();
+    }
+
+    private void runScript() {
+        int i = 0;
+        try {
+            for (Step step : scenario.steps()) {
+                i++;
+                if (step instanceof Step.Wait w) {
+                    Thread.sleep(w.duration().toMillis());
+                    continue;
+                }
+                if (roles == null) roles = resolveRoles();
+                log.line("scenario step " + i + "/" + scenario.steps().size() + ": " + step + describeTargets(step));
+                FaultOp done = perform(step);
+                if (done.isFailed()) log.line("scenario step " + i + " failed: " + done.error() + " (the script goes on)");
+            }
+            log.line("scenario script finished");
+        } catch (InterruptedException e) {
+            log.line("scenario script stopped at step " + i + " (the workload ended first)");
+        } catch (RuntimeException e) {
+            log.line("scenario script aborted at step " + i + ": " + e);
+        }
+    }
+
+    private String describeTargets(Step step) {
+        if (step instanceof Step.Kill k) return " " + roles.get(k.role());
+        if (step instanceof Step.Start st) return " " + roles.get(st.role());
+        if (step instanceof Step.TruncateTail t) return " " + roles.get(t.role());
+        if (step instanceof Step.Cut c) return " " + names(c.side()) + " | " + names(c.from());
+        return "";
+    }
+
+    private FaultOp perform(Step step) {
+        if (step instanceof Step.Cut c) {
+            return scheduler.invoke(FaultPackages.PARTITION,
+                    FaultOp.of(Partitioner.START, new PartitionShape.Explicit(grudge(names(c.side()), names(c.from())))));
+        }
+        if (step instanceof Step.Heal) return scheduler.invoke(FaultPackages.PARTITION, FaultOp.of(Partitioner.STOP));
+        if (step instanceof Step.Kill k) return scheduler.invoke(FaultPackages.KILL, FaultOp.of(ProcessNemesis.KILL, nodes(k.role())));
+        if (step instanceof Step.Start st) return scheduler.invoke(FaultPackages.KILL, FaultOp.of(ProcessNemesis.START, nodes(st.role())));
+        if (step instanceof Step.TruncateTail t) {
+            return scheduler.invoke(FaultPackages.DISK, FaultOp.of(DiskNemesis.TRUNCATE, new DiskFault.Truncate(nodes(t.role()), t.bytes())));
+        }
+        throw new IllegalStateException("not a fault step: " + step);
+    }
+
+    private Target nodes(Role role) {
+        return new Target.Nodes(roles.get(role));
+    }
+
+    private Set<String> names(Set<Role> rs) {
+        Set<String> out = new TreeSet<>();
+        for (Role r : rs) out.addAll(roles.get(r));
+        return out;
+    }
+
+    /** Each node of a drops each node of b and the other way round. */
+    static Grudge grudge(Set<String> a, Set<String> b) {
+        Map<String, Set<String>> drops = new TreeMap<>();
+        for (String x : a) drops.computeIfAbsent(x, k -> new TreeSet<>()).addAll(b);
+        for (String y : b) drops.computeIfAbsent(y, k -> new TreeSet<>()).addAll(a);
+        return new Grudge(drops);
+    }
+
+    /** Leader, followers and the rest of the partition, from the cluster's own metadata (retried for 30 s). */
+    private Map<Role, List<String>> resolveRoles() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
+                var p = admin.describeTopics(List.of(partition.topic())).allTopicNames().get(10, TimeUnit.SECONDS)
+                        .get(partition.topic()).partitions().get(partition.partition());
+                if (p.leader() != null && !p.leader().isEmpty()) {
+                    String leader = "n" + p.leader().id();
+                    List<String> followers = new ArrayList<>();
+                    for (Node r : p.replicas()) if (r.id() != p.leader().id()) followers.add("n" + r.id());
+                    List<String> others = new ArrayList<>(context.nodeNames());
+                    others.remove(leader);
+                    others.removeAll(followers);
+                    Map<Role, List<String>> out = new EnumMap<>(Role.class);
+                    out.put(Role.LEADER, List.of(leader));
+                    out.put(Role.FOLLOWERS, List.copyOf(followers));
+                    out.put(Role.OTHERS, List.copyOf(others));
+                    log.line("scenario roles of " + partition + ": leader " + leader + ", followers " + followers + ", others " + others);
+                    return out;
+                }
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+                last = new IllegalStateException("describe " + partition + ": " + e);
+            }
+            Thread.sleep(500);
+        }
+        throw last != null ? last : new IllegalStateException("no leader of " + partition + " within 30 s");
+    }
+
+    @Override
+    public List<String> active() {
+        synchronized (active) {
+            return List.copyOf(active);
+        }
+    }
+
+    @Override
+    public List<String> stopAndHeal(boolean quick) {
+        List<String> problems = List.of();
+        try {
+            Thread t = thread;
+            if (t != null) {
+                t.interrupt();
+                t.join(Duration.ofSeconds(quick ? 5 : 60).toMillis());
+            }
+            scheduler.finalHeal(Duration.ZERO);
+            if (!quick) {
+                problems = ClusterHealth.awaitHealthy(context, Duration.ofSeconds(30));
+                if (!problems.isEmpty()) log.line("after the final heal: " + String.join("; ", problems));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            scheduler.finalHeal(Duration.ZERO);
+        } catch (RuntimeException e) {
+            log.line("final heal: " + e);
+            problems = List.of("final heal failed: " + e);
+        } finally {
+            scheduler.teardown();
+            synchronized (active) {
+                active.clear();
+            }
+        }
+        return problems;
+    }
+
+    @Override
+    public Map<String, List<ReportInput.ClockPoint>> clockOffsets() {
+        return Map.of();
+    }
+}
