@@ -68,6 +68,8 @@ public final class Processor implements Runnable {
     private volatile boolean running = true;
     private long nextConnectionId;
     private long lastIdleCheck;
+    /** Iterations of the event loop started (tests wait for the loop to pass after changing the clock). */
+    private volatile long loops;
 
     /** Per-connection read/write state; touched only by this processor's thread. */
     private static final class Connection {
@@ -119,6 +121,10 @@ public final class Processor implements Runnable {
         return id;
     }
 
+    long loops() {
+        return loops;
+    }
+
     void accept(SocketChannel socket) {
         newConnections.add(socket);
         selector.wakeup();
@@ -137,6 +143,7 @@ public final class Processor implements Runnable {
     @Override
     public void run() {
         while (running) {
+            loops++;
             try {
                 registerNewConnections();
                 processResponses();
@@ -246,7 +253,10 @@ public final class Processor implements Runnable {
         if (c.payload != null && c.payload.hasRemaining()) return true;
         int current = c.payload == null ? 0 : c.payload.capacity();
         int next = c.payload == null ? Math.min(c.frameSize, INITIAL_FRAME_BUFFER) : c.frameSize;
-        if (!pool.tryReserve(next - current, current == 0)) {
+        // Only a request that fits its first buffer may dip into the pool's reserve: the first buffer of a large
+        // frame must not, or enough half-sent large frames would fill the reserve too and starve small requests.
+        boolean smallRequest = current == 0 && c.frameSize <= INITIAL_FRAME_BUFFER;
+        if (!pool.tryReserve(next - current, smallRequest)) {
             c.key.interestOps(0);
             waitingForMemory.add(c);
             return false;

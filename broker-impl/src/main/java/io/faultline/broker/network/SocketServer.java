@@ -95,6 +95,13 @@ public final class SocketServer implements AutoCloseable {
         return pool;
     }
 
+    /** Event-loop iterations started by all network threads, so far (tests wait for the loops to pass). */
+    long processorLoops() {
+        long n = 0;
+        for (Processor p : processors) n += p.loops();
+        return n;
+    }
+
     public int boundPort() {
         return server.socket().getLocalPort();
     }
