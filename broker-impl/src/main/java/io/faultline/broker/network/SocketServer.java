@@ -25,12 +25,12 @@ public final class SocketServer implements AutoCloseable {
 
     /**
      * Network settings, named after Kafka's; queuedMaxRequestBytes sizes the {@link MemoryPool};
-     * requestFrameTimeoutMs bounds how long one request frame may take to arrive (see {@link Processor}).
+     * requestFrameTimeoutMs bounds how long a request frame may go without a byte arriving (see {@link Processor}).
      */
     public record Settings(String host, int port, int numNetworkThreads, int socketRequestMaxBytes,
                            int maxConnections, long connectionsMaxIdleMs, long queuedMaxRequestBytes,
                            long requestFrameTimeoutMs) {
-        /** Default frame timeout: the clients' default request.timeout.ms, after which they give up anyway. */
+        /** Default frame timeout: the clients' default request.timeout.ms; a frame stalled that long is abandoned. */
         public static final long DEFAULT_REQUEST_FRAME_TIMEOUT_MS = 30_000;
 
         /** With the default request memory pool ({@link MemoryPool#defaultCapacity()}). */
