@@ -18,8 +18,8 @@ import org.apache.kafka.common.utils.internals.BufferSupplier;
  * batch declares, and the decompressed size is capped at {@link #MAX_DECOMPRESSED_BYTES} (a zip bomb costs CPU for
  * that many bytes, no more).
  *
- * <p>Error mapping: an undefined codec or records that do not add up are INVALID_RECORD (the batch is well-formed
- * and its CRC matched, but it is not a valid batch); compressed bytes that the codec cannot read are CORRUPT_MESSAGE;
+ * <p>Error mapping: an undefined codec, records that do not add up, or a zstd window over {@link #MAX_ZSTD_WINDOW}
+ * are INVALID_RECORD (the batch is well-formed and its CRC matched, but it is not a batch this broker accepts); compressed bytes that the codec cannot read are CORRUPT_MESSAGE;
  * too much decompressed data is MESSAGE_TOO_LARGE.
  *
  * <p>Thread-safety: stateless.
@@ -192,8 +192,10 @@ final class BatchScanner {
             }
             long needed = singleSegment ? contentSize : window;
             if (needed < 0 || needed > MAX_ZSTD_WINDOW) {
-                throw new CorruptRecordException("zstd frame needs a window of " + needed + " bytes, more than "
-                        + MAX_ZSTD_WINDOW);
+                // Not corrupt (that is retriable: the producer would retry until its delivery timeout) but refused:
+                // zstd levels 20-22 use larger windows than this broker decodes.
+                throw new InvalidRecordException("zstd frame needs a window of " + needed + " bytes; this broker"
+                        + " accepts at most " + MAX_ZSTD_WINDOW + " (zstd compression levels up to 19)");
             }
             boolean last = false;
             while (!last) {

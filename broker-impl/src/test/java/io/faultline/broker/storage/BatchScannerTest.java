@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.record.internal.MemoryRecords;
@@ -49,5 +50,17 @@ class BatchScannerTest {
         RecordTooLargeException e = assertThrows(RecordTooLargeException.class,
                 () -> BatchScanner.scan(ByteBuffer.wrap(lie), SNAPPY, 1, 0));
         assertTrue(e.getMessage().contains(String.valueOf(BatchScanner.MAX_DECOMPRESSED_BYTES)), e.getMessage());
+    }
+
+    @Test
+    void aZstdWindowOverTheCapIsAnInvalidRecordNamingTheLimit() {
+        byte[] plain = plainRecords(1, 0);
+        // one frame, window descriptor exponent 14 (16 MiB, what level 22 uses), one raw last block of the records
+        ByteBuffer z = ByteBuffer.allocate(4 + 2 + 3 + plain.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        z.putInt(0xFD2FB528).put((byte) 0).put((byte) (14 << 3));
+        int header = 1 | (plain.length << 3);
+        z.put((byte) header).put((byte) (header >>> 8)).put((byte) (header >>> 16)).put(plain).flip();
+        InvalidRecordException e = assertThrows(InvalidRecordException.class, () -> BatchScanner.scan(z, 4, 1, 0));
+        assertTrue(e.getMessage().contains(String.valueOf(BatchScanner.MAX_ZSTD_WINDOW)), e.getMessage());
     }
 }
