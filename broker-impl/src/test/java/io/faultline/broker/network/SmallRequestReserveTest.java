@@ -35,4 +35,14 @@ class SmallRequestReserveTest {
             assertNull(net.halted);
         }
     }
+
+    @Test
+    void socketRequestMaxBytesIsClampedToThePool() throws Exception {
+        try (NetTestSupport net = new NetTestSupport(1 << 20, POOL, 30_000)) {
+            assertEquals(POOL, net.server.maxRequestBytes(), "a frame above the pool could never be read");
+        }
+        try (NetTestSupport net = new NetTestSupport(POOL / 2, POOL, 30_000)) {
+            assertEquals(POOL / 2, net.server.maxRequestBytes());
+        }
+    }
 }
