@@ -13,6 +13,11 @@ import org.slf4j.LoggerFactory;
  * <p>{@link Runtime#halt} rather than exit: shutdown hooks could block on the very threads that failed, and an
  * unclean stop is what the log's recovery is built for. Tests inject the exit action to observe it.
  *
+ * <p>As the JVM's default handler ({@link #uncaughtException}, for threads the broker does not own: library pools
+ * such as Ratis's or Netty's, executors) only an {@link Error} halts; an exception escaping such a thread is logged,
+ * since the library may expect its threads to die that way and the broker can still serve. Threads made by
+ * {@link #newThread} run broker loops meant never to end, so anything escaping them halts.
+ *
  * <p>Thread-safety: safe from any thread; only the first fatal error acts.
  */
 public final class FatalErrorHandler implements Thread.UncaughtExceptionHandler {
@@ -45,9 +50,18 @@ public final class FatalErrorHandler implements Thread.UncaughtExceptionHandler 
         return HALTING;
     }
 
+    /** For any thread (the JVM default): an Error halts, an exception is logged. */
     @Override
     public void uncaughtException(Thread t, Throwable e) {
-        fatal(t.getName(), e);
+        if (e instanceof Error) {
+            fatal(t.getName(), e);
+            return;
+        }
+        try {
+            log.error("Uncaught exception in thread {} (not a broker loop); not halting", t.getName(), e);
+        } catch (Throwable ignored) {
+            // nothing more to do
+        }
     }
 
     /** Logs the last line and runs the exit action (once). */
@@ -78,7 +92,7 @@ public final class FatalErrorHandler implements Thread.UncaughtExceptionHandler 
     public Thread newThread(Runnable body, String name) {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
-        t.setUncaughtExceptionHandler(this);
+        t.setUncaughtExceptionHandler((thread, e) -> fatal(thread.getName(), e));
         return t;
     }
 

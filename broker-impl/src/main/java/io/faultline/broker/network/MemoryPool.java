@@ -9,10 +9,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * connection closed. A network thread that cannot reserve stops reading that connection (back-pressure through
  * TCP) and retries when memory comes back.
  *
- * <p>Small requests get a reserve on top of the capacity: the first, small buffer of a frame may use up to an eighth
- * more, while growing a frame beyond its first buffer must fit the capacity. So connections that fill the pool with
- * large frames, sent or half-sent, cannot starve well-behaved clients whose requests fit one first buffer (metadata,
- * heartbeats, small produces): the worst case heap is 9/8 of the capacity.
+ * <p>Small requests get a reserve on top of the capacity: a request whose whole frame fits one first buffer may use
+ * up to an eighth more, while every buffer of a larger frame (its first one included) must fit the capacity. So
+ * connections that fill the pool with large frames, sent or half-sent, cannot starve well-behaved clients whose
+ * requests fit one first buffer (metadata, heartbeats, small produces): the worst case heap is 9/8 of the capacity.
  *
  * <p>This is accounting, not an allocator: buffers are ordinary heap buffers, so a release must happen only when
  * nothing refers to the bytes any more (see {@link Processor}).
@@ -45,6 +45,11 @@ public final class MemoryPool {
         return used;
     }
 
+    /** Whether a reservation was refused since memory last came back (for tests and metrics). */
+    synchronized boolean hasWaiters() {
+        return waiting > 0;
+    }
+
     /** Called (from the releasing thread) after memory came back while someone was waiting for it. */
     void onRelease(Runnable listener) {
         onRelease.add(listener);
@@ -53,15 +58,15 @@ public final class MemoryPool {
     /**
      * Reserves {@code bytes} if they fit; otherwise records that a caller waits and returns false.
      *
-     * @param firstBuffer the first buffer of a frame, which may use the reserve for small requests
+     * @param smallRequest the buffer of a whole frame that fits one first buffer, which may use the reserve
      * @throws IllegalArgumentException for a negative request or one larger than the whole pool (it could never fit)
      */
-    public boolean tryReserve(long bytes, boolean firstBuffer) {
+    public boolean tryReserve(long bytes, boolean smallRequest) {
         if (bytes < 0 || bytes > capacity) {
             throw new IllegalArgumentException("cannot reserve " + bytes + " bytes of a pool of " + capacity);
         }
         synchronized (this) {
-            long limit = firstBuffer ? saturatedSum(capacity, reserve) : capacity;
+            long limit = smallRequest ? saturatedSum(capacity, reserve) : capacity;
             if (bytes <= limit - used) { // no overflow with an unbounded (Long.MAX_VALUE) pool
                 used += bytes;
                 return true;

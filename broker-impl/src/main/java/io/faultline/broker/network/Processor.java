@@ -39,9 +39,11 @@ import org.slf4j.LoggerFactory;
  * than doubling: a connection paused for memory then holds at most its small first buffer, while every connection
  * holding a large reservation is still being read, so large frames cannot deadlock each other waiting to grow. A frame is held until its
  * response is queued, then its bytes go back to the pool. A frame larger than socket.request.max.bytes or than the
- * pool closes the connection before anything is allocated. A frame that has not fully arrived within the request
- * frame timeout closes its connection and frees its bytes: slow senders cannot hold memory or slots for long, and it
- * is the only way to notice that a connection paused for memory was closed by its peer.
+ * pool closes the connection before anything is allocated. A frame that makes no progress (no byte arrives) for the
+ * request frame timeout closes its connection and frees its bytes, so a stalled sender cannot hold memory for long,
+ * while a slow but steady one (a throttled link) is never cut. Time paused waiting for memory does not count: that is
+ * the broker's doing, and a paused connection holds at most its first buffer; if its peer is gone meanwhile,
+ * connections.max.idle.ms reaps it (a paused connection is not read, so it goes idle).
  *
  * <p>Errors (OutOfMemoryError included) are not caught here: they end the thread and the fatal-error handler halts
  * the broker.
@@ -68,6 +70,8 @@ public final class Processor implements Runnable {
     private volatile boolean running = true;
     private long nextConnectionId;
     private long lastIdleCheck;
+    /** Iterations of the event loop started (tests wait for the loop to pass after changing the clock). */
+    private volatile long loops;
 
     /** Per-connection read/write state; touched only by this processor's thread. */
     private static final class Connection {
@@ -81,8 +85,10 @@ public final class Processor implements Runnable {
         ByteBuffer payload;
         /** Bytes of the pool held by this connection's current frame. */
         long reserved;
-        /** When the current frame's length arrived. */
-        long frameStartNanos;
+        /** When the current frame last progressed: its length or some of its bytes arrived, or reads resumed. */
+        long lastProgressNanos;
+        /** Reads are paused until the pool has room for this connection's next buffer. */
+        boolean pausedForMemory;
         ByteBuffer send;
         boolean inFlight;
         long lastActiveNanos;
@@ -119,6 +125,10 @@ public final class Processor implements Runnable {
         return id;
     }
 
+    long loops() {
+        return loops;
+    }
+
     void accept(SocketChannel socket) {
         newConnections.add(socket);
         selector.wakeup();
@@ -137,6 +147,7 @@ public final class Processor implements Runnable {
     @Override
     public void run() {
         while (running) {
+            loops++;
             try {
                 registerNewConnections();
                 processResponses();
@@ -217,14 +228,16 @@ public final class Processor implements Runnable {
                 return;
             }
             c.frameSize = size;
-            c.frameStartNanos = c.lastActiveNanos;
+            c.lastProgressNanos = c.lastActiveNanos;
         }
         while (c.payload == null || c.payload.position() < c.frameSize) {
             if (!ensureRoom(c)) return;
-            if (c.socket.read(c.payload) < 0) {
+            int n = c.socket.read(c.payload);
+            if (n < 0) {
                 close(c, null);
                 return;
             }
+            if (n > 0) c.lastProgressNanos = c.lastActiveNanos;
             if (c.payload.hasRemaining()) return; // the socket has no more for now
         }
         ByteBuffer frame = c.payload;
@@ -246,8 +259,12 @@ public final class Processor implements Runnable {
         if (c.payload != null && c.payload.hasRemaining()) return true;
         int current = c.payload == null ? 0 : c.payload.capacity();
         int next = c.payload == null ? Math.min(c.frameSize, INITIAL_FRAME_BUFFER) : c.frameSize;
-        if (!pool.tryReserve(next - current, current == 0)) {
+        // Only a request that fits its first buffer may dip into the pool's reserve: the first buffer of a large
+        // frame must not, or enough half-sent large frames would fill the reserve too and starve small requests.
+        boolean smallRequest = current == 0 && c.frameSize <= INITIAL_FRAME_BUFFER;
+        if (!pool.tryReserve(next - current, smallRequest)) {
             c.key.interestOps(0);
+            c.pausedForMemory = true;
             waitingForMemory.add(c);
             return false;
         }
@@ -266,6 +283,8 @@ public final class Processor implements Runnable {
         int n = waitingForMemory.size();
         while (n-- > 0 && (c = waitingForMemory.poll()) != null) {
             if (!connections.containsKey(c.id) || !c.key.isValid()) continue;
+            c.pausedForMemory = false;
+            c.lastProgressNanos = time.nanoseconds(); // the pause was the broker's, not the peer's
             c.key.interestOps(SelectionKey.OP_READ);
         }
     }
@@ -335,9 +354,8 @@ public final class Processor implements Runnable {
         for (Connection c : connections.values().toArray(new Connection[0])) {
             if (!c.inFlight && c.send == null && now - c.lastActiveNanos > idleNanos) {
                 close(c, "closing idle connection");
-            } else if (c.frameSize >= 0 && now - c.frameStartNanos > frameTimeoutNanos) {
-                // Also the only way to learn that a peer paused for memory has gone: it is not being read.
-                close(c, "request frame of " + c.frameSize + " bytes not complete after "
+            } else if (c.frameSize >= 0 && !c.pausedForMemory && now - c.lastProgressNanos > frameTimeoutNanos) {
+                close(c, "request frame of " + c.frameSize + " bytes made no progress for "
                         + frameTimeoutNanos / 1_000_000L + " ms (" + (c.payload == null ? 0 : c.payload.position())
                         + " bytes arrived)");
             }

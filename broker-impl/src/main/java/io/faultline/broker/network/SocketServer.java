@@ -25,12 +25,12 @@ public final class SocketServer implements AutoCloseable {
 
     /**
      * Network settings, named after Kafka's; queuedMaxRequestBytes sizes the {@link MemoryPool};
-     * requestFrameTimeoutMs bounds how long one request frame may take to arrive (see {@link Processor}).
+     * requestFrameTimeoutMs bounds how long a request frame may go without a byte arriving (see {@link Processor}).
      */
     public record Settings(String host, int port, int numNetworkThreads, int socketRequestMaxBytes,
                            int maxConnections, long connectionsMaxIdleMs, long queuedMaxRequestBytes,
                            long requestFrameTimeoutMs) {
-        /** Default frame timeout: the clients' default request.timeout.ms, after which they give up anyway. */
+        /** Default frame timeout: the clients' default request.timeout.ms; a frame stalled that long is abandoned. */
         public static final long DEFAULT_REQUEST_FRAME_TIMEOUT_MS = 30_000;
 
         /** With the default request memory pool ({@link MemoryPool#defaultCapacity()}). */
@@ -57,6 +57,7 @@ public final class SocketServer implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger connectionCount = new AtomicInteger();
     private final MemoryPool pool;
+    private final int maxRequestBytes;
     private final FatalErrorHandler fatal;
     private final RateLimitedLog refusals;
     private volatile boolean running = true;
@@ -75,8 +76,9 @@ public final class SocketServer implements AutoCloseable {
         RateLimitedLog badInput = new RateLimitedLog(LoggerFactory.getLogger(Processor.class), time,
                 BAD_INPUT_LOG_INTERVAL_MS);
         this.refusals = new RateLimitedLog(log, time, BAD_INPUT_LOG_INTERVAL_MS);
+        this.maxRequestBytes = effectiveMaxRequestBytes(settings);
         for (int i = 0; i < settings.numNetworkThreads(); i++) {
-            Processor p = new Processor(i, channel, time, settings.socketRequestMaxBytes(),
+            Processor p = new Processor(i, channel, time, maxRequestBytes,
                     settings.connectionsMaxIdleMs(), settings.requestFrameTimeoutMs(), connectionCount, supported,
                     pool, badInput);
             processors.add(p);
@@ -90,9 +92,33 @@ public final class SocketServer implements AutoCloseable {
         server.register(acceptSelector, SelectionKey.OP_ACCEPT);
     }
 
+    /**
+     * socket.request.max.bytes, clamped to the request pool: a frame larger than the pool could never be read, so
+     * its client would be disconnected on every retry; the clamp makes the misconfiguration visible at startup.
+     */
+    static int effectiveMaxRequestBytes(Settings settings) {
+        if (settings.socketRequestMaxBytes() <= settings.queuedMaxRequestBytes()) return settings.socketRequestMaxBytes();
+        int clamped = (int) settings.queuedMaxRequestBytes();
+        log.warn("socket.request.max.bytes={} exceeds queued.max.request.bytes={}: requests above {} bytes are refused",
+                settings.socketRequestMaxBytes(), settings.queuedMaxRequestBytes(), clamped);
+        return clamped;
+    }
+
+    /** The largest request frame accepted (socket.request.max.bytes, at most the request pool). */
+    public int maxRequestBytes() {
+        return maxRequestBytes;
+    }
+
     /** The request memory pool (for tests and metrics). */
     public MemoryPool memoryPool() {
         return pool;
+    }
+
+    /** Event-loop iterations started by all network threads, so far (tests wait for the loops to pass). */
+    long processorLoops() {
+        long n = 0;
+        for (Processor p : processors) n += p.loops();
+        return n;
     }
 
     public int boundPort() {

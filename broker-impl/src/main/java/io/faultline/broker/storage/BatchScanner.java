@@ -18,8 +18,8 @@ import org.apache.kafka.common.utils.internals.BufferSupplier;
  * batch declares, and the decompressed size is capped at {@link #MAX_DECOMPRESSED_BYTES} (a zip bomb costs CPU for
  * that many bytes, no more).
  *
- * <p>Error mapping: an undefined codec or records that do not add up are INVALID_RECORD (the batch is well-formed
- * and its CRC matched, but it is not a valid batch); compressed bytes that the codec cannot read are CORRUPT_MESSAGE;
+ * <p>Error mapping: an undefined codec, records that do not add up, or a zstd window over {@link #MAX_ZSTD_WINDOW}
+ * are INVALID_RECORD (the batch is well-formed and its CRC matched, but it is not a batch this broker accepts); compressed bytes that the codec cannot read are CORRUPT_MESSAGE;
  * too much decompressed data is MESSAGE_TOO_LARGE.
  *
  * <p>Thread-safety: stateless.
@@ -60,7 +60,7 @@ final class BatchScanner {
         if (codec < 0 || codec > MAX_CODEC_ID) {
             throw new InvalidRecordException("Unknown compression type id: " + codec);
         }
-        if (codec == SNAPPY_CODEC_ID) checkSnappyFraming(records.duplicate());
+        if (codec == SNAPPY_CODEC_ID) checkSnappy(records.duplicate());
         if (codec == ZSTD_CODEC_ID) checkZstdWindows(records.duplicate());
         InputStream raw;
         try {
@@ -118,15 +118,21 @@ final class BatchScanner {
 
     /**
      * xerial's SnappyInputStream allocates each chunk's declared length before reading it, and falls back to one raw
-     * block of any declared size when the header is missing: check the framing first so that no chunk can claim more
-     * than the bytes actually sent.
+     * snappy block (what librdkafka and sarama write, and Kafka accepts) when the framed-stream header is missing,
+     * allocating the length that block declares. Check the declared lengths first, so that none exceeds
+     * {@link #MAX_DECOMPRESSED_BYTES} and no chunk claims more than the bytes actually sent.
      */
-    private static void checkSnappyFraming(ByteBuffer b) {
-        if (b.remaining() < SNAPPY_HEADER_SIZE) throw new CorruptRecordException("snappy data without its header");
-        for (byte m : SNAPPY_MAGIC) {
-            if (b.get() != m) throw new CorruptRecordException("snappy data without the framed-stream header");
+    private static void checkSnappy(ByteBuffer b) {
+        if (!hasSnappyMagic(b.duplicate())) {
+            long uncompressed = rawVarint(b);
+            if (uncompressed > MAX_DECOMPRESSED_BYTES) {
+                throw new RecordTooLargeException("raw snappy block decompresses to " + uncompressed + " bytes, more"
+                        + " than the limit of " + MAX_DECOMPRESSED_BYTES);
+            }
+            return;
         }
-        b.position(b.position() + 8); // version, compatible version
+        if (b.remaining() < SNAPPY_HEADER_SIZE) throw new CorruptRecordException("snappy data without its header");
+        b.position(b.position() + SNAPPY_HEADER_SIZE); // magic, version, compatible version
         while (b.hasRemaining()) {
             if (b.remaining() < 4) throw new CorruptRecordException("truncated snappy chunk header");
             int chunk = b.getInt();
@@ -186,8 +192,10 @@ final class BatchScanner {
             }
             long needed = singleSegment ? contentSize : window;
             if (needed < 0 || needed > MAX_ZSTD_WINDOW) {
-                throw new CorruptRecordException("zstd frame needs a window of " + needed + " bytes, more than "
-                        + MAX_ZSTD_WINDOW);
+                // Not corrupt (that is retriable: the producer would retry until its delivery timeout) but refused:
+                // zstd levels 20-22 use larger windows than this broker decodes.
+                throw new InvalidRecordException("zstd frame needs a window of " + needed + " bytes; this broker"
+                        + " accepts at most " + MAX_ZSTD_WINDOW + " (zstd compression levels up to 19)");
             }
             boolean last = false;
             while (!last) {
@@ -206,6 +214,14 @@ final class BatchScanner {
                 b.position(b.position() + 4);
             }
         }
+    }
+
+    private static boolean hasSnappyMagic(ByteBuffer b) {
+        if (b.remaining() < SNAPPY_MAGIC.length) return false;
+        for (byte m : SNAPPY_MAGIC) {
+            if (b.get() != m) return false;
+        }
+        return true;
     }
 
     /** Snappy's block preamble: the uncompressed length as an unsigned little-endian base-128 varint. */

@@ -1,43 +1,30 @@
 package io.faultline.broker.network;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.faultline.broker.common.FatalErrorHandler;
-import io.faultline.broker.common.Time;
-import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import org.apache.kafka.common.message.ApiVersionsResponseData;
-import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.jupiter.api.Test;
 
 /**
- * Connections that fill the request memory pool with frames they never finish: reads pause, a small request still
- * gets through on the reserve, and the frame timeout closes the stalled connections and gives every byte back.
+ * Connections that fill the request memory pool with frames they never finish: a small request still gets through
+ * on the reserve, and the frame timeout (on a manual clock) closes the stalled connections and gives every byte back.
  */
 class MemoryBackPressureTest {
     private static final int FRAME = 4 << 20;
+    private static final long TIMEOUT_MS = 1500;
 
     @Test
     void stalledFramesFillThePoolThenTimeOutAndGiveTheirBytesBack() throws Exception {
-        CompletableFuture<Integer> halted = new CompletableFuture<>();
-        FatalErrorHandler fatal = new FatalErrorHandler(halted::complete);
-        RequestChannel channel = new RequestChannel(10);
-        SocketServer server = new SocketServer(new SocketServer.Settings("127.0.0.1", 0, 1, FRAME, 100, 600_000,
-                2L * FRAME, 1500), channel, Time.SYSTEM, (api, v) -> api == ApiKeys.API_VERSIONS, fatal);
-        RequestHandlerPool handlers = new RequestHandlerPool(1, channel,
-                r -> channel.sendResponse(r, new ApiVersionsResponseData()), fatal);
-        server.start();
-        MemoryPool pool = server.memoryPool();
         List<Socket> hostile = new ArrayList<>();
-        try {
-            for (int i = 0; i < 6; i++) { // 6 frames of 4 MB, each 64 KB short, against an 8 MB pool
-                Socket s = new Socket("127.0.0.1", server.boundPort());
+        try (NetTestSupport net = new NetTestSupport(FRAME, 2L * FRAME, TIMEOUT_MS)) {
+            MemoryPool pool = net.pool();
+            for (int i = 0; i < 2; i++) { // 2 frames of 4 MB, each 64 KB short, against an 8 MB pool
+                Socket s = net.connect();
                 hostile.add(s);
                 Thread w = new Thread(() -> {
                     try {
@@ -52,39 +39,40 @@ class MemoryBackPressureTest {
                 w.setDaemon(true);
                 w.start();
             }
-            long deadline = System.currentTimeMillis() + 20_000;
-            while (pool.used() < 2L * FRAME - 6 * 64 * 1024 && System.currentTimeMillis() < deadline) Thread.sleep(10);
-            assertTrue(pool.used() >= 2L * FRAME - 6 * 64 * 1024, "the pool filled up: " + pool.used());
+            // each frame's first buffer fits, then it grows to its whole size: exactly the capacity
+            NetTestSupport.await(() -> pool.used() == 2L * FRAME, "the pool filled up");
 
-            try (Socket good = new Socket("127.0.0.1", server.boundPort())) { // ApiVersions v0: header v1, no body
-                good.setSoTimeout(10_000);
-                good.getOutputStream().write(ByteBuffer.allocate(14).putInt(10).putShort(ApiKeys.API_VERSIONS.id)
-                        .putShort((short) 0).putInt(42).putShort((short) -1).array());
-                DataInputStream in = new DataInputStream(good.getInputStream());
-                int size = in.readInt();
-                assertTrue(size >= 4);
-                assertEquals(42, in.readInt(), "answered while the pool is full");
+            try (Socket good = net.connect()) {
+                good.getOutputStream().write(NetTestSupport.apiVersions(42));
+                assertEquals(42, NetTestSupport.readCorrelationId(good), "answered while the pool is full");
             }
-            assertTrue(pool.used() <= 2L * FRAME + FRAME / 4, "never beyond capacity + reserve: " + pool.used());
+            assertEquals(2L * FRAME, pool.used(), "still full: the small request's bytes came from the reserve");
 
-            deadline = System.currentTimeMillis() + 20_000; // the writers stall, their sockets stay open
-            while (pool.used() > 0 && System.currentTimeMillis() < deadline) Thread.sleep(20);
-            assertEquals(0, pool.used(), "the frame timeout closed the stalled connections and freed their bytes");
-            for (Socket s : hostile) {
-                s.setSoTimeout(10_000);
+            // The writers stall (their sockets stay open). Bytes still arriving count as progress, so advance the
+            // clock past the timeout until both frames have been silent for longer than it.
+            NetTestSupport.await(() -> {
+                net.time.advanceMs(TIMEOUT_MS + 1000);
                 try {
-                    assertEquals(-1, s.getInputStream().read(), "nothing is ever answered to an unfinished frame");
+                    net.awaitLoopPass();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                return pool.used() == 0;
+            }, "the frame timeout closed the stalled connections and freed their bytes");
+            for (Socket s : hostile) {
+                int r;
+                try {
+                    r = s.getInputStream().read();
                 } catch (java.net.SocketTimeoutException e) {
                     throw new AssertionError("the broker did not close a stalled connection", e);
                 } catch (java.io.IOException reset) {
-                    // closed by the broker with unread bytes: a reset is a close too
+                    r = -1; // closed by the broker with unread bytes: a reset is a close too
                 }
+                assertEquals(-1, r, "nothing is ever answered to an unfinished frame");
             }
-            assertTrue(!halted.isDone(), "no fatal error");
+            assertNull(net.halted, "no fatal error");
         } finally {
             for (Socket s : hostile) s.close();
-            handlers.close();
-            server.close();
         }
     }
 }

@@ -16,7 +16,7 @@ class MemoryPoolTest {
         pool.onRelease(wakeups::incrementAndGet);
         assertTrue(pool.tryReserve(700, false));
         assertFalse(pool.tryReserve(200, false), "growth must fit the capacity");
-        assertTrue(pool.tryReserve(150, true), "a first buffer may use the reserve (an eighth: 100)");
+        assertTrue(pool.tryReserve(150, true), "a small request may use the reserve (an eighth: 100)");
         assertFalse(pool.tryReserve(60, true), "but not beyond it");
         assertEquals(850, pool.used());
         pool.release(700);
