@@ -26,12 +26,12 @@ class FrameProgressTimeoutTest {
             NetTestSupport.await(() -> net.pool().used() == 10, "the frame started");
             net.awaitLoopPass();
 
-            net.time.advanceMs(TIMEOUT_MS * 2 / 3);
+            net.time.advance(TIMEOUT_MS * 2 / 3);
             net.awaitLoopPass();
             out.write(req, 9, 3); // progress, 20 s into the frame
             net.awaitLoopPass();
 
-            net.time.advanceMs(TIMEOUT_MS / 2); // 35 s since the frame began, 15 s since its last bytes
+            net.time.advance(TIMEOUT_MS / 2); // 35 s since the frame began, 15 s since its last bytes
             net.awaitLoopPass();
             out.write(req, 12, 2);
             assertEquals(42, NetTestSupport.readCorrelationId(s), "the frame completed and was answered");
@@ -55,7 +55,7 @@ class FrameProgressTimeoutTest {
             net.awaitLoopPass();
 
             // the stalled filler times out and frees the pool; the waiter, paused by the broker meanwhile, does not
-            net.time.advanceMs(TIMEOUT_MS + 10_000);
+            net.time.advance(TIMEOUT_MS + 10_000);
             assertEquals(7, NetTestSupport.readCorrelationId(waiter), "the paused request resumed and was answered");
             assertEquals(-1, readOrReset(filler), "the stalled filler was closed");
             assertNull(net.halted);

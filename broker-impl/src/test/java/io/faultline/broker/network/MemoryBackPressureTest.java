@@ -51,7 +51,7 @@ class MemoryBackPressureTest {
             // The writers stall (their sockets stay open). Bytes still arriving count as progress, so advance the
             // clock past the timeout until both frames have been silent for longer than it.
             NetTestSupport.await(() -> {
-                net.time.advanceMs(TIMEOUT_MS + 1000);
+                net.time.advance(TIMEOUT_MS + 1000);
                 try {
                     net.awaitLoopPass();
                 } catch (InterruptedException e) {

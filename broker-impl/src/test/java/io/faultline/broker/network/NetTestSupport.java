@@ -1,7 +1,7 @@
 package io.faultline.broker.network;
 
 import io.faultline.broker.common.FatalErrorHandler;
-import io.faultline.broker.common.Time;
+import io.faultline.broker.common.ManualTime;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.Socket;
@@ -12,25 +12,6 @@ import org.apache.kafka.common.protocol.ApiKeys;
 
 /** A socket server answering ApiVersions on a manual clock, and helpers to drive it from tests. */
 final class NetTestSupport implements AutoCloseable {
-    /** A clock that moves only when told to. */
-    static final class ManualTime implements Time {
-        private volatile long nanos = 1_000_000_000L;
-
-        @Override
-        public long milliseconds() {
-            return nanos / 1_000_000L;
-        }
-
-        @Override
-        public long nanoseconds() {
-            return nanos;
-        }
-
-        void advanceMs(long ms) {
-            nanos += ms * 1_000_000L;
-        }
-    }
-
     final ManualTime time = new ManualTime();
     final SocketServer server;
     final RequestHandlerPool handlers;
