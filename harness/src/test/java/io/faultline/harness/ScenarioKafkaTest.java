@@ -18,9 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The named scenarios on 3-node Apache Kafka, each asserting the verdict seen reliably (see the README's scenario
- * table for the runs behind each). acks-1-failover is in the default suite; the others run with the Maven profile
- * {@code scenarios} ({@code ./mvnw -pl harness -am verify -Pscenarios -Dtest='ScenarioKafkaTest'
- * -Dsurefire.failIfNoSpecifiedTests=false}).
+ * table for the runs behind each). They run with the Maven profile {@code scenarios} ({@code ./mvnw -pl harness -am
+ * verify -Pscenarios -Dtest='ScenarioKafkaTest' -Dsurefire.failIfNoSpecifiedTests=false}), not in the default
+ * suite: acks-1-failover was there until an integration run came back unknown (269 acknowledged values unseen, the
+ * final drain could not prove them lost) instead of invalid, so none of them is reliable enough yet.
  */
 @DockerBacked
 class ScenarioKafkaTest {
@@ -39,6 +40,7 @@ class ScenarioKafkaTest {
     }
 
     @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
     void acksOneFailoverLosesAcknowledgedWrites(@TempDir Path store) throws Exception {
         var o = run("acks-1-failover", store, 11);
         assertEquals(Verdict.INVALID, o.result().verdict(), "anomalies " + o.result().anomalies());
