@@ -23,35 +23,30 @@ final class PropertyReader {
     }
 
     int getInt(String key, int dflt, int min) {
-        String v = get(key, null);
-        if (v == null) return dflt;
-        try {
-            int n = Integer.parseInt(v);
-            if (n < min) {
-                problems.add(key + ": " + v + " is below the minimum " + min);
-                return dflt;
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            problems.add(key + ": '" + v + "' is not an integer");
-            return dflt;
-        }
+        return (int) getNumber(key, dflt, min, Integer.MIN_VALUE, Integer.MAX_VALUE);
     }
 
     long getLong(String key, long dflt, long min) {
+        return getNumber(key, dflt, min, Long.MIN_VALUE, Long.MAX_VALUE);
+    }
+
+    /** A whole number in [lo, hi] (else "not an integer") and at least {@code min}; a problem gives the default. */
+    private long getNumber(String key, long dflt, long min, long lo, long hi) {
         String v = get(key, null);
         if (v == null) return dflt;
+        long n;
         try {
-            long n = Long.parseLong(v);
-            if (n < min) {
-                problems.add(key + ": " + v + " is below the minimum " + min);
-                return dflt;
-            }
-            return n;
+            n = Long.parseLong(v);
+            if (n < lo || n > hi) throw new NumberFormatException(v);
         } catch (NumberFormatException e) {
             problems.add(key + ": '" + v + "' is not an integer");
             return dflt;
         }
+        if (n < min) {
+            problems.add(key + ": " + v + " is below the minimum " + min);
+            return dflt;
+        }
+        return n;
     }
 
     boolean getBoolean(String key, boolean dflt) {
