@@ -46,6 +46,12 @@ final class RunShapeOptions {
     @Option(names = "--drain", description = "Upper bound in seconds of the final drain (default: ${DEFAULT-VALUE})")
     int drain = 30;
 
+    @Option(names = "--truncation", description = "broker-impl only: how a new follower truncates, leader-epoch (default) or high-watermark (before KIP-101; loses data)")
+    String truncation;
+
+    @Option(names = "--broker-prop", description = "A further server property of every node, key=value (repeatable; faultline.* keys are broker-impl's)")
+    java.util.Map<String, String> brokerProps = new java.util.LinkedHashMap<>();
+
     @Option(names = "--seed", description = "Seed of every random choice (default: random, printed first)")
     Long seed;
 
@@ -86,7 +92,18 @@ final class RunShapeOptions {
 
     /** One test with these shape flags and the given safety settings. */
     TestConfig config(List<String> faults, String acks, boolean idempotent, int minIsr, boolean unclean, long runSeed) {
+        if (suts().size() > 1 && brokerProperties().keySet().stream().anyMatch(k -> k.startsWith("faultline."))) {
+            throw new IllegalArgumentException("--truncation and faultline.* broker properties are broker-impl settings;"
+                    + " Apache Kafka has none: run one --sut at a time with them");
+        }
         return new TestConfig(suts().get(0), nodes, workload, faults, timeLimit, rate, concurrency, keys, acks, idempotent,
-                minIsr, replicationFactor(), unclean, subVia, nemesisInterval, runSeed, recovery, drain);
+                minIsr, replicationFactor(), unclean, subVia, nemesisInterval, runSeed, recovery, drain, brokerProperties());
+    }
+
+    /** --broker-prop entries, then --truncation as broker-impl's property. */
+    java.util.Map<String, String> brokerProperties() {
+        var all = new java.util.LinkedHashMap<>(brokerProps);
+        if (truncation != null) all.put(TestConfig.TRUNCATION, truncation);
+        return all;
     }
 }

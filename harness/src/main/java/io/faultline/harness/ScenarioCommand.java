@@ -56,17 +56,6 @@ final class ScenarioCommand implements Callable<Integer> {
         if (!java.util.List.of("apache-kafka", "broker-impl").contains(sut)) {
             throw new IllegalArgumentException("--sut must be apache-kafka or broker-impl, got " + sut);
         }
-        if (truncation != null) {
-            if (!java.util.List.of("leader-epoch", "high-watermark").contains(truncation)) {
-                throw new IllegalArgumentException("--truncation must be leader-epoch or high-watermark, got " + truncation);
-            }
-            if (sut.equals("apache-kafka")) {
-                throw new IllegalArgumentException("--truncation is a broker-impl setting: Apache Kafka always truncates by "
-                        + "leader epoch (KIP-101, since 0.11)");
-            }
-            throw new IllegalArgumentException("--truncation: this build's broker-impl has no truncation setting yet "
-                    + "(it comes with broker-impl replication, issue [2/8])");
-        }
         var s = scenario.settings();
         int limit = timeLimit != null ? timeLimit : (int) scenario.scriptSeconds() + 20;
         if (limit < scenario.scriptSeconds()) {
@@ -75,7 +64,8 @@ final class ScenarioCommand implements Callable<Integer> {
         }
         long runSeed = seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
         return new TestConfig(sut, s.nodes(), "queue", ScenarioSchedule.PACKAGES, limit, 100, 5, 1, s.acks(),
-                s.idempotence(), s.minIsr(), s.replicationFactor(), s.unclean(), "assign", 5, runSeed, 10, 30);
+                s.idempotence(), s.minIsr(), s.replicationFactor(), s.unclean(), "assign", 5, runSeed, 10, 30,
+                truncation == null ? java.util.Map.of() : java.util.Map.of(TestConfig.TRUNCATION, truncation));
     }
 
     /** Prints the settings, script and expectation, runs the test, then says whether the verdict was the expected one. */

@@ -26,10 +26,15 @@ public record TestConfig(
         int nemesisIntervalSeconds,
         long seed,
         int recoverySeconds,
-        int drainSeconds) {
+        int drainSeconds,
+        Map<String, String> brokerProperties) {
+
+    /** broker-impl's own settings a run may set (`--truncation`, `--broker-prop`, seeded bugs). */
+    public static final String TRUNCATION = "faultline.replication.truncation";
 
     public TestConfig {
         nemesis = List.copyOf(nemesis);
+        brokerProperties = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(brokerProperties));
         require(nodes >= 1 && nodes <= 9, "--nodes must be between 1 and 9, got " + nodes);
         require(timeLimitSeconds >= 1, "--time-limit must be at least 1 second");
         require(rate > 0, "--rate must be positive");
@@ -47,6 +52,38 @@ public record TestConfig(
         require(!("txn-queue".equals(workload) && "broker-impl".equals(sut)),
                 "--workload txn-queue needs transactions, which broker-impl does not have: use --sut apache-kafka");
         require(List.of("apache-kafka", "broker-impl").contains(sut), "--sut must be apache-kafka or broker-impl, got " + sut);
+        for (var e : brokerProperties.entrySet()) {
+            require(e.getKey().matches("[A-Za-z0-9._-]+"), "--broker-prop: bad property name '" + e.getKey() + "'");
+            require(!"apache-kafka".equals(sut) || !e.getKey().startsWith("faultline."), TRUNCATION.equals(e.getKey())
+                    ? "--truncation is a broker-impl setting: Apache Kafka always truncates by leader epoch (KIP-101, since 0.11)"
+                    : e.getKey() + " is a broker-impl setting; Apache Kafka has no such property");
+        }
+        String truncation = brokerProperties.get(TRUNCATION);
+        require(truncation == null || List.of("leader-epoch", "high-watermark").contains(truncation),
+                "--truncation must be leader-epoch or high-watermark, got " + truncation);
+    }
+
+    /** A configuration without broker properties (what every run had before they existed). */
+    public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
+            int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
+            boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+            int drainSeconds) {
+        this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
+                replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds, Map.of());
+    }
+
+    /** broker-impl's truncation mode if set: leader-epoch or high-watermark. */
+    public java.util.Optional<String> truncation() {
+        return java.util.Optional.ofNullable(brokerProperties.get(TRUNCATION));
+    }
+
+    /** The same configuration with more broker properties (later keys win). */
+    public TestConfig withBrokerProperties(Map<String, String> more) {
+        var all = new LinkedHashMap<>(brokerProperties);
+        all.putAll(more);
+        return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
+                recoverySeconds, drainSeconds, all);
     }
 
     /** The workloads `--workload` accepts. */
@@ -65,14 +102,14 @@ public record TestConfig(
     public TestConfig withSeed(long newSeed) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, newSeed,
-                recoverySeconds, drainSeconds);
+                recoverySeconds, drainSeconds, brokerProperties);
     }
 
     /** The same test against another system under test: the same seed, so the same workload and faults. */
     public TestConfig withSut(String otherSut) {
         return new TestConfig(otherSut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds);
+                recoverySeconds, drainSeconds, brokerProperties);
     }
 
     /** test.json's "parameters" object: every field, by its CLI flag name. */
@@ -96,6 +133,7 @@ public record TestConfig(
         m.put("seed", seed);
         m.put("recovery", recoverySeconds);
         m.put("drain", drainSeconds);
+        m.put("broker-props", brokerProperties);
         return m;
     }
 
@@ -119,6 +157,7 @@ public record TestConfig(
                 ((Number) m.get("nemesis-interval")).intValue(),
                 ((Number) m.get("seed")).longValue(),
                 ((Number) m.getOrDefault("recovery", 10)).intValue(),
-                ((Number) m.getOrDefault("drain", 30)).intValue());
+                ((Number) m.getOrDefault("drain", 30)).intValue(),
+                (Map<String, String>) m.getOrDefault("broker-props", Map.of()));
     }
 }

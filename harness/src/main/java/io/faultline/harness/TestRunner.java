@@ -350,6 +350,7 @@ final class TestRunner {
                 .withReplicationFactor(config.replicationFactor())
                 .withMinInsyncReplicas(config.minIsr())
                 .withUncleanLeaderElection(config.unclean());
+        for (var e : config.brokerProperties().entrySet()) settings = settings.withProperty(e.getKey(), e.getValue());
         return switch (config.sut()) {
             case "apache-kafka" -> new ApacheKafka(settings);
             case "broker-impl" -> new BrokerImpl(settings);

@@ -38,6 +38,26 @@ class ScenarioAndCompareFlagsTest {
     }
 
     @Test
+    void truncationAndBrokerPropertiesAreBrokerImplsAndSurviveTestJson() {
+        assertOneLineError(CliTestSupport.run("test", "--truncation", "high-watermark"),
+                "--truncation is a broker-impl setting: Apache Kafka always truncates by leader epoch");
+        assertOneLineError(CliTestSupport.run("test", "--sut", "broker-impl", "--truncation", "sideways"),
+                "--truncation must be leader-epoch or high-watermark, got sideways");
+        assertOneLineError(CliTestSupport.run("test", "--broker-prop", "faultline.bug.x=true"),
+                "faultline.bug.x is a broker-impl setting");
+        assertOneLineError(CliTestSupport.run("compare", "--sut", "apache-kafka,broker-impl", "--truncation", "high-watermark"),
+                "run one --sut at a time");
+
+        TestConfig c = ScenarioCommand.config(Scenarios.named("kip-101-loss"), "broker-impl", "high-watermark", null, 3L);
+        assertEquals(java.util.Optional.of("high-watermark"), c.truncation());
+        TestConfig back = TestConfig.fromMap(c.asMap());
+        assertEquals(c, back);
+        var old = new java.util.LinkedHashMap<>(c.asMap());
+        old.remove("broker-props");
+        assertEquals(java.util.Map.of(), TestConfig.fromMap(old).brokerProperties(), "runs stored before broker-props");
+    }
+
+    @Test
     void scenarioListPrintsEveryScenario() {
         var r = CliTestSupport.run("scenario");
         assertEquals(FaultlineCli.EXIT_VALID, r.exitCode());
