@@ -136,20 +136,6 @@ final class RunAnalysis {
      * full drain that did not happen, or a check could not judge; else valid.
      */
     static Verdict verdictOf(Iterable<CheckResult> results, boolean endingTrusted) {
-        Verdict v = Verdict.VALID;
-        for (CheckResult r : results) {
-            Verdict rv = r.verdict();
-            if (rv == Verdict.INVALID && !endingTrusted && NEED_A_FULL_DRAIN.containsAll(r.forbiddenFound())) {
-                rv = Verdict.UNKNOWN;
-            }
-            v = worstOf(v, rv);
-        }
-        return v;
-    }
-
-    private static Verdict worstOf(Verdict a, Verdict b) {
-        if (a == Verdict.INVALID || b == Verdict.INVALID) return Verdict.INVALID;
-        if (a == Verdict.UNKNOWN || b == Verdict.UNKNOWN) return Verdict.UNKNOWN;
-        return Verdict.VALID;
+        return Verdict.merge(results, endingTrusted ? Set.of() : NEED_A_FULL_DRAIN);
     }
 }
