@@ -53,9 +53,7 @@ final class ScenarioCommand implements Callable<Integer> {
 
     /** The test configuration of a scenario on a system; refuses what that system cannot do, in one line. */
     static TestConfig config(Scenario scenario, String sut, String truncation, Integer timeLimit, Long seed) {
-        if (!java.util.List.of("apache-kafka", "broker-impl").contains(sut)) {
-            throw new IllegalArgumentException("--sut must be apache-kafka or broker-impl, got " + sut);
-        }
+        Suts.named(sut); // an unknown name: one line listing the known ones
         if (truncation != null) {
             if (!java.util.List.of("leader-epoch", "high-watermark").contains(truncation)) {
                 throw new IllegalArgumentException("--truncation must be leader-epoch or high-watermark, got " + truncation);
