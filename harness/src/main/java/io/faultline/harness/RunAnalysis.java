@@ -94,6 +94,7 @@ final class RunAnalysis {
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
         if (writeEdn) EdnWriter.write(history, run.historyEdn());
         Map<String, Object> shown = new LinkedHashMap<>(testJson);
+        shown.remove(StoredRun.FAULTS);
         if (!caveats.isEmpty()) shown.put("caveats", caveats);
         var input = ReportInput.builder(run.testName())
                 .parameters(shown)
@@ -104,6 +105,7 @@ final class RunAnalysis {
                 .nodesDir(run.nodesDir())
                 .startedAt(startedAt)
                 .complete(ending.complete())
+                .faults(StoredRun.vocabulary(testJson))
                 .build();
         HtmlReport.Summary summary = HtmlReport.write(input, run.dir());
         run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats));

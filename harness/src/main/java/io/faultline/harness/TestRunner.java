@@ -111,7 +111,7 @@ final class TestRunner {
 
         try (Progress progress = new Progress(log, Progress.testPhases(config), () -> state.schedule.active(), 5000)) {
             try {
-                execute(run, sut, state, progress);
+                execute(run, testJson, sut, state, progress);
             } catch (Throwable e) {
                 if (state.interrupted) {
                     log.line("run interrupted in phase " + progress.phase());
@@ -150,7 +150,8 @@ final class TestRunner {
         volatile boolean healed;
     }
 
-    private void execute(RunDir run, SystemUnderTest sut, RunState state, Progress progress) throws Exception {
+    private void execute(RunDir run, Map<String, Object> testJson, SystemUnderTest sut, RunState state, Progress progress)
+            throws Exception {
         progress.phase("provision");
         DockerEngine.ensureAvailable();
 
@@ -172,6 +173,11 @@ final class TestRunner {
             public void start(List<String> targets) {
                 state.schedule = faults.create(config, state.cluster, state.recorder, targets, log);
                 writeSchedule(run, state.schedule);
+                // the report draws faults by the vocabulary the run wrote, so it is the schedule's own
+                step("writing the fault vocabulary", () -> {
+                    testJson.put(StoredRun.FAULTS, StoredRun.vocabularyOf(state.schedule.legends()).toJson());
+                    run.writeTestJson(testJson);
+                });
                 state.schedule.start();
             }
 
