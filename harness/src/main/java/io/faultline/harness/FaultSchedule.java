@@ -28,6 +28,11 @@ interface FaultSchedule {
     /** Per-node clock offsets over time, when clock faults ran. */
     Map<String, List<ReportInput.ClockPoint>> clockOffsets();
 
+    /** How the report names, colours and bounds this schedule's fault packages (written into test.json). */
+    default List<io.faultline.nemesis.FaultPackage.Legend> legends() {
+        return io.faultline.nemesis.FaultPackages.legends();
+    }
+
     /** A run without faults. */
     FaultSchedule NONE = new FaultSchedule() {
         @Override

@@ -59,6 +59,15 @@ final class NemesisSchedule implements FaultSchedule {
                 : new NemesisSchedule(config, cluster, recorder, topics, log, onlyCycles);
     }
 
+    /** The packages this run built, then the catalogue's others (a report may meet them in a scenario's ops). */
+    @Override
+    public List<FaultPackage.Legend> legends() {
+        java.util.Map<String, FaultPackage.Legend> out = new java.util.LinkedHashMap<>();
+        packages.forEach(p -> out.put(p.name(), p.legend()));
+        FaultPackages.legends().forEach(l -> out.putIfAbsent(l.name(), l));
+        return List.copyOf(out.values());
+    }
+
     @Override
     public List<Schedule.PlannedOp> plan() {
         return Scheduler.plan(packages, schedule);

@@ -6,16 +6,10 @@ import io.faultline.checker.Verdict;
 import io.faultline.checker.history.EdnWriter;
 import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpenInvocations;
-import io.faultline.checker.queue.QueueChecker;
-import io.faultline.checker.queue.TotalQueueChecker;
 import io.faultline.results.HtmlReport;
 import io.faultline.results.ReportInput;
 import io.faultline.results.RunDir;
 import io.faultline.results.RunResults;
-import io.faultline.workloads.queue.QueueWorkload;
-import io.faultline.workloads.offsets.OffsetChecker;
-import io.faultline.checker.txn.TxnChecker;
-import io.faultline.checker.linear.LinearizabilityChecker;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -92,15 +86,7 @@ final class RunAnalysis {
         List<Op> history = OpenInvocations.completeAsInfo(recorded);
         // What the client settings permit by design (duplicates without idempotence, loss with acks=0) is
         // reported but allowed; everything else is a broken promise.
-        var allowed = QueueWorkload.allowedAnomalies(TestRunner.queueSettings(config));
-        List<Checker> checkers = "offsets".equals(config.workload())
-                ? List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults()))
-                : "txn-queue".equals(config.workload())
-                ? List.of(TxnChecker.forKafka(true), new QueueChecker(new QueueChecker.Options(
-                        withUnseen(allowed), QueueChecker.DEFAULT_MAX_EXAMPLES)))
-                : List.of(
-                new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
-                new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed));
+        List<Checker> checkers = Workloads.checkers(config);
         Map<String, CheckResult> checks = new LinkedHashMap<>();
         for (Checker c : checkers) checks.put(c.name(), c.check(history));
         List<String> caveats = new java.util.ArrayList<>(readCaveats);
@@ -108,6 +94,7 @@ final class RunAnalysis {
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
         if (writeEdn) EdnWriter.write(history, run.historyEdn());
         Map<String, Object> shown = new LinkedHashMap<>(testJson);
+        shown.remove(StoredRun.FAULTS);
         if (!caveats.isEmpty()) shown.put("caveats", caveats);
         var input = ReportInput.builder(run.testName())
                 .parameters(shown)
@@ -118,17 +105,11 @@ final class RunAnalysis {
                 .nodesDir(run.nodesDir())
                 .startedAt(startedAt)
                 .complete(ending.complete())
+                .faults(StoredRun.vocabulary(testJson))
                 .build();
         HtmlReport.Summary summary = HtmlReport.write(input, run.dir());
         run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats));
         return new Outcome(verdict, checks, summary, caveats);
-    }
-
-    /** txn-queue has no final drain (its checks need none), so a value nobody polled proves nothing. */
-    private static Set<io.faultline.checker.queue.QueueAnomaly> withUnseen(Set<io.faultline.checker.queue.QueueAnomaly> allowed) {
-        var out = java.util.EnumSet.copyOf(allowed);
-        out.add(io.faultline.checker.queue.QueueAnomaly.UNSEEN);
-        return out;
     }
 
     /**
@@ -136,20 +117,6 @@ final class RunAnalysis {
      * full drain that did not happen, or a check could not judge; else valid.
      */
     static Verdict verdictOf(Iterable<CheckResult> results, boolean endingTrusted) {
-        Verdict v = Verdict.VALID;
-        for (CheckResult r : results) {
-            Verdict rv = r.verdict();
-            if (rv == Verdict.INVALID && !endingTrusted && NEED_A_FULL_DRAIN.containsAll(r.forbiddenFound())) {
-                rv = Verdict.UNKNOWN;
-            }
-            v = worstOf(v, rv);
-        }
-        return v;
-    }
-
-    private static Verdict worstOf(Verdict a, Verdict b) {
-        if (a == Verdict.INVALID || b == Verdict.INVALID) return Verdict.INVALID;
-        if (a == Verdict.UNKNOWN || b == Verdict.UNKNOWN) return Verdict.UNKNOWN;
-        return Verdict.VALID;
+        return Verdict.merge(results, endingTrusted ? Set.of() : NEED_A_FULL_DRAIN);
     }
 }

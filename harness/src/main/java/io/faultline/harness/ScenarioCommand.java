@@ -53,8 +53,7 @@ final class ScenarioCommand implements Callable<Integer> {
 
     /** The test configuration of a scenario on a system; refuses what that system cannot do, in one line. */
     static TestConfig config(Scenario scenario, String sut, String truncation, Integer timeLimit, Long seed) {
-        if (!java.util.List.of("apache-kafka", "broker-impl").contains(sut)) {
-            throw new IllegalArgumentException("--sut must be apache-kafka or broker-impl, got " + sut);
+        Suts.named(sut); // an unknown name: one line listing the known ones
         }
         var s = scenario.settings();
         int limit = timeLimit != null ? timeLimit : (int) scenario.scriptSeconds() + 20;

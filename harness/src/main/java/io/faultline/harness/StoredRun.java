@@ -3,6 +3,9 @@ package io.faultline.harness;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.faultline.nemesis.FaultPackage;
+import io.faultline.nemesis.FaultPackages;
+import io.faultline.results.FaultVocabulary;
 import io.faultline.results.ReportInput;
 import io.faultline.results.RunDir;
 
@@ -21,6 +24,8 @@ import java.util.Map;
 final class StoredRun {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     static final String CLOCKS = "clocks.json";
+    /** test.json's fault vocabulary: each package's name, colour and the op functions opening and closing it. */
+    static final String FAULTS = "faults";
 
     private StoredRun() {}
 
@@ -33,7 +38,20 @@ final class StoredRun {
                 "kafka-clients", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion(),
                 "java", System.getProperty("java.version")));
         m.put("parameters", config.asMap());
+        m.put(FAULTS, vocabularyOf(FaultPackages.legends()).toJson());
         return m;
+    }
+
+    /** The nemesis packages' legends as the report's vocabulary. */
+    static FaultVocabulary vocabularyOf(List<FaultPackage.Legend> legends) {
+        return new FaultVocabulary(legends.stream()
+                .map(l -> new FaultVocabulary.Entry(l.name(), l.colour(), l.faultFs(), l.healFs())).toList());
+    }
+
+    /** The vocabulary the run wrote; for a run older than that, the nemesis packages' current one. */
+    static FaultVocabulary vocabulary(Map<String, Object> testJson) {
+        FaultVocabulary written = FaultVocabulary.fromJson(testJson.get(FAULTS));
+        return written != null ? written : vocabularyOf(FaultPackages.legends());
     }
 
     static Map<String, Object> readTestJson(Path runDir) throws IOException {

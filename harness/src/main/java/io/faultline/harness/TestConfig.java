@@ -48,10 +48,11 @@ public record TestConfig(
         require(List.of("assign", "subscribe").contains(subVia), "--sub-via must be assign or subscribe, got " + subVia);
         require(!idempotence || "all".equals(acks), "--idempotence true needs --acks all, got --acks " + acks);
         require(nemesisIntervalSeconds >= 1, "--nemesis-interval must be at least 1 second");
-        require(WORKLOADS.contains(workload), "--workload must be one of " + String.join(", ", WORKLOADS) + ", got " + workload);
-        require(!("txn-queue".equals(workload) && "broker-impl".equals(sut)),
-                "--workload txn-queue needs transactions, which broker-impl does not have: use --sut apache-kafka");
-        require(List.of("apache-kafka", "broker-impl").contains(sut), "--sut must be apache-kafka or broker-impl, got " + sut);
+        var w = Workloads.named(workload);
+        var s = Suts.named(sut);
+        require(!w.needsTransactions() || s.transactions(), "--workload " + workload + " needs transactions, which "
+                + sut + " does not have: use --sut " + Workloads.either(Suts.ALL.stream().filter(Suts.Sut::transactions)
+                .map(Suts.Sut::name).toList()));
         for (var e : brokerProperties.entrySet()) {
             require(e.getKey().matches("[A-Za-z0-9._-]+"), "--broker-prop: bad property name '" + e.getKey() + "'");
             require(!"apache-kafka".equals(sut) || !e.getKey().startsWith("faultline."), TRUNCATION.equals(e.getKey())
@@ -87,7 +88,7 @@ public record TestConfig(
     }
 
     /** The workloads `--workload` accepts. */
-    public static final List<String> WORKLOADS = List.of("queue", "offsets", "txn-queue");
+    public static final List<String> WORKLOADS = Workloads.NAMES;
 
     private static void require(boolean ok, String message) {
         if (!ok) throw new IllegalArgumentException(message);

@@ -5,27 +5,15 @@ import io.faultline.checker.history.HistoryReader;
 import io.faultline.checker.history.HistoryRecorder;
 import io.faultline.checker.history.Op;
 import io.faultline.docker.DockerEngine;
-import io.faultline.docker.sut.ApacheKafka;
-import io.faultline.docker.sut.BrokerImpl;
 import io.faultline.docker.sut.KafkaSettings;
 import io.faultline.docker.sut.SutCluster;
 import io.faultline.nemesis.FaultPackages;
 import io.faultline.docker.sut.SystemUnderTest;
 import io.faultline.results.RunDir;
 import io.faultline.results.RunStore;
-import io.faultline.workloads.generator.Interpreter;
-import io.faultline.workloads.queue.FinalDrain;
-import io.faultline.workloads.queue.KafkaQueueClient;
-import io.faultline.workloads.queue.QueueOps;
+import io.faultline.workloads.PhaseRunner;
+import io.faultline.workloads.Workload;
 import io.faultline.workloads.queue.QueueSettings;
-import io.faultline.workloads.queue.QueueWorkload;
-import io.faultline.workloads.queue.QueueWorkloadConfig;
-import io.faultline.workloads.queue.TopicManager;
-import io.faultline.workloads.offsets.OffsetClient;
-import io.faultline.workloads.offsets.OffsetOps;
-import io.faultline.workloads.offsets.OffsetWorkload;
-import io.faultline.workloads.txn.TxnOps;
-import io.faultline.workloads.txn.TxnQueueClient;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 /**
  * One Jepsen-style test, phase by phase: provision → build images → start cluster → create topics →
@@ -124,7 +111,7 @@ final class TestRunner {
 
         try (Progress progress = new Progress(log, Progress.testPhases(config), () -> state.schedule.active(), 5000)) {
             try {
-                execute(run, sut, state, progress);
+                execute(run, testJson, sut, state, progress);
             } catch (Throwable e) {
                 if (state.interrupted) {
                     log.line("run interrupted in phase " + progress.phase());
@@ -163,7 +150,8 @@ final class TestRunner {
         volatile boolean healed;
     }
 
-    private void execute(RunDir run, SystemUnderTest sut, RunState state, Progress progress) throws Exception {
+    private void execute(RunDir run, Map<String, Object> testJson, SystemUnderTest sut, RunState state, Progress progress)
+            throws Exception {
         progress.phase("provision");
         DockerEngine.ensureAvailable();
 
@@ -177,108 +165,34 @@ final class TestRunner {
                 : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
 
-        if ("offsets".equals(config.workload()) || "txn-queue".equals(config.workload())) {
-            state.recorder = HistoryRecorder.toFile(run.historyJsonl(), config.concurrency());
-            progress.recorder(state.recorder);
-            if ("txn-queue".equals(config.workload())) runTxnQueue(run, state, progress);
-            else runOffsets(run, state, progress);
-            Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
-            state.complete = true;
-            return;
-        }
-        QueueWorkloadConfig workload = workloadConfig(state.cluster.bootstrapServers(), run);
         state.recorder = HistoryRecorder.toFile(run.historyJsonl(), config.concurrency());
         progress.recorder(state.recorder);
-        try (TopicManager topics = new TopicManager(workload)) {
-            progress.phase("create-topics");
-            List<Integer> initialKeys = IntStream.range(0, config.keys()).boxed().toList();
-            topics.ensure(initialKeys);
-            List<String> topicNames = List.copyOf(topics.mapping().topicsOf(initialKeys));
+        Workload workload = Workloads.of(config, "fl" + run.timestamp().replaceAll("[^0-9]", ""));
+        PhaseRunner.Faults nemesis = new PhaseRunner.Faults() {
+            @Override
+            public void start(List<String> targets) {
+                state.schedule = faults.create(config, state.cluster, state.recorder, targets, log);
+                writeSchedule(run, state.schedule);
+                // the report draws faults by the vocabulary the run wrote, so it is the schedule's own
+                step("writing the fault vocabulary", () -> {
+                    testJson.put(StoredRun.FAULTS, StoredRun.vocabularyOf(state.schedule.legends()).toJson());
+                    run.writeTestJson(testJson);
+                });
+                state.schedule.start();
+            }
 
-            Interpreter interpreter = new Interpreter(state.recorder, thread -> new KafkaQueueClient(workload, topics, thread));
-            progress.phase("workload");
-            state.schedule = faults.create(config, state.cluster, state.recorder, topicNames, log);
-            writeSchedule(run, state.schedule);
-            state.schedule.start();
-            interpreter.run(QueueWorkload.mainGenerator(workload));
-
-            progress.phase("final-heal");
-            state.problemsAfterHeal = state.schedule.stopAndHeal(false);
-            state.healed = true;
-
-            progress.phase("recovery");
-            Thread.sleep(config.recoverySeconds() * 1000L);
-
-            progress.phase("final-drain");
-            List<Op> beforeDrain = state.recorder.ops();
-            Map<Integer, Long> targets = FinalDrain.targetsFrom(beforeDrain);
-            interpreter.run(FinalDrain.forAllThreads(targets, Duration.ofSeconds(config.drainSeconds()).toNanos()));
-            List<Op> all = state.recorder.ops();
-            state.drained = QueueWorkload.drainReached(all.subList(beforeDrain.size(), all.size()), targets,
-                    config.concurrency());
-            if (!state.drained) log.line("the final drain did not reach every acknowledged offset in " + config.drainSeconds() + " s");
-        }
+            @Override
+            public void heal() {
+                state.problemsAfterHeal = state.schedule.stopAndHeal(false);
+                state.healed = true;
+            }
+        };
+        var outcome = PhaseRunner.run(workload, state.cluster.bootstrapServers(), state.recorder, nemesis,
+                Duration.ofSeconds(config.recoverySeconds()), progress::phase);
+        state.drained = outcome.reached();
+        if (!state.drained) log.line("the final drain did not reach every acknowledged offset in " + config.drainSeconds() + " s");
         Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
         state.complete = true;
-    }
-
-    /**
-     * The offsets workload: registers are committed offsets of (group, partition) pairs; after the heal and the
-     * recovery wait, one final read of every key (no drain: nothing is left to read, so drained is true).
-     */
-    private void runOffsets(RunDir run, RunState state, Progress progress) throws Exception {
-        String bootstrap = state.cluster.bootstrapServers();
-        var names = new OffsetWorkload.Names("fl" + run.timestamp().replaceAll("[^0-9]", ""));
-        progress.phase("create-topics");
-        OffsetWorkload.createTopic(bootstrap, names, (short) config.replicationFactor());
-        int timeoutMs = 5000;
-        Interpreter interpreter = new Interpreter(state.recorder,
-                thread -> new OffsetClient(bootstrap, names.topic(), names.prefix(), timeoutMs));
-        progress.phase("workload");
-        state.schedule = faults.create(config, state.cluster, state.recorder, List.of(names.topic()), log);
-        writeSchedule(run, state.schedule);
-        state.schedule.start();
-        interpreter.run(OffsetWorkload.mainGenerator(config.seed(), config.keys(), config.rate(),
-                Duration.ofSeconds(config.timeLimitSeconds())));
-        progress.phase("final-heal");
-        state.problemsAfterHeal = state.schedule.stopAndHeal(false);
-        state.healed = true;
-        progress.phase("recovery");
-        Thread.sleep(config.recoverySeconds() * 1000L);
-        progress.phase("final-drain");
-        interpreter.run(OffsetOps.finalReads(config.keys()));
-        state.drained = true;
-    }
-
-    /**
-     * The transactional queue: one transactional producer and read_committed consumer per worker; transactions
-     * of sends and polls, committed with the consumer's offsets or aborted (one in four). No final drain: the
-     * Elle-style check needs none.
-     */
-    private void runTxnQueue(RunDir run, RunState state, Progress progress) throws Exception {
-        String bootstrap = state.cluster.bootstrapServers();
-        QueueWorkloadConfig workload = workloadConfig(bootstrap, run);
-        try (TopicManager topics = new TopicManager(workload)) {
-            progress.phase("create-topics");
-            List<Integer> keys = IntStream.range(0, config.keys()).boxed().toList();
-            topics.ensure(keys);
-            Interpreter interpreter = new Interpreter(state.recorder, thread -> new TxnQueueClient(bootstrap,
-                    topics.mapping(), config.keys(), workload.topicPrefix() + "-t" + thread, 5000, 4,
-                    config.seed() * 131 + thread));
-            progress.phase("workload");
-            state.schedule = faults.create(config, state.cluster, state.recorder,
-                    List.copyOf(topics.mapping().topicsOf(keys)), log);
-            writeSchedule(run, state.schedule);
-            state.schedule.start();
-            io.faultline.workloads.generator.Gen g = TxnOps.create(config.seed(), config.keys());
-            g = io.faultline.workloads.generator.Gens.stagger((long) (1e9 / config.rate()), config.seed() * 31 + 7, g);
-            interpreter.run(io.faultline.workloads.generator.Gens.timeLimit(
-                    Duration.ofSeconds(config.timeLimitSeconds()).toNanos(), g));
-            progress.phase("final-heal");
-            state.problemsAfterHeal = state.schedule.stopAndHeal(false);
-            state.healed = true;
-        }
-        state.drained = true;
     }
 
     /** schedule.json: the faults this run plans, which `replay --schedule` and `shrink` read back. */
@@ -351,31 +265,11 @@ final class TestRunner {
                 .withMinInsyncReplicas(config.minIsr())
                 .withUncleanLeaderElection(config.unclean());
         for (var e : config.brokerProperties().entrySet()) settings = settings.withProperty(e.getKey(), e.getValue());
-        return switch (config.sut()) {
-            case "apache-kafka" -> new ApacheKafka(settings);
-            case "broker-impl" -> new BrokerImpl(settings);
-            default -> throw new IllegalArgumentException("unknown --sut " + config.sut());
-        };
+        return Suts.named(config.sut()).create().apply(settings);
     }
 
     /** The clients' settings a test configuration stands for; the checker's allowances follow from them. */
     static QueueSettings queueSettings(TestConfig config) {
-        return QueueSettings.defaults()
-                .withAcks(config.acks(), config.idempotence())
-                .withConsumer("subscribe".equals(config.subVia()) ? QueueSettings.ConsumerMode.SUBSCRIBE
-                        : QueueSettings.ConsumerMode.ASSIGN, "read_committed")
-                .withTopics(1, (short) config.replicationFactor(), true);
-    }
-
-    private QueueWorkloadConfig workloadConfig(String bootstrap, RunDir run) {
-        QueueSettings settings = queueSettings(config);
-        QueueOps.Options keys = QueueOps.Options.defaults()
-                .withKeys(config.keys(), QueueOps.Options.defaults().maxWritesPerKey(),
-                        QueueOps.Options.defaults().distribution());
-        return QueueWorkloadConfig.defaults(bootstrap, "fl" + run.timestamp().replaceAll("[^0-9]", ""))
-                .withSettings(settings)
-                .withKeys(keys)
-                .withRun(config.seed(), Duration.ofSeconds(config.timeLimitSeconds()), config.concurrency(), config.rate())
-                .withFinalTimeout(Duration.ofSeconds(config.drainSeconds()));
+        return Workloads.queueSettings(config);
     }
 }

@@ -11,11 +11,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads fault periods out of a history. The only place that knows the nemesis naming convention, so it is the one
- * thing to adapt if the nemesis module changes it: a nemesis op (process {@link Op#NEMESIS}) with
- * {@code f = "start-<package>"} (or a named fault such as kill, pause, bump-clock) opens a band of that package,
- * {@code "stop-<package>"} (or start, resume, reset-clock) closes it; a band never closed lasts to the end of the
- * history. Any other nemesis op (restart, disk corruption) is a point event.
+ * Reads fault periods out of a history by the run's {@link FaultVocabulary}: a nemesis op (process
+ * {@link Op#NEMESIS}) whose f opens a package's band (e.g. "start-partition", "kill") opens it, one that closes it
+ * (e.g. "stop-partition", "start") closes it; a band never closed lasts to the end of the history. Any other
+ * nemesis op (restart, disk corruption) is a point event.
  * <p>
  * A nemesis may log a start twice (invoke then info/ok completion); only the first start opens the band, and the
  * first stop closes it, moved to that stop's completion (the next nemesis entry, when it is the same stop), so
@@ -43,7 +42,13 @@ public final class FaultBands {
         this.events = List.copyOf(events);
     }
 
+    /** Bands by the fallback vocabulary (runs that did not record theirs). */
     public static FaultBands of(List<Op> history) {
+        return of(history, FaultVocabulary.FALLBACK);
+    }
+
+    /** Bands by the run's own vocabulary: which op functions open and close which package's band. */
+    public static FaultBands of(List<Op> history, FaultVocabulary vocabulary) {
         long end = history.isEmpty() ? 0 : history.stream().mapToLong(Op::time).max().orElse(0);
         Map<String, Long> open = new LinkedHashMap<>();
         // the stop seen for an open band; a later stop of the same band (its completion) moves the end
@@ -60,8 +65,8 @@ public final class FaultBands {
             runPosition = f.equals(previousF) ? runPosition + 1 : 0;
             boolean completionOfPrevious = runPosition % 2 == 1;
             previousF = f;
-            String opens = opens(f);
-            List<String> closes = closes(f);
+            String opens = vocabulary.opens(f);
+            List<String> closes = vocabulary.closes(f);
             if (opens != null) {
                 String pkg = opens;
                 Long stoppedAt = closing.remove(pkg);
@@ -91,31 +96,6 @@ public final class FaultBands {
         }
         bands.sort((a, b) -> Long.compare(a.startNanos(), b.startNanos()));
         return new FaultBands(bands, events);
-    }
-
-    /**
-     * The nemesis module's vocabulary: which op functions begin a band of which package. Besides the generic
-     * start-&lt;package&gt;, process and clock faults are named after what they do (kill, pause, bump-clock...).
-     */
-    private static final Map<String, String> OPENS = Map.of(
-            "kill", "kill", "stop", "stop", "pause", "pause",
-            "bump-clock", "clock", "strobe-clock", "clock");
-    /** ...and which end them: one start heals both killed and stopped nodes. */
-    private static final Map<String, List<String>> CLOSES = Map.of(
-            "start", List.of("kill", "stop"), "resume", List.of("pause"), "reset-clock", List.of("clock"));
-
-    static String opens(String f) {
-        if (f.startsWith("start-") && f.length() > 6) {
-            return f.substring(6);
-        }
-        return OPENS.get(f);
-    }
-
-    static List<String> closes(String f) {
-        if (f.startsWith("stop-") && f.length() > 5) {
-            return List.of(f.substring(5));
-        }
-        return CLOSES.getOrDefault(f, List.of());
     }
 
     public List<Band> bands() {

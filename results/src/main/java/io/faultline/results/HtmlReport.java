@@ -53,7 +53,7 @@ public final class HtmlReport {
     /** Writes runDir/report.html and runDir/plots/*.svg; returns what the report found. */
     public static Summary write(ReportInput input, Path runDir) throws IOException {
         Files.createDirectories(runDir);
-        FaultBands faults = safe(() -> FaultBands.of(input.history()), FaultBands.of(List.of()));
+        FaultBands faults = safe(() -> FaultBands.of(input.history(), input.faults()), FaultBands.of(List.of()));
         HistoryMetrics metrics = safe(() -> HistoryMetrics.of(input.history(), faults),
                 HistoryMetrics.of(List.of(), faults));
         List<Charts.Chart> charts = new ArrayList<>();

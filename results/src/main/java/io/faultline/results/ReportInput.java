@@ -21,29 +21,24 @@ import java.util.Objects;
  * @param checks         check name → result, e.g. "queue" and "total-queue"
  * @param verdict        overall verdict of the run
  * @param clockOffsets   node → offset samples; empty when no clock data was collected
- * @param packageColours fault package → CSS hex colour ("#rrggbb"); merged over {@link #DEFAULT_COLOURS}
+ * @param packageColours fault package → CSS hex colour ("#rrggbb"); merged over the vocabulary's colours
  * @param nodesDir       the run's nodes/ folder, for log excerpts; may be null or missing
  * @param startedAt      wall-clock time of history time 0, to match node log lines to ops
  * @param complete       false when the run was interrupted: the report says it is partial
+ * @param faults         the run's fault vocabulary (names, colours, the ops that open and close bands), as the run
+ *                       wrote it; {@link FaultVocabulary#FALLBACK} when unset
  */
 public record ReportInput(String testName, Map<String, Object> parameters, List<Op> history,
                           Map<String, CheckResult> checks, Verdict verdict, Map<String, List<ClockPoint>> clockOffsets,
-                          Map<String, String> packageColours, Path nodesDir, Instant startedAt, boolean complete) {
+                          Map<String, String> packageColours, Path nodesDir, Instant startedAt, boolean complete,
+                          FaultVocabulary faults) {
 
     /** One clock sample of a node: its offset from true time at history time {@code timeNanos}. */
     public record ClockPoint(long timeNanos, double offsetMillis) {
     }
 
-    /** One colour per nemesis package; anything else gets a colour from {@link #FALLBACK_COLOURS}. */
-    public static final Map<String, String> DEFAULT_COLOURS = Map.of(
-            "partition", "#e6550d",
-            "kill", "#d62728",
-            "pause", "#9467bd",
-            "clock", "#1f77b4",
-            "disk", "#8c564b",
-            "stop", "#7f7f7f");
-
-    static final List<String> FALLBACK_COLOURS = List.of("#2ca02c", "#bcbd22", "#17becf", "#e377c2", "#ff7f0e");
+    /** The fallback vocabulary's colours (runs that did not record their vocabulary). */
+    public static final Map<String, String> DEFAULT_COLOURS = FaultVocabulary.FALLBACK.colours();
 
     public ReportInput {
         Objects.requireNonNull(testName, "testName");
@@ -52,7 +47,8 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
         checks = checks == null ? Map.of() : new LinkedHashMap<>(checks);
         verdict = verdict == null ? Verdict.UNKNOWN : verdict;
         clockOffsets = clockOffsets == null ? Map.of() : new LinkedHashMap<>(clockOffsets);
-        Map<String, String> colours = new LinkedHashMap<>(DEFAULT_COLOURS);
+        faults = faults == null ? FaultVocabulary.FALLBACK : faults;
+        Map<String, String> colours = new LinkedHashMap<>(faults.colours());
         if (packageColours != null) {
             colours.putAll(packageColours);
         }
@@ -60,10 +56,10 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
         startedAt = startedAt == null ? Instant.EPOCH : startedAt;
     }
 
-    /** The colour for a fault package: configured, default, or a stable pick from the fallback palette. */
+    /** The colour for a fault package: configured, the vocabulary's, or a stable pick from a small palette. */
     public String colourOf(String pkg) {
         String c = packageColours.get(pkg);
-        return c != null ? c : FALLBACK_COLOURS.get(Math.floorMod(pkg.hashCode(), FALLBACK_COLOURS.size()));
+        return c != null ? c : faults.colourOf(pkg);
     }
 
     public static Builder builder(String testName) {
@@ -82,6 +78,7 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
         private Path nodesDir;
         private Instant startedAt;
         private boolean complete = true;
+        private FaultVocabulary faults;
 
         private Builder(String testName) {
             this.testName = testName;
@@ -105,9 +102,11 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
 
         public Builder complete(boolean v) { complete = v; return this; }
 
+        public Builder faults(FaultVocabulary v) { faults = v; return this; }
+
         public ReportInput build() {
             return new ReportInput(testName, parameters, history, checks, verdict, clockOffsets, packageColours,
-                    nodesDir, startedAt, complete);
+                    nodesDir, startedAt, complete, faults);
         }
     }
 }

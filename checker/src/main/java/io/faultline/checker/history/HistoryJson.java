@@ -146,7 +146,7 @@ public final class HistoryJson {
                 case "type" -> type = OpType.fromWire(p.getText());
                 case "process" -> process = p.getIntValue();
                 case "time" -> time = p.getLongValue();
-                case "f" -> f = p.getText();
+                case "f" -> f = canonical(p.getText());
                 case "error" -> error = t == JsonToken.VALUE_NULL ? null : p.getText();
                 case "seekToBeginning" -> seek = p.getBooleanValue();
                 case "value" -> {
@@ -165,6 +165,19 @@ public final class HistoryJson {
         OpValue value = !sawValue ? OpValue.None.INSTANCE
                 : rawValue instanceof OpValue v ? v : toValue(f, rawValue, seek);
         return new Op(index, type, process, time, f, value, error);
+    }
+
+    /** The usual op names as one shared string each: a long history would otherwise hold a copy per op. */
+    private static String canonical(String f) {
+        return switch (f) {
+            case Op.SEND -> Op.SEND;
+            case Op.POLL -> Op.POLL;
+            case Op.TXN -> Op.TXN;
+            case Op.ASSIGN -> Op.ASSIGN;
+            case Op.SUBSCRIBE -> Op.SUBSCRIBE;
+            case Op.CRASH -> Op.CRASH;
+            default -> f;
+        };
     }
 
     /**
@@ -211,7 +224,7 @@ public final class HistoryJson {
                             throw new IOException("poll key is not a number at " + p.currentLocation());
                         }
                         expect(p.nextToken() == JsonToken.START_ARRAY, p, "a list of records");
-                        List<MicroOp.Record> recs = new ArrayList<>();
+                        RecordList.Builder recs = new RecordList.Builder();
                         while (p.nextToken() != JsonToken.END_ARRAY) {
                             expect(p, JsonToken.START_ARRAY);
                             p.nextToken();
@@ -219,9 +232,9 @@ public final class HistoryJson {
                             p.nextToken();
                             long value = number(p);
                             expect(p.nextToken() == JsonToken.END_ARRAY, p, "]");
-                            recs.add(new MicroOp.Record(offset, value));
+                            recs.add(offset, value);
                         }
-                        reads.put(key, List.copyOf(recs));
+                        reads.put(key, recs.build());
                     }
                     mops.add(new MicroOp.Poll(reads));
                 }

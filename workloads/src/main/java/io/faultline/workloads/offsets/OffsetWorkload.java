@@ -1,5 +1,8 @@
 package io.faultline.workloads.offsets;
 
+import io.faultline.checker.Checker;
+import io.faultline.checker.history.Op;
+import io.faultline.workloads.Workload;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
 import org.apache.kafka.clients.admin.Admin;
@@ -44,5 +47,30 @@ public final class OffsetWorkload {
         Gen g = OffsetOps.random(seed, keys);
         if (opsPerSecond > 0) g = Gens.stagger((long) (1e9 / opsPerSecond), seed * 31 + 7, g);
         return Gens.timeLimit(timeLimit.toNanos(), g);
+    }
+
+    /**
+     * The offsets workload as one value: setup creates the topic; clients commit and fetch offsets; after the heal
+     * and the recovery wait, one final read of every key (nothing is left to drain, so it always reaches its end).
+     */
+    public static Workload workload(Names names, short replication, long seed, int keys, double opsPerSecond,
+                                    Duration timeLimit, int clientTimeoutMs, List<Checker> checkers) {
+        Workload.Setup setup = bootstrap -> {
+            createTopic(bootstrap, names, replication);
+            return Workload.Session.of(thread -> new OffsetClient(bootstrap, names.topic(), names.prefix(), clientTimeoutMs),
+                    List.of(names.topic()), () -> {});
+        };
+        return new Workload("offsets", setup, mainGenerator(seed, keys, opsPerSecond, timeLimit),
+                new Workload.FinalReads() {
+                    @Override
+                    public Gen generator(List<Op> before) {
+                        return OffsetOps.finalReads(keys);
+                    }
+
+                    @Override
+                    public boolean reached(List<Op> before, List<Op> finalOps) {
+                        return true;
+                    }
+                }, checkers);
     }
 }

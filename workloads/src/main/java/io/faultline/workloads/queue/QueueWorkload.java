@@ -9,7 +9,9 @@ import io.faultline.checker.queue.QueueChecker;
 import io.faultline.workloads.generator.Client;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
-import io.faultline.workloads.generator.Interpreter;
+import io.faultline.checker.Checker;
+import io.faultline.workloads.PhaseRunner;
+import io.faultline.workloads.Workload;
 
 import java.time.Duration;
 import java.util.EnumSet;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * Runs the queue workload against any Kafka-protocol bootstrap string:
@@ -53,25 +56,59 @@ public final class QueueWorkload {
         }
     }
 
-    /** Runs with the given clients (tests use an in-memory queue). */
+    /** Runs with the given clients (tests use an in-memory queue), through the one {@link PhaseRunner}. */
     public static Summary run(QueueWorkloadConfig cfg, HistoryRecorder rec, Client.Factory clients)
             throws InterruptedException {
         if (rec.threadCount() != cfg.concurrency()) {
             throw new IllegalArgumentException("recorder has " + rec.threadCount() + " threads, config wants "
                     + cfg.concurrency());
         }
-        Interpreter interpreter = new Interpreter(rec, clients);
-        long t0 = rec.now();
-        interpreter.run(mainGenerator(cfg));
-        long t1 = rec.now();
-        List<Op> afterMain = rec.ops();
-        Map<Integer, Long> targets = FinalDrain.targetsFrom(afterMain);
-        interpreter.run(FinalDrain.forAllThreads(targets, cfg.finalTimeout().toNanos()));
-        long t2 = rec.now();
-        List<Op> all = rec.ops();
-        boolean drained = drainReached(all.subList(afterMain.size(), all.size()), targets, cfg.concurrency());
-        return new Summary(all.size(), Duration.ofNanos(t1 - t0), Duration.ofNanos(t2 - t1), Map.copyOf(targets),
-                drained);
+        Workload w = workload(cfg, List.of(checker(cfg)),
+                bootstrap -> Workload.Session.of(clients, List.of(), () -> {}));
+        try {
+            PhaseRunner.Outcome o = PhaseRunner.run(w, cfg.bootstrapServers(), rec, PhaseRunner.Faults.NONE,
+                    Duration.ZERO, PhaseRunner.Phases.NONE);
+            Map<Integer, Long> targets = FinalDrain.targetsFrom(rec.ops().subList(0, o.opsBeforeFinal()));
+            return new Summary(o.ops(), o.main(), o.finalReads(), Map.copyOf(targets), o.reached());
+        } catch (InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The queue workload as one value: setup creates a topic per key and opens {@link KafkaQueueClient}s; the
+     * main generator is {@link #mainGenerator}; the final reads are the {@link FinalDrain}.
+     */
+    public static Workload workload(QueueWorkloadConfig cfg, List<Checker> checkers) {
+        return workload(cfg, checkers, bootstrap -> {
+            QueueWorkloadConfig c = cfg.withBootstrap(bootstrap);
+            TopicManager topics = new TopicManager(c);
+            try {
+                List<Integer> keys = IntStream.range(0, c.keys().activeKeys()).boxed().toList();
+                topics.ensure(keys);
+                return Workload.Session.of(thread -> new KafkaQueueClient(c, topics, thread),
+                        List.copyOf(topics.mapping().topicsOf(keys)), topics::close);
+            } catch (RuntimeException e) {
+                topics.close();
+                throw e;
+            }
+        });
+    }
+
+    private static Workload workload(QueueWorkloadConfig cfg, List<Checker> checkers, Workload.Setup setup) {
+        return new Workload("queue", setup, mainGenerator(cfg), new Workload.FinalReads() {
+            @Override
+            public Gen generator(List<Op> before) {
+                return FinalDrain.forAllThreads(FinalDrain.targetsFrom(before), cfg.finalTimeout().toNanos());
+            }
+
+            @Override
+            public boolean reached(List<Op> before, List<Op> finalOps) {
+                return drainReached(finalOps, FinalDrain.targetsFrom(before), cfg.concurrency());
+            }
+        }, checkers);
     }
 
     /** The main phase's generator: seeded queue ops, spaced to the configured rate, for the time limit. */

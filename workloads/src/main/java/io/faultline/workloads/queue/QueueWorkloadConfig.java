@@ -34,6 +34,11 @@ public record QueueWorkloadConfig(String bootstrapServers, String topicPrefix, Q
                 Duration.ofSeconds(30), 5, 100, QueueOps.Options.defaults(), Duration.ofSeconds(60));
     }
 
+    public QueueWorkloadConfig withBootstrap(String servers) {
+        return new QueueWorkloadConfig(servers, topicPrefix, settings, seed, timeLimit, concurrency, opsPerSecond,
+                keys, finalTimeout);
+    }
+
     public QueueWorkloadConfig withSettings(QueueSettings s) {
         return new QueueWorkloadConfig(bootstrapServers, topicPrefix, s, seed, timeLimit, concurrency, opsPerSecond,
                 keys, finalTimeout);

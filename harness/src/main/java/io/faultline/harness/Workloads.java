@@ -1,0 +1,113 @@
+package io.faultline.harness;
+
+import io.faultline.checker.Checker;
+import io.faultline.checker.linear.LinearizabilityChecker;
+import io.faultline.checker.queue.QueueAnomaly;
+import io.faultline.checker.queue.QueueChecker;
+import io.faultline.checker.queue.TotalQueueChecker;
+import io.faultline.checker.txn.TxnChecker;
+import io.faultline.workloads.Workload;
+import io.faultline.workloads.offsets.OffsetChecker;
+import io.faultline.workloads.offsets.OffsetWorkload;
+import io.faultline.workloads.queue.QueueOps;
+import io.faultline.workloads.queue.QueueSettings;
+import io.faultline.workloads.queue.QueueWorkload;
+import io.faultline.workloads.queue.QueueWorkloadConfig;
+import io.faultline.workloads.txn.TxnQueueWorkload;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The workloads `--workload` names, each a function from a run's settings to a {@link Workload} value: the one
+ * place that lists them, used by the run (setup, generators) and by `analyze` (checkers) alike.
+ */
+final class Workloads {
+    private Workloads() {}
+
+    /** How a workload is built: the settings and the run's topic prefix ("fl" + timestamp digits). */
+    @FunctionalInterface
+    interface Builder {
+        Workload build(TestConfig config, String topicPrefix);
+    }
+
+    /** @param needsTransactions refused on a system under test without transactions */
+    record Entry(String name, boolean needsTransactions, Builder builder) {}
+
+    /** Client request timeout of the offsets and txn-queue clients. */
+    private static final int CLIENT_TIMEOUT_MS = 5000;
+
+    static final List<Entry> ALL = List.of(
+            new Entry("queue", false, Workloads::queue),
+            new Entry("offsets", false, Workloads::offsets),
+            new Entry("txn-queue", true, Workloads::txnQueue));
+
+    static final List<String> NAMES = ALL.stream().map(Entry::name).toList();
+
+    /** The named workload; an unknown name is one line listing the known ones. */
+    static Entry named(String name) {
+        for (Entry e : ALL) if (e.name().equals(name)) return e;
+        throw new IllegalArgumentException("--workload must be one of " + String.join(", ", NAMES) + ", got " + name);
+    }
+
+    /** The workload value of a run. */
+    static Workload of(TestConfig config, String topicPrefix) {
+        return named(config.workload()).builder().build(config, topicPrefix);
+    }
+
+    /** The checkers a run's history is judged by (no cluster needed). */
+    static List<Checker> checkers(TestConfig config) {
+        return of(config, "analyze").checkers();
+    }
+
+    /** "a or b", "a, b or c": a list of names in an error line. */
+    static String either(List<String> names) {
+        if (names.size() == 1) return names.get(0);
+        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+    }
+
+    private static Workload queue(TestConfig config, String prefix) {
+        var allowed = QueueWorkload.allowedAnomalies(queueSettings(config));
+        return QueueWorkload.workload(queueConfig(config, prefix), List.of(
+                new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
+                new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed)));
+    }
+
+    private static Workload offsets(TestConfig config, String prefix) {
+        return OffsetWorkload.workload(new OffsetWorkload.Names(prefix), (short) config.replicationFactor(),
+                config.seed(), config.keys(), config.rate(), Duration.ofSeconds(config.timeLimitSeconds()),
+                CLIENT_TIMEOUT_MS, List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults())));
+    }
+
+    private static Workload txnQueue(TestConfig config, String prefix) {
+        // No final drain (the Elle-style check needs none), so a value nobody polled proves nothing.
+        Set<QueueAnomaly> allowed = EnumSet.copyOf(QueueWorkload.allowedAnomalies(queueSettings(config)));
+        allowed.add(QueueAnomaly.UNSEEN);
+        return TxnQueueWorkload.workload(queueConfig(config, prefix), config.keys(), CLIENT_TIMEOUT_MS, List.of(
+                TxnChecker.forKafka(true),
+                new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES))));
+    }
+
+    /** The clients' settings a test configuration stands for; the checker's allowances follow from them. */
+    static QueueSettings queueSettings(TestConfig config) {
+        return QueueSettings.defaults()
+                .withAcks(config.acks(), config.idempotence())
+                .withConsumer("subscribe".equals(config.subVia()) ? QueueSettings.ConsumerMode.SUBSCRIBE
+                        : QueueSettings.ConsumerMode.ASSIGN, "read_committed")
+                .withTopics(1, (short) config.replicationFactor(), true);
+    }
+
+    /** The queue workload's configuration; the bootstrap servers are filled in at setup. */
+    static QueueWorkloadConfig queueConfig(TestConfig config, String prefix) {
+        QueueOps.Options keys = QueueOps.Options.defaults()
+                .withKeys(config.keys(), QueueOps.Options.defaults().maxWritesPerKey(),
+                        QueueOps.Options.defaults().distribution());
+        return QueueWorkloadConfig.defaults("unset:9092", prefix)
+                .withSettings(queueSettings(config))
+                .withKeys(keys)
+                .withRun(config.seed(), Duration.ofSeconds(config.timeLimitSeconds()), config.concurrency(), config.rate())
+                .withFinalTimeout(Duration.ofSeconds(config.drainSeconds()));
+    }
+}

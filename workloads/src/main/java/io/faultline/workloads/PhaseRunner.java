@@ -1,0 +1,97 @@
+package io.faultline.workloads;
+
+import io.faultline.checker.history.HistoryRecorder;
+import io.faultline.checker.history.Op;
+import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Interpreter;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The one place a workload runs, phase by phase: setup → workload with the nemesis → final heal → recovery wait →
+ * final reads. The nemesis is an interface here so that the workloads module needs no fault code (a run without
+ * faults passes {@link Faults#NONE}).
+ */
+public final class PhaseRunner {
+    private PhaseRunner() {}
+
+    /** Phase names, as the progress line shows them. */
+    public static final String SETUP = "create-topics", WORKLOAD = "workload", FINAL_HEAL = "final-heal",
+            RECOVERY = "recovery", FINAL_READS = "final-drain";
+
+    /** The faults of a run, as the phases need them. */
+    public interface Faults {
+        Faults NONE = new Faults() {
+            @Override
+            public void start(List<String> targets) {}
+
+            @Override
+            public void heal() {}
+        };
+
+        /** Starts the fault schedule (it runs in the background); {@code targets}: the workload's topics. */
+        void start(List<String> targets) throws Exception;
+
+        /** Stops the schedule and heals every fault. */
+        void heal() throws Exception;
+    }
+
+    /** Told of each phase as it begins. */
+    @FunctionalInterface
+    public interface Phases {
+        Phases NONE = name -> {};
+
+        void enter(String phase);
+    }
+
+    /**
+     * @param ops      history entries after the run
+     * @param opsBeforeFinal history entries before the final reads began
+     * @param main     length of the main phase
+     * @param reached  whether the final reads reached what they had to (true when there are none)
+     */
+    public record Outcome(long ops, int opsBeforeFinal, Duration main, Duration finalReads, boolean reached) {}
+
+    /** How long the cluster gets to recover after the heal, as a pause the caller can replace in tests. */
+    @FunctionalInterface
+    public interface Pause {
+        void sleep(Duration d) throws InterruptedException;
+    }
+
+    public static Outcome run(Workload workload, String bootstrapServers, HistoryRecorder recorder, Faults faults,
+                              Duration recovery, Phases phases) throws Exception {
+        return run(workload, bootstrapServers, recorder, faults, recovery, d -> Thread.sleep(d.toMillis()), phases);
+    }
+
+    public static Outcome run(Workload workload, String bootstrapServers, HistoryRecorder recorder, Faults faults,
+                              Duration recovery, Pause pause, Phases phases) throws Exception {
+        phases.enter(SETUP);
+        try (Workload.Session session = workload.setup().open(bootstrapServers)) {
+            Interpreter interpreter = new Interpreter(recorder, session.clients());
+            phases.enter(WORKLOAD);
+            faults.start(session.faultTargets());
+            long t0 = recorder.now();
+            interpreter.run(workload.generator());
+            long t1 = recorder.now();
+
+            phases.enter(FINAL_HEAL);
+            faults.heal();
+
+            List<Op> before = recorder.ops();
+            Gen finalGen = workload.finalReads().generator(before);
+            if (finalGen == null) {
+                return new Outcome(before.size(), before.size(), Duration.ofNanos(t1 - t0), Duration.ZERO, true);
+            }
+            phases.enter(RECOVERY);
+            pause.sleep(recovery);
+
+            phases.enter(FINAL_READS);
+            long t2 = recorder.now();
+            interpreter.run(finalGen);
+            List<Op> all = recorder.ops();
+            boolean reached = workload.finalReads().reached(before, all.subList(before.size(), all.size()));
+            return new Outcome(all.size(), before.size(), Duration.ofNanos(t1 - t0), Duration.ofNanos(recorder.now() - t2), reached);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.faultline.workloads.txn;
+
+import io.faultline.checker.Checker;
+import io.faultline.workloads.Workload;
+import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Gens;
+import io.faultline.workloads.queue.QueueWorkloadConfig;
+import io.faultline.workloads.queue.TopicManager;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * The transactional queue as one value: one transactional producer and read_committed consumer per worker;
+ * transactions of sends and polls, committed with the consumer's offsets or aborted. No final reads: the
+ * Elle-style check needs none.
+ */
+public final class TxnQueueWorkload {
+    private TxnQueueWorkload() {}
+
+    /** Transactions abort one in {@value}. */
+    public static final int ABORT_ONE_IN = 4;
+
+    public static Workload workload(QueueWorkloadConfig cfg, int keys, int clientTimeoutMs, List<Checker> checkers) {
+        Workload.Setup setup = bootstrap -> {
+            QueueWorkloadConfig c = cfg.withBootstrap(bootstrap);
+            TopicManager topics = new TopicManager(c);
+            try {
+                List<Integer> all = IntStream.range(0, keys).boxed().toList();
+                topics.ensure(all);
+                return Workload.Session.of(thread -> new TxnQueueClient(bootstrap, topics.mapping(), keys,
+                                c.topicPrefix() + "-t" + thread, clientTimeoutMs, ABORT_ONE_IN, c.seed() * 131 + thread),
+                        List.copyOf(topics.mapping().topicsOf(all)), topics::close);
+            } catch (RuntimeException e) {
+                topics.close();
+                throw e;
+            }
+        };
+        return new Workload("txn-queue", setup, mainGenerator(cfg.seed(), keys, cfg.opsPerSecond(), cfg.timeLimit()),
+                Workload.FinalReads.NONE, checkers);
+    }
+
+    /** Seeded transactions at {@code opsPerSecond} for {@code timeLimit}. */
+    public static Gen mainGenerator(long seed, int keys, double opsPerSecond, Duration timeLimit) {
+        Gen g = TxnOps.create(seed, keys);
+        g = Gens.stagger((long) (1e9 / opsPerSecond), seed * 31 + 7, g);
+        return Gens.timeLimit(timeLimit.toNanos(), g);
+    }
+}

@@ -1,0 +1,111 @@
+package io.faultline.workloads;
+
+import io.faultline.checker.history.HistoryRecorder;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+import io.faultline.workloads.generator.Client;
+import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Gens;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The one phase runner: phases in order, faults around the main phase only, final reads from the history before. */
+class PhaseRunnerTest {
+    private final List<String> events = new ArrayList<>();
+
+    private Workload workload(Workload.FinalReads finalReads) {
+        Client.Factory clients = thread -> new Client() {
+            @Override
+            public Completion invoke(String f, OpValue value) {
+                events.add("op " + f);
+                return Completion.ok(value);
+            }
+
+            @Override
+            public void close() {}
+        };
+        Workload.Setup setup = bootstrap -> {
+            events.add("setup " + bootstrap);
+            return Workload.Session.of(clients, List.of("t1"), () -> events.add("close"));
+        };
+        return new Workload("w", setup, Gens.limit(3, Gens.repeat(Gens.op("main", OpValue.None.INSTANCE))),
+                finalReads, List.of());
+    }
+
+    private final PhaseRunner.Faults faults = new PhaseRunner.Faults() {
+        @Override
+        public void start(List<String> targets) {
+            events.add("faults on " + targets);
+        }
+
+        @Override
+        public void heal() {
+            events.add("heal");
+        }
+    };
+
+    @Test
+    void phasesRunInJepsensOrderAndTheFinalReadsSeeTheMainHistory() throws Exception {
+        List<Integer> seenBefore = new ArrayList<>();
+        var finalReads = new Workload.FinalReads() {
+            @Override
+            public Gen generator(List<Op> before) {
+                seenBefore.add(before.size());
+                return Gens.limit(1, Gens.repeat(Gens.op("read", OpValue.None.INSTANCE)));
+            }
+
+            @Override
+            public boolean reached(List<Op> before, List<Op> finalOps) {
+                return finalOps.size() == 2 && finalOps.get(1).type() == OpType.OK;
+            }
+        };
+        var rec = HistoryRecorder.inMemory(1, () -> 0L);
+        var o = PhaseRunner.run(workload(finalReads), "b:1", rec, faults, Duration.ofSeconds(7),
+                d -> events.add("pause " + d.toSeconds()), p -> events.add("phase " + p));
+        assertEquals(List.of("phase create-topics", "setup b:1", "phase workload", "faults on [t1]",
+                "op main", "op main", "op main", "phase final-heal", "heal", "phase recovery", "pause 7",
+                "phase final-drain", "op read", "close"), events);
+        assertEquals(List.of(6), seenBefore, "the final generator is made from the main phase's 3 invoke/ok pairs");
+        assertEquals(8, o.ops());
+        assertEquals(6, o.opsBeforeFinal());
+        assertTrue(o.reached());
+    }
+
+    @Test
+    void withoutFinalReadsThereIsNoRecoveryWaitAndTheEndCountsAsReached() throws Exception {
+        var rec = HistoryRecorder.inMemory(1, () -> 0L);
+        var o = PhaseRunner.run(workload(Workload.FinalReads.NONE), "b:1", rec, faults, Duration.ofSeconds(7),
+                d -> events.add("pause"), p -> events.add("phase " + p));
+        assertFalse(events.contains("pause"));
+        assertFalse(events.contains("phase recovery"));
+        assertEquals("close", events.get(events.size() - 1));
+        assertTrue(o.reached());
+        assertEquals(6, o.ops());
+    }
+
+    @Test
+    void theSessionIsClosedWhenAPhaseFails() {
+        var failingHeal = new PhaseRunner.Faults() {
+            @Override
+            public void start(List<String> targets) {}
+
+            @Override
+            public void heal() {
+                throw new IllegalStateException("heal failed");
+            }
+        };
+        var rec = HistoryRecorder.inMemory(1, () -> 0L);
+        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> PhaseRunner.run(
+                workload(Workload.FinalReads.NONE), "b:1", rec, failingHeal, Duration.ZERO, PhaseRunner.Phases.NONE));
+        assertEquals("heal failed", e.getMessage());
+        assertEquals("close", events.get(events.size() - 1));
+    }
+}
