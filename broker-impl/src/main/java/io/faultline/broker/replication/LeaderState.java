@@ -287,7 +287,8 @@ public final class LeaderState {
         long now = time.milliseconds();
         long newHw = leaderEnd;
         Set<Integer> maximal = isrState.maximalIsr();
-        for (ReplicaState s : remotes.values()) {
+        // Seeded bug hw-from-leader-leo: the followers' progress is ignored.
+        if (!config.bugs().on(SeededBug.HW_FROM_LEADER_LEO)) for (ReplicaState s : remotes.values()) {
             if (maximal.contains(s.brokerId()) || s.isCaughtUp(leaderEnd, now, config.replicaLagTimeMaxMs())) {
                 newHw = Math.min(newHw, s.logEndOffset());
             }
