@@ -101,4 +101,30 @@ class SeededReplicationBugsTest {
                 "the HW covers b and acks=all c is acknowledged, though no follower has either");
         assertEquals(new AcksAll(Errors.REQUEST_TIMED_OUT, 1), hwWithFollowersCut());
     }
+
+    /**
+     * min.insync.replicas=2 and both followers dead: the ISR shrinks to the leader alone. The answer to acks=all
+     * before the append, and the answer to one appended while the ISR shrank.
+     */
+    private List<Errors> acksAllBelowMinIsr(SeededBug... bugs) {
+        try (InJvmCluster c = cluster(3, 2, bugs)) {
+            c.elect(1);
+            assertEquals(Errors.NONE, c.produceAcksAll("a"));
+            c.node(2).crash();
+            c.node(3).crash();
+            long last = c.produce("b"); // appended while the ISR still has three members
+            LeaderState ls = c.node(1).leaderState().orElseThrow();
+            c.tick(11_000);
+            assertEquals(java.util.Set.of(1), c.isr);
+            Errors afterAppend = ls.ackStatus(last + 1).orElseThrow();
+            return List.of(c.produceAcksAll("c"), afterAppend);
+        }
+    }
+
+    @Test
+    void minIsrIgnored() {
+        assertEquals(List.of(Errors.NONE, Errors.NONE), acksAllBelowMinIsr(SeededBug.MIN_ISR_IGNORED),
+                "acks=all acknowledged with the leader alone in the ISR");
+        assertEquals(List.of(Errors.NOT_ENOUGH_REPLICAS, Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND), acksAllBelowMinIsr());
+    }
 }
