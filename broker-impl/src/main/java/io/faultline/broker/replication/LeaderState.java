@@ -1,5 +1,6 @@
 package io.faultline.broker.replication;
 
+import io.faultline.broker.common.SeededBug;
 import io.faultline.broker.common.Time;
 import io.faultline.broker.storage.EpochEndOffset;
 import io.faultline.broker.storage.LogReadResult;
@@ -148,7 +149,7 @@ public final class LeaderState {
 
     /** acks=all is refused before the append when the committed ISR is smaller than min.insync.replicas. */
     public synchronized void checkEnoughReplicasForAppend(short acks) {
-        if (acks == -1 && isrState.isr().size() < minInsyncReplicas) {
+        if (acks == -1 && isrState.isr().size() < minInsyncReplicas && !minIsrIgnored()) {
             throw new NotEnoughReplicasException(tp + ": ISR " + isrState.isr() + " is smaller than min.insync.replicas "
                     + minInsyncReplicas);
         }
@@ -160,9 +161,15 @@ public final class LeaderState {
      * meanwhile (the records stay in the log).
      */
     public synchronized Optional<Errors> ackStatus(long requiredOffset) {
+        if (config.bugs().on(SeededBug.ACKS_ALL_LEADER_ONLY)) return Optional.of(Errors.NONE); // seeded: no wait
         if (replicaLog.highWatermark() < requiredOffset) return Optional.empty();
-        return Optional.of(isrState.maximalIsr().size() >= minInsyncReplicas ? Errors.NONE
+        return Optional.of(isrState.maximalIsr().size() >= minInsyncReplicas || minIsrIgnored() ? Errors.NONE
                 : Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND);
+    }
+
+    /** Seeded bug min-isr-ignored: acks=all is answered as if the ISR were always big enough. */
+    private boolean minIsrIgnored() {
+        return config.bugs().on(SeededBug.MIN_ISR_IGNORED);
     }
 
     /** After a leader append: with no other in-sync replica the high watermark follows the log end at once. */
@@ -221,7 +228,18 @@ public final class LeaderState {
      * Periodic check (every replica.lag.time.max.ms / 2): followers in the ISR that have not caught up for
      * replica.lag.time.max.ms are proposed for removal. Returns whether a shrink was proposed.
      */
-    public synchronized boolean maybeShrinkIsr() {
+    public boolean maybeShrinkIsr() {
+        boolean shrunk;
+        boolean hwMoved = false;
+        synchronized (this) {
+            shrunk = shrinkIsrLocked();
+            if (shrunk && config.bugs().on(SeededBug.ISR_SHRINK_LOCAL)) hwMoved = maybeIncrementHighWatermark();
+        }
+        if (hwMoved) onHighWatermarkMoved.run(); // outside the lock, as every other HW move
+        return shrunk;
+    }
+
+    private boolean shrinkIsrLocked() {
         if (isrState.isPending()) return false;
         long now = time.milliseconds();
         long leaderEnd = replicaLog.logEndOffset();
@@ -231,6 +249,14 @@ public final class LeaderState {
             if (!remotes.get(r).isCaughtUp(leaderEnd, now, config.replicaLagTimeMaxMs())) outOfSync.add(r);
         }
         if (outOfSync.isEmpty()) return false;
+        if (config.bugs().on(SeededBug.ISR_SHRINK_LOCAL)) {
+            // Seeded bug: the controller never hears of it, so it may later elect a replica this leader left behind.
+            Set<Integer> smaller = new HashSet<>(isrState.isr());
+            smaller.removeAll(outOfSync);
+            log.info("{}: removing {} from ISR {} locally only (seeded bug)", tp, outOfSync, isrState.isr());
+            isrState = new IsrState.Committed(smaller, isrState.lastCommitted().partitionEpoch());
+            return true;
+        }
         IsrState.PendingShrink pending = new IsrState.PendingShrink(isrState.lastCommitted(), outOfSync);
         log.info("{}: proposing to remove {} from ISR {} (leader end {})", tp, outOfSync, isrState.isr(), leaderEnd);
         propose(pending, pending.proposedIsr());
@@ -285,7 +311,8 @@ public final class LeaderState {
         long now = time.milliseconds();
         long newHw = leaderEnd;
         Set<Integer> maximal = isrState.maximalIsr();
-        for (ReplicaState s : remotes.values()) {
+        // Seeded bug hw-from-leader-leo: the followers' progress is ignored.
+        if (!config.bugs().on(SeededBug.HW_FROM_LEADER_LEO)) for (ReplicaState s : remotes.values()) {
             if (maximal.contains(s.brokerId()) || s.isCaughtUp(leaderEnd, now, config.replicaLagTimeMaxMs())) {
                 newHw = Math.min(newHw, s.logEndOffset());
             }
