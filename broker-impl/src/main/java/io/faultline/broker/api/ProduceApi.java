@@ -1,8 +1,11 @@
 package io.faultline.broker.api;
 
 import io.faultline.broker.metadata.TopicImage;
+import io.faultline.broker.network.MemoryPool;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
+import io.faultline.broker.partition.PartitionRole;
+import io.faultline.broker.storage.DecompressionMemory;
 import java.nio.ByteBuffer;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -12,7 +15,11 @@ import java.util.Optional;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
@@ -78,8 +85,10 @@ public final class ProduceApi {
                     continue;
                 }
                 try {
+                    MemoryRecords records = inPlace(pd.records());
+                    checkMinInsyncReplicas(tp, partition.get(), acks);
                     ctx.replicationLeader(tp).ifPresent(l -> l.checkEnoughReplicasForAppend(acks)); // min ISR
-                    Partition.AppendResult res = partition.get().appendAsLeader(copyOf(pd.records()));
+                    Partition.AppendResult res = appendWithDecodeMemory(partition.get(), records);
                     pr.setBaseOffset(res.firstOffset()).setLogAppendTimeMs(res.logAppendTime())
                             .setLogStartOffset(res.logStartOffset());
                     waiting.put(tp, new AbstractMap.SimpleEntry<>(pr, res.lastOffset() + 1));
@@ -112,25 +121,70 @@ public final class ProduceApi {
         ctx.partitions().watchProduce(op, new ArrayList<>(waiting.keySet()));
     }
 
-    /** The request's records point into the request buffer: the log gets its own copy (offsets are rewritten). */
-    private static MemoryRecords copyOf(BaseRecords records) {
+    /**
+     * acks=all against the topic's min.insync.replicas as the metadata says now, so that raising it with
+     * AlterConfigs takes effect on a running leadership (its leader state keeps the value it started with).
+     */
+    private void checkMinInsyncReplicas(TopicPartition tp, Partition partition, short acks) {
+        if (acks != -1 || !(partition.role() instanceof PartitionRole.Leader leader)) return;
+        String v = ctx.metadata().image().topicConfig(tp.topic()).get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG);
+        int minIsr;
+        try {
+            minIsr = v == null ? ctx.config().cluster().minInsyncReplicas() : Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            return; // the controller validates it; the leader state's own check still applies
+        }
+        if (leader.isr().size() < minIsr) {
+            throw new NotEnoughReplicasException(tp + ": ISR " + leader.isr() + " is smaller than min.insync.replicas "
+                    + minIsr);
+        }
+    }
+
+    /**
+     * Validation decompresses a compressed batch; the decoder's buffers (up to the batch's snappy chunk or zstd
+     * window) are reserved in the broker's request memory first, so hostile batches cannot take the heap beyond
+     * that budget. Never waits: if the memory is not there now the partition gets a retriable error.
+     */
+    private Partition.AppendResult appendWithDecodeMemory(Partition partition, MemoryRecords records) {
+        long decode = DecompressionMemory.of(records);
+        MemoryPool pool = ctx.requestMemory();
+        if (decode == 0 || pool == null) return partition.appendAsLeader(records);
+        if (decode > pool.capacity()) {
+            throw new RecordTooLargeException("decompressing this batch needs " + decode + " bytes, more than the "
+                    + "broker's request memory (queued.max.request.bytes=" + pool.capacity() + ")");
+        }
+        if (!pool.tryReserve(decode, false)) {
+            throw new TimeoutException("no request memory free now for the " + decode + " bytes decompressing this "
+                    + "batch needs; retry");
+        }
+        try {
+            return partition.appendAsLeader(records);
+        } finally {
+            pool.release(decode);
+        }
+    }
+
+    /**
+     * The request's records, validated and then rewritten in place (offsets, epoch) and written to the log straight
+     * from the request buffer: its bytes stay reserved in the request memory pool until the response is sent, and
+     * the log keeps no reference to them, so no unaccounted copy is made.
+     */
+    private static MemoryRecords inPlace(BaseRecords records) {
         if (!(records instanceof MemoryRecords mr)) {
             throw new CorruptRecordException("records of unexpected type " + (records == null ? null : records.getClass()));
         }
-        ByteBuffer src = mr.buffer().duplicate();
-        ByteBuffer copy = ByteBuffer.allocate(src.remaining());
-        copy.put(src).flip();
-        for (int pos = 0; pos + 12 <= copy.limit(); ) { // lengths near 2^31 overflow kafka-clients' batch iterator
-            int length = copy.getInt(pos + 8);
-            if (length < 0 || length > copy.limit() - pos - 12) {
+        ByteBuffer buf = mr.buffer().slice();
+        for (int pos = 0; pos + 12 <= buf.limit(); ) { // lengths near 2^31 overflow kafka-clients' batch iterator
+            int length = buf.getInt(pos + 8);
+            if (length < 0 || length > buf.limit() - pos - 12) {
                 throw new CorruptRecordException("batch at byte " + pos + " declares " + length + " bytes");
             }
             pos += 12 + length;
         }
-        MemoryRecords out = MemoryRecords.readableRecords(copy);
+        MemoryRecords out = MemoryRecords.readableRecords(buf);
         // as Kafka's ProduceRequest.validateRecords (v3+): exactly one batch per partition
         var batches = out.batches().iterator();
-        if (copy.remaining() == 0 || (batches.hasNext() && batches.next() != null && batches.hasNext())) {
+        if (buf.remaining() == 0 || (batches.hasNext() && batches.next() != null && batches.hasNext())) {
             throw new InvalidRecordException("a produce request must carry exactly one record batch per partition");
         }
         return out;

@@ -29,6 +29,7 @@ public final class MemoryPool {
     private final long reserve;
     private final List<Runnable> onRelease = new CopyOnWriteArrayList<>();
     private long used;
+    private long peak;
     private int waiting;
 
     public MemoryPool(long capacity) {
@@ -43,6 +44,11 @@ public final class MemoryPool {
 
     public synchronized long used() {
         return used;
+    }
+
+    /** The most ever reserved at once (for tests and metrics). */
+    public synchronized long peakUsed() {
+        return peak;
     }
 
     /** Whether a reservation was refused since memory last came back (for tests and metrics). */
@@ -69,6 +75,7 @@ public final class MemoryPool {
             long limit = smallRequest ? saturatedSum(capacity, reserve) : capacity;
             if (bytes <= limit - used) { // no overflow with an unbounded (Long.MAX_VALUE) pool
                 used += bytes;
+                peak = Math.max(peak, used);
                 return true;
             }
             waiting++;

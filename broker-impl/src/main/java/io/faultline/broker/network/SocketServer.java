@@ -70,9 +70,18 @@ public final class SocketServer implements AutoCloseable {
     /** As above, with the handler of errors escaping the acceptor and network threads (tests observe it). */
     public SocketServer(Settings settings, RequestChannel channel, Time time, BiPredicate<ApiKeys, Short> supported,
                         FatalErrorHandler fatal) throws IOException {
+        this(settings, channel, time, supported, fatal, new MemoryPool(settings.queuedMaxRequestBytes()));
+    }
+
+    /**
+     * As above, sharing {@code pool} (of settings.queuedMaxRequestBytes) with the broker's other listeners and with
+     * the request handlers that reserve the memory their work needs (decompression) in the same budget.
+     */
+    public SocketServer(Settings settings, RequestChannel channel, Time time, BiPredicate<ApiKeys, Short> supported,
+                        FatalErrorHandler fatal, MemoryPool pool) throws IOException {
         this.settings = settings;
         this.fatal = fatal;
-        this.pool = new MemoryPool(settings.queuedMaxRequestBytes());
+        this.pool = pool;
         RateLimitedLog badInput = new RateLimitedLog(LoggerFactory.getLogger(Processor.class), time,
                 BAD_INPUT_LOG_INTERVAL_MS);
         this.refusals = new RateLimitedLog(log, time, BAD_INPUT_LOG_INTERVAL_MS);

@@ -22,6 +22,12 @@ public interface LogStore extends AutoCloseable {
 
     void checkpoint();
 
+    /**
+     * Gives the partition's existing log the config its topic has now (after a config change in metadata); does
+     * nothing when this node holds no log for it.
+     */
+    void refreshConfig(TopicPartition tp);
+
     void maintenance();
 
     @Override
@@ -72,6 +78,11 @@ public interface LogStore extends AutoCloseable {
             @Override
             public synchronized void delete(TopicPartition tp) {
                 holder(tp).ifPresent(lm -> lm.deleteLog(tp));
+            }
+
+            @Override
+            public void refreshConfig(TopicPartition tp) {
+                get(tp).ifPresent(l -> l.updateConfig(configFor.apply(tp)));
             }
 
             @Override

@@ -62,6 +62,7 @@ public final class PartitionManager implements AutoCloseable {
         image = newImage;
         MetadataDelta.LocalChanges local = delta.localChanges(nodeId);
         for (TopicIdPartition tip : local.deletes()) remove(new TopicPartition(tip.topic(), tip.partition()));
+        refreshConfigs(delta.changedTopicConfigs());
         local.leaders().forEach((tip, reg) -> apply(tip, reg, p -> {
             p.makeLeader(reg.leaderEpoch(), reg.partitionEpoch(), reg.replicas(), Set.copyOf(reg.isr()));
             roleListener.onLeader(p, newImage);
@@ -74,6 +75,26 @@ public final class PartitionManager implements AutoCloseable {
             log.info("Applied metadata up to offset {}: {} leaders, {} followers, {} removed", newImage.offset(),
                     local.leaders().size(), local.followers().size(), local.deletes().size());
         }
+    }
+
+    /**
+     * A topic config change (AlterConfigs, IncrementalAlterConfigs) reaches the logs that already exist, not only
+     * those created from now on: segment.bytes, retention, cleanup.policy, max.message.bytes... apply at the next
+     * append or maintenance round.
+     */
+    private void refreshConfigs(Set<String> topics) {
+        if (topics.isEmpty()) return;
+        for (TopicPartition tp : partitions.keySet()) {
+            if (!topics.contains(tp.topic())) continue;
+            try {
+                logs.refreshConfig(tp);
+            } catch (RuntimeException e) {
+                // The controller validated the values; a value the log cannot use keeps the old config, never stops
+                // the metadata thread.
+                log.error("Keeping the old config of {}: {}", tp, e.toString());
+            }
+        }
+        log.info("Applied new configs of topics {}", topics);
     }
 
     private void apply(TopicIdPartition tip, PartitionRegistration reg, Consumer<Partition> transition) {

@@ -68,6 +68,8 @@ public final class KafkaBroker implements AutoCloseable {
     private GroupWiring groups;
     private BrokerContext context;
     private Scheduler.Cancellable maintenanceTask;
+    /** One budget for request bytes of every listener, and for the memory produce validation needs. */
+    private io.faultline.broker.network.MemoryPool requestMemory;
     private volatile boolean closed;
 
     public KafkaBroker(BrokerConfig config, Time time) {
@@ -77,6 +79,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     public synchronized KafkaBroker start() throws IOException {
         for (Path d : config.logDirs()) Files.createDirectories(d);
+        requestMemory = new io.faultline.broker.network.MemoryPool(config.queuedMaxRequestBytes());
         Path dir = config.logDir();
         String clusterId = ClusterId.of(config, dir);
         // A log is created while its topic's change is applied: the partition manager already holds the new image.
@@ -123,7 +126,7 @@ public final class KafkaBroker implements AutoCloseable {
         ProducerIdManager ids = new ProducerIdManager(producerIds, config.nodeId());
         for (Map.Entry<String, RequestChannel> e : channels.entrySet()) {
             BrokerContext ctx = new BrokerContext(config, clusterId, e.getKey(), e.getValue(), metadata, partitions, time,
-                    replication);
+                    replication, requestMemory);
             if (context == null) {
                 context = ctx;
                 groups = new GroupWiring(ctx);
@@ -195,7 +198,8 @@ public final class KafkaBroker implements AutoCloseable {
     private SocketServer bind(Listener l, RequestChannel ch, BiPredicate<ApiKeys, Short> supported) throws IOException {
         SocketServer s = new SocketServer(new SocketServer.Settings(l.bindHost(), l.port(), config.numNetworkThreads(),
                 config.socketRequestMaxBytes(), config.maxConnections(), config.connectionsMaxIdleMs(),
-                config.queuedMaxRequestBytes()), ch, time, supported);
+                config.queuedMaxRequestBytes()), ch, time, supported,
+                io.faultline.broker.common.FatalErrorHandler.halting(), requestMemory);
         servers.put(l.name(), s);
         return s;
     }

@@ -122,17 +122,18 @@ final class BatchScanner {
      * allocating the length that block declares. Check the declared lengths first, so that none exceeds
      * {@link #MAX_DECOMPRESSED_BYTES} and no chunk claims more than the bytes actually sent.
      */
-    private static void checkSnappy(ByteBuffer b) {
+    private static long checkSnappy(ByteBuffer b) {
         if (!hasSnappyMagic(b.duplicate())) {
             long uncompressed = rawVarint(b);
             if (uncompressed > MAX_DECOMPRESSED_BYTES) {
                 throw new RecordTooLargeException("raw snappy block decompresses to " + uncompressed + " bytes, more"
                         + " than the limit of " + MAX_DECOMPRESSED_BYTES);
             }
-            return;
+            return uncompressed;
         }
         if (b.remaining() < SNAPPY_HEADER_SIZE) throw new CorruptRecordException("snappy data without its header");
         b.position(b.position() + SNAPPY_HEADER_SIZE); // magic, version, compatible version
+        long largest = 0;
         while (b.hasRemaining()) {
             if (b.remaining() < 4) throw new CorruptRecordException("truncated snappy chunk header");
             int chunk = b.getInt();
@@ -143,17 +144,20 @@ final class BatchScanner {
             if (uncompressed > MAX_DECOMPRESSED_BYTES) {
                 throw new RecordTooLargeException("snappy chunk decompresses to " + uncompressed + " bytes");
             }
+            largest = Math.max(largest, uncompressed);
             b.position(b.position() + chunk);
         }
+        return largest;
     }
 
     /**
      * Walks the zstd frames (headers and block sizes, without decompressing) and refuses any whose window, or for a
      * single-segment frame whose content size, exceeds {@link #MAX_ZSTD_WINDOW}. Skippable frames are stepped over.
      */
-    private static void checkZstdWindows(ByteBuffer in) {
+    private static long checkZstdWindows(ByteBuffer in) {
         ByteBuffer b = in.slice().order(java.nio.ByteOrder.LITTLE_ENDIAN);
         if (!b.hasRemaining()) throw new CorruptRecordException("empty zstd data");
+        long largest = 0;
         while (b.hasRemaining()) {
             if (b.remaining() < 4) throw new CorruptRecordException("truncated zstd frame");
             int magic = b.getInt();
@@ -197,6 +201,7 @@ final class BatchScanner {
                 throw new InvalidRecordException("zstd frame needs a window of " + needed + " bytes; this broker"
                         + " accepts at most " + MAX_ZSTD_WINDOW + " (zstd compression levels up to 19)");
             }
+            largest = Math.max(largest, needed);
             boolean last = false;
             while (!last) {
                 if (b.remaining() < 3) throw new CorruptRecordException("truncated zstd block header");
@@ -214,6 +219,39 @@ final class BatchScanner {
                 b.position(b.position() + 4);
             }
         }
+        return largest;
+    }
+
+    /** Memory a codec's decoder needs besides its window or chunk (stream buffers, zstd's block buffer...). */
+    static final long DECODER_OVERHEAD = 256 * 1024;
+    /** lz4 block sizes by the frame descriptor's block-maximum-size id (4..7). */
+    private static final long[] LZ4_BLOCK_SIZES = {64 << 10, 256 << 10, 1 << 20, 4 << 20};
+
+    /**
+     * An upper bound of the memory the decoder allocates while {@link #scan} reads these records: the largest snappy
+     * chunk (or raw block) plus the compressed bytes it copies, the zstd window, the lz4 block size, plus
+     * {@link #DECODER_OVERHEAD}; 0 for uncompressed records. Only headers are read. Data that the checks of
+     * {@link #scan} refuse before decompressing gets 0: nothing is allocated for it.
+     */
+    static long decodeMemory(ByteBuffer records, int codec) {
+        try {
+            return switch (codec) {
+                case 1 -> DECODER_OVERHEAD; // gzip: inflater state and stream buffers, fixed
+                case SNAPPY_CODEC_ID -> checkSnappy(records.duplicate()) + records.remaining() + DECODER_OVERHEAD;
+                case 3 -> lz4BlockSize(records.duplicate()) + DECODER_OVERHEAD;
+                case ZSTD_CODEC_ID -> checkZstdWindows(records.duplicate()) + DECODER_OVERHEAD;
+                default -> 0;
+            };
+        } catch (RuntimeException refusedBeforeDecoding) {
+            return 0;
+        }
+    }
+
+    /** The block maximum size of an lz4 frame (byte 5 of the frame: BD); the largest when unreadable. */
+    private static long lz4BlockSize(ByteBuffer b) {
+        if (b.remaining() < 6) return LZ4_BLOCK_SIZES[3];
+        int id = (b.get(b.position() + 5) >>> 4) & 7;
+        return id >= 4 ? LZ4_BLOCK_SIZES[id - 4] : LZ4_BLOCK_SIZES[3];
     }
 
     private static boolean hasSnappyMagic(ByteBuffer b) {

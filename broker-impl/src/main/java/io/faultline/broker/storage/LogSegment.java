@@ -140,12 +140,23 @@ final class LogSegment {
      * Appends whole batches (already validated, offsets assigned) whose headers are given in order, adding sparse
      * index entries every index.interval.bytes.
      */
+    /** Largest single write to the log file (see {@link #append}). */
+    private static final int MAX_WRITE_BYTES = 256 * 1024;
+
     void append(ByteBuffer records, List<BatchHeader> headers) {
         int physicalPosition = size;
         try {
             ByteBuffer buf = records.duplicate();
             long pos = physicalPosition;
-            while (buf.hasRemaining()) pos += channel.write(buf, pos);
+            while (buf.hasRemaining()) {
+                // The JDK copies a heap buffer through a temporary direct buffer of the write's size and keeps it
+                // cached per thread: bounded slices keep that off-heap copy small whatever the append's size.
+                ByteBuffer slice = buf.slice();
+                slice.limit(Math.min(slice.remaining(), MAX_WRITE_BYTES));
+                int n = channel.write(slice, pos);
+                pos += n;
+                buf.position(buf.position() + n);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("append to " + logFile + " failed", e);
         }
@@ -485,9 +496,12 @@ final class LogSegment {
         try {
             long pos = position;
             while (buf.hasRemaining()) {
-                int n = channel.read(buf, pos);
+                ByteBuffer slice = buf.slice(); // bounded, as in append: the JDK's temporary direct buffer
+                slice.limit(Math.min(slice.remaining(), MAX_WRITE_BYTES));
+                int n = channel.read(slice, pos);
                 if (n < 0) throw new CorruptRecordException("unexpected end of " + logFile + " at " + pos);
                 pos += n;
+                buf.position(buf.position() + n);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("read of " + logFile + " failed", e);
