@@ -9,45 +9,101 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
- * Not a test: Kafka's own ProducerPerformance and ConsumerPerformance (kafka-tools 4.4.0) against a single
- * broker-impl node and a single Apache Kafka node, in the same container setup with the same JVM flags and
- * heap, one after the other in one run (ratios, not absolute figures, are what a noisy machine can give).
- * Run: java -cp docker/target/test-classes:docker/target/classes:CP io.faultline.docker.sut.BrokerPerformanceComparison [records]
+ * Not a test: Kafka's own ProducerPerformance and ConsumerPerformance (kafka-tools 4.4.0, each in its own JVM as
+ * the kafka-*-perf-test scripts run them) against a 3-node broker-impl cluster and a 3-node Apache Kafka cluster:
+ * same node image base, JVM flags, heap and settings (RF 3, min ISR 2, acks=all, 1 KiB records). Both clusters
+ * run side by side and the runs alternate A B A B … (after one warm-up run each), every run on a fresh topic:
+ * produce N records, then consume them. Reports every run, the medians and the ratio broker-impl / Kafka.
+ *
+ * <p>Measured 2026-11-30 (2 cores shared with other helpers' containers; see the commit for load): see
+ * docker/README.md "Broker performance" for the figures and the number of runs.
+ * Run: java -cp docker/target/test-classes:docker/target/classes:CP io.faultline.docker.sut.BrokerPerformanceComparison [pairs] [records]
  */
 public final class BrokerPerformanceComparison {
     private static final String FULL_JIT = "-XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError";
+    private static final Pattern PRODUCED = Pattern.compile("([\\d.]+) records/sec \\(([\\d.]+) MB/sec\\), ([\\d.]+) ms avg"
+            + " latency, ([\\d.]+) ms max latency, (\\d+) ms 50th, (\\d+) ms 95th, (\\d+) ms 99th");
+    private static final List<String> METRICS = List.of("produce records/s", "produce MB/s", "produce p99 ms",
+            "consume records/s", "consume MB/s");
 
     public static void main(String[] args) throws Exception {
-        int records = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
-        var settings = KafkaSettings.defaults().withReplicationFactor(1).withMinInsyncReplicas(1).withJvmFlags(FULL_JIT);
-        Map<String, Map<String, String>> results = new LinkedHashMap<>();
-        for (KafkaProtocolSut sut : List.of(new BrokerImpl(settings), new ApacheKafka(settings))) {
-            try (var cluster = SutCluster.start(sut, 1, Duration.ofSeconds(120))) {
-                String bootstrap = cluster.bootstrapServers();
-                Map<String, String> row = new LinkedHashMap<>();
-                for (String acks : List.of("1", "all")) {
-                    String topic = "perf-acks-" + acks;
-                    KafkaTestClients.createTopic(bootstrap, KafkaTestClients.topic(topic, 1, 1));
-                    String out = fork("org.apache.kafka.tools.ProducerPerformance", "--topic", topic,
-                            "--num-records", Integer.toString(records), "--record-size", "1024", "--throughput", "-1",
-                            "--producer-props", "bootstrap.servers=" + bootstrap, "acks=" + acks, "linger.ms=5",
-                            "batch.size=102400");
-                    String last = out.lines().filter(l -> l.contains("records sent")).reduce((a, b) -> b).orElse(out);
-                    row.put("produce acks=" + acks, last.trim());
-                    System.out.printf("%s produce acks=%s: %s%n", sut.name(), acks, last.trim());
-                }
-                String consumed = fork("org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server", bootstrap,
-                        "--topic", "perf-acks-1", "--messages", Integer.toString(records), "--timeout", "60000");
-                String data = consumed.lines().filter(l -> l.matches("^\\d{4}-.*")).reduce((a, b) -> b).orElse(consumed);
-                row.put("consume", data.trim());
-                System.out.printf("%s consume: %s%n", sut.name(), data.trim());
-                results.put(sut.name(), row);
+        int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        int records = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+        var settings = KafkaSettings.defaults().withJvmFlags(FULL_JIT);
+        List<SutCluster> clusters = new ArrayList<>();
+        try {
+            for (KafkaProtocolSut sut : List.of(new BrokerImpl(settings), new ApacheKafka(settings))) {
+                clusters.add(SutCluster.start(sut, 3, Duration.ofSeconds(180)));
             }
+            for (SutCluster c : clusters) run(c, 0, Math.max(1000, records / 4)); // warm-up, not counted
+            Map<String, Map<String, List<Double>>> results = new LinkedHashMap<>();
+            for (int i = 1; i <= pairs; i++) {
+                for (SutCluster c : clusters) {
+                    Map<String, Double> r = run(c, i, records);
+                    var bySystem = results.computeIfAbsent(c.sut().name(), k -> new LinkedHashMap<>());
+                    r.forEach((k, v) -> bySystem.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
+                }
+            }
+            String a = clusters.get(0).sut().name(), b = clusters.get(1).sut().name();
+            System.out.printf("%n3 nodes, RF 3, min ISR 2, acks=all, 1 KiB records, %d records a run; medians of %d"
+                    + " alternating runs each:%n", records, pairs);
+            System.out.printf("  %-18s %14s %14s %8s%n", "", a, b, a + "/" + b.substring(0, 6));
+            for (String metric : METRICS) {
+                double ma = median(results.get(a).get(metric)), mb = median(results.get(b).get(metric));
+                System.out.printf("  %-18s %14.1f %14.1f %8.2f   runs %s / %s%n", metric, ma, mb, ma / mb,
+                        results.get(a).get(metric), results.get(b).get(metric));
+            }
+        } finally {
+            clusters.forEach(SutCluster::close);
         }
-        System.out.println("\nsummary (records/s; p99 ms where given):");
-        results.forEach((name, row) -> row.forEach((k, v) -> System.out.printf("  %-12s %-16s %s%n", name, k, v)));
+    }
+
+    /** One produce run and one consume run of the same records on a fresh topic, which is deleted afterwards. */
+    private static Map<String, Double> run(SutCluster cluster, int round, int records) throws Exception {
+        String bootstrap = cluster.bootstrapServers();
+        String name = cluster.sut().name();
+        String topic = "perf-" + round;
+        KafkaTestClients.createTopic(bootstrap, KafkaTestClients.topic(topic, 3, 2));
+        String out = fork("org.apache.kafka.tools.ProducerPerformance", "--topic", topic,
+                "--num-records", Integer.toString(records), "--record-size", "1024", "--throughput", "-1",
+                "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all", "linger.ms=5", "batch.size=102400");
+        String last = out.lines().filter(l -> l.contains("records sent")).reduce((x, y) -> y).orElse(out);
+        Matcher m = PRODUCED.matcher(last);
+        if (!m.find()) throw new IllegalStateException(name + ": no summary line in ProducerPerformance output:\n" + out);
+        String consumed = fork("org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server", bootstrap,
+                "--topic", topic, "--messages", Integer.toString(records), "--timeout", "60000",
+                "--group", "perf-group-" + round);
+        // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, ...
+        String data = consumed.lines().filter(l -> l.matches("^\\d{4}-.*")).reduce((x, y) -> y)
+                .orElseThrow(() -> new IllegalStateException(name + ": no data line in ConsumerPerformance output:\n" + consumed));
+        String[] f = data.split(",\\s*");
+        long consumedRecords = Long.parseLong(f[4].trim());
+        if (consumedRecords < records) {
+            throw new IllegalStateException(name + ": consumed " + consumedRecords + " of " + records + ":\n" + consumed);
+        }
+        Map<String, Double> r = new LinkedHashMap<>();
+        r.put("produce records/s", Double.parseDouble(m.group(1)));
+        r.put("produce MB/s", Double.parseDouble(m.group(2)));
+        r.put("produce p99 ms", Double.parseDouble(m.group(7)));
+        r.put("consume records/s", Double.parseDouble(f[5].trim()));
+        r.put("consume MB/s", Double.parseDouble(f[3].trim()));
+        System.out.printf("%-12s run %d: %s | consume: %s%n", name, round, last.trim(), data.trim());
+        try (Admin admin = KafkaAdmin.create(bootstrap)) {
+            admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS); // frees the disk for the next run
+        } catch (Exception e) {
+            System.out.printf("%s: topic %s not deleted (%s); going on%n", name, topic, e);
+        }
+        return r;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> s = values.stream().sorted().toList();
+        return s.size() % 2 == 1 ? s.get(s.size() / 2) : (s.get(s.size() / 2 - 1) + s.get(s.size() / 2)) / 2;
     }
 
     /** Runs a Kafka tool in its own JVM on this classpath (the tools may call System.exit). */

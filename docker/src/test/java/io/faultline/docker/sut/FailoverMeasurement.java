@@ -1,5 +1,6 @@
 package io.faultline.docker.sut;
 
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 import java.time.Duration;
@@ -29,31 +30,44 @@ public final class FailoverMeasurement {
     private static void measureFailover(SutCluster kafka, int tries) throws Exception {
         String bootstrap = kafka.bootstrapServers();
         KafkaTestClients.createTopic(bootstrap, KafkaTestClients.topic("failover", 3, 2));
-        var sut = (ApacheKafka) kafka.sut();
         List<Long> failovers = new ArrayList<>(), rejoins = new ArrayList<>();
         try (var producer = KafkaTestClients.producer(bootstrap, "all", 60_000)) {
             for (int i = 0; i < tries; i++) {
-                producer.send(new ProducerRecord<>("failover", 0, null, "warm-" + i)).get(60, TimeUnit.SECONDS);
-                var leader = sut.leaderOf(kafka.cluster(), "failover", 0).orElseThrow();
-                int id = Integer.parseInt(leader.name().substring(1));
-                long killed = System.nanoTime();
-                leader.kill();
-                producer.send(new ProducerRecord<>("failover", 0, null, "after-" + i)).get(60, TimeUnit.SECONDS);
-                failovers.add((System.nanoTime() - killed) / 1_000_000);
-                long started = System.nanoTime();
-                leader.start();
-                while (!KafkaTestClients.isr(bootstrap, "failover", 0).contains(id)) Thread.sleep(100);
-                rejoins.add((System.nanoTime() - started) / 1_000_000);
-                System.out.printf("try %d: killed %s, failover %d ms, rejoin %d ms%n", i + 1, leader.name(),
-                        failovers.get(i), rejoins.get(i));
-                Thread.sleep(3000); // let leadership settle before the next kill
+                long[] r = failoverOnce(kafka, producer, "failover", i);
+                failovers.add(r[0]);
+                rejoins.add(r[1]);
+                System.out.printf("try %d: failover %d ms, rejoin %d ms%n", i + 1, r[0], r[1]);
             }
         }
         System.out.println("failover ms (min/median/max): " + summary(failovers));
         System.out.println("rejoin ms (min/median/max): " + summary(rejoins));
     }
 
-    private static String summary(List<Long> values) {
+    /**
+     * One try: an acks=all send, kill -9 of the partition's leader, the time to the next acknowledged send
+     * (failover), then the leader restarted and the time until it is back in the ISR (rejoin), then 3 s to settle.
+     * Returns {failover ms, rejoin ms}.
+     */
+    static long[] failoverOnce(SutCluster kafka, KafkaProducer<String, String> producer, String topic, int i)
+            throws Exception {
+        String bootstrap = kafka.bootstrapServers();
+        var sut = (KafkaProtocolSut) kafka.sut();
+        producer.send(new ProducerRecord<>(topic, 0, null, "warm-" + i)).get(60, TimeUnit.SECONDS);
+        var leader = sut.leaderOf(kafka.cluster(), topic, 0).orElseThrow();
+        int id = Integer.parseInt(leader.name().substring(1));
+        long killed = System.nanoTime();
+        leader.kill();
+        producer.send(new ProducerRecord<>(topic, 0, null, "after-" + i)).get(60, TimeUnit.SECONDS);
+        long failover = (System.nanoTime() - killed) / 1_000_000;
+        long started = System.nanoTime();
+        leader.start();
+        while (!KafkaTestClients.isr(bootstrap, topic, 0).contains(id)) Thread.sleep(100);
+        long rejoin = (System.nanoTime() - started) / 1_000_000;
+        Thread.sleep(3000); // let leadership settle before the next kill
+        return new long[] {failover, rejoin};
+    }
+
+    static String summary(List<Long> values) {
         List<Long> v = new ArrayList<>(values);
         Collections.sort(v);
         return v.get(0) + " / " + v.get(v.size() / 2) + " / " + v.get(v.size() - 1);

@@ -1,0 +1,52 @@
+package io.faultline.docker.sut;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Not a test: leader failover of broker-impl against Apache Kafka 4.4, the method of {@link FailoverMeasurement}
+ * (kill -9 of the partition leader → first acknowledged acks=all send of an idempotent producer created before the
+ * kill; then restart → back in the ISR). Both 3-node clusters run at once with the same settings
+ * ({@link KafkaSettings#defaults()}: RF 3, min ISR 2, fast detection) and the same JVM flags; the kills alternate
+ * A B A B … so that load on the machine falls on both alike.
+ * Run: java -cp docker/target/test-classes:docker/target/classes:CP io.faultline.docker.sut.FailoverComparison [tries]
+ */
+public final class FailoverComparison {
+    public static void main(String[] args) throws Exception {
+        int tries = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        var settings = KafkaSettings.defaults();
+        List<SutCluster> clusters = new ArrayList<>();
+        try {
+            for (KafkaProtocolSut sut : List.of(new BrokerImpl(settings), new ApacheKafka(settings))) {
+                SutCluster c = SutCluster.start(sut, 3, Duration.ofSeconds(180));
+                clusters.add(c);
+                KafkaTestClients.createTopic(c.bootstrapServers(), KafkaTestClients.topic("failover", 3, 2));
+            }
+            List<List<Long>> failovers = List.of(new ArrayList<>(), new ArrayList<>());
+            List<List<Long>> rejoins = List.of(new ArrayList<>(), new ArrayList<>());
+            var producers = clusters.stream().map(c -> KafkaTestClients.producer(c.bootstrapServers(), "all", 60_000)).toList();
+            try {
+                for (int i = 0; i < tries; i++) {
+                    for (int s = 0; s < clusters.size(); s++) {
+                        long[] r = FailoverMeasurement.failoverOnce(clusters.get(s), producers.get(s), "failover", i);
+                        failovers.get(s).add(r[0]);
+                        rejoins.get(s).add(r[1]);
+                        System.out.printf("try %d %-12s failover %5d ms, rejoin %5d ms%n", i + 1,
+                                clusters.get(s).sut().name(), r[0], r[1]);
+                    }
+                }
+            } finally {
+                producers.forEach(p -> p.close(Duration.ofSeconds(5)));
+            }
+            for (int s = 0; s < clusters.size(); s++) {
+                System.out.printf("%-12s failover ms (min/median/max of %d): %s  all %s%n", clusters.get(s).sut().name(),
+                        tries, FailoverMeasurement.summary(failovers.get(s)), failovers.get(s));
+                System.out.printf("%-12s rejoin ms   (min/median/max of %d): %s  all %s%n", clusters.get(s).sut().name(),
+                        tries, FailoverMeasurement.summary(rejoins.get(s)), rejoins.get(s));
+            }
+        } finally {
+            clusters.forEach(SutCluster::close);
+        }
+    }
+}
