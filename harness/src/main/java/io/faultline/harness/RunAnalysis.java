@@ -8,6 +8,9 @@ import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpenInvocations;
 import io.faultline.checker.queue.QueueChecker;
 import io.faultline.checker.queue.TotalQueueChecker;
+import io.faultline.nemesis.FaultPackages;
+import io.faultline.nemesis.power.DurabilityPromise;
+import io.faultline.nemesis.power.PowerHistory;
 import io.faultline.results.HtmlReport;
 import io.faultline.results.ReportInput;
 import io.faultline.results.RunDir;
@@ -107,6 +110,7 @@ final class RunAnalysis {
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
         if (writeEdn) EdnWriter.write(history, run.historyEdn());
+        ReportInput.Durability durability = durability(config, history);
         Map<String, Object> shown = new LinkedHashMap<>(testJson);
         if (!caveats.isEmpty()) shown.put("caveats", caveats);
         var input = ReportInput.builder(run.testName())
@@ -118,10 +122,25 @@ final class RunAnalysis {
                 .nodesDir(run.nodesDir())
                 .startedAt(startedAt)
                 .complete(ending.complete())
+                .durability(durability)
                 .build();
         HtmlReport.Summary summary = HtmlReport.write(input, run.dir());
-        run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats));
+        run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats,
+                durability == null ? null : durability.explanation()));
         return new Outcome(verdict, checks, summary, caveats);
+    }
+
+    /**
+     * When power faults ran: whether the brokers' flush settings promised that acknowledged writes survive the
+     * power losses the history shows (how many nodes were off at once), null otherwise. A write acknowledged with
+     * acks=1 or 0 was on one replica only when acknowledged, so then one copy is all that was promised.
+     */
+    static ReportInput.Durability durability(TestConfig config, List<Op> history) {
+        if (!config.nemesis().contains(FaultPackages.POWER)) return null;
+        int copies = "all".equals(config.acks()) ? config.minIsr() : 1;
+        var promise = DurabilityPromise.of(config.flushMessages(), config.flushMs(), copies,
+                PowerHistory.maxNodesOffAtOnce(history));
+        return new ReportInput.Durability(promise.promised(), promise.explanation());
     }
 
     /** txn-queue has no final drain (its checks need none), so a value nobody polled proves nothing. */

@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Every parameter of one test run. Written to test.json, read back by `analyze` and `replay`, so a run can be
- * repeated exactly from its seed.
+ * repeated exactly from its seed. {@code flushMessages} / {@code flushMs} are the brokers' log.flush.interval.messages
+ * / .ms (null: the system's default, no fsync per append), which decide what power loss may take.
  */
 public record TestConfig(
         String sut,
@@ -26,7 +27,18 @@ public record TestConfig(
         int nemesisIntervalSeconds,
         long seed,
         int recoverySeconds,
-        int drainSeconds) {
+        int drainSeconds,
+        Long flushMessages,
+        Long flushMs) {
+
+    /** A test with the system's default flushing. */
+    public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
+                      int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
+                      boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      int drainSeconds) {
+        this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
+                replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds, null, null);
+    }
 
     public TestConfig {
         nemesis = List.copyOf(nemesis);
@@ -47,6 +59,8 @@ public record TestConfig(
         require(!("txn-queue".equals(workload) && "broker-impl".equals(sut)),
                 "--workload txn-queue needs transactions, which broker-impl does not have: use --sut apache-kafka");
         require(List.of("apache-kafka", "broker-impl").contains(sut), "--sut must be apache-kafka or broker-impl, got " + sut);
+        require(flushMessages == null || flushMessages >= 1, "--flush-messages must be at least 1, got " + flushMessages);
+        require(flushMs == null || flushMs >= 0, "--flush-ms must be at least 0, got " + flushMs);
     }
 
     /** The workloads `--workload` accepts. */
@@ -65,14 +79,21 @@ public record TestConfig(
     public TestConfig withSeed(long newSeed) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, newSeed,
-                recoverySeconds, drainSeconds);
+                recoverySeconds, drainSeconds, flushMessages, flushMs);
     }
 
     /** The same test against another system under test: the same seed, so the same workload and faults. */
     public TestConfig withSut(String otherSut) {
         return new TestConfig(otherSut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds);
+                recoverySeconds, drainSeconds, flushMessages, flushMs);
+    }
+
+    /** The same test with the brokers fsyncing every {@code messages} appends / {@code ms} (null: default). */
+    public TestConfig withFlush(Long messages, Long ms) {
+        return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
+                recoverySeconds, drainSeconds, messages, ms);
     }
 
     /** test.json's "parameters" object: every field, by its CLI flag name. */
@@ -96,6 +117,9 @@ public record TestConfig(
         m.put("seed", seed);
         m.put("recovery", recoverySeconds);
         m.put("drain", drainSeconds);
+        // only when set, so test.json of a run with default flushing looks as it always did
+        if (flushMessages != null) m.put("flush-messages", flushMessages);
+        if (flushMs != null) m.put("flush-ms", flushMs);
         return m;
     }
 
@@ -119,6 +143,8 @@ public record TestConfig(
                 ((Number) m.get("nemesis-interval")).intValue(),
                 ((Number) m.get("seed")).longValue(),
                 ((Number) m.getOrDefault("recovery", 10)).intValue(),
-                ((Number) m.getOrDefault("drain", 30)).intValue());
+                ((Number) m.getOrDefault("drain", 30)).intValue(),
+                m.get("flush-messages") == null ? null : ((Number) m.get("flush-messages")).longValue(),
+                m.get("flush-ms") == null ? null : ((Number) m.get("flush-ms")).longValue());
     }
 }

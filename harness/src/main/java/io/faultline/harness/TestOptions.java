@@ -26,6 +26,13 @@ public final class TestOptions {
     @Option(names = "--unclean", arity = "1", description = "unclean.leader.election.enable: true/false (default: ${DEFAULT-VALUE})")
     boolean unclean = false;
 
+    @Option(names = "--flush-messages", description = "Brokers' log.flush.interval.messages: fsync after this many"
+            + " appended messages, 1 = every append (default: the system's, no fsync per append)")
+    Long flushMessages;
+
+    @Option(names = "--flush-ms", description = "Brokers' log.flush.interval.ms (default: the system's)")
+    Long flushMs;
+
     /** The validated configuration; throws IllegalArgumentException with a one-line reason. */
     TestConfig toConfig() {
         if (shape.suts().size() > 1) {
@@ -43,6 +50,7 @@ public final class TestOptions {
             throw new IllegalArgumentException("--idempotence true needs --acks all (Kafka's rule), got --acks " + acks);
         }
         int effectiveMinIsr = minIsr != null ? minIsr : Math.min(2, shape.replicationFactor());
-        return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom()).withSut(sutName);
+        return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom()).withSut(sutName)
+                .withFlush(flushMessages, flushMs);
     }
 }

@@ -349,7 +349,8 @@ final class TestRunner {
         KafkaSettings settings = KafkaSettings.defaults()
                 .withReplicationFactor(config.replicationFactor())
                 .withMinInsyncReplicas(config.minIsr())
-                .withUncleanLeaderElection(config.unclean());
+                .withUncleanLeaderElection(config.unclean())
+                .withFlush(config.flushMessages(), config.flushMs());
         return switch (config.sut()) {
             case "apache-kafka" -> new ApacheKafka(settings);
             case "broker-impl" -> new BrokerImpl(settings);

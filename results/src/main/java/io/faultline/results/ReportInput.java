@@ -25,10 +25,23 @@ import java.util.Objects;
  * @param nodesDir       the run's nodes/ folder, for log excerpts; may be null or missing
  * @param startedAt      wall-clock time of history time 0, to match node log lines to ops
  * @param complete       false when the run was interrupted: the report says it is partial
+ * @param durability     when power faults ran: whether the flush settings promised that acknowledged writes survive
+ *                       them (null otherwise); shown next to any loss found
  */
 public record ReportInput(String testName, Map<String, Object> parameters, List<Op> history,
                           Map<String, CheckResult> checks, Verdict verdict, Map<String, List<ClockPoint>> clockOffsets,
-                          Map<String, String> packageColours, Path nodesDir, Instant startedAt, boolean complete) {
+                          Map<String, String> packageColours, Path nodesDir, Instant startedAt, boolean complete,
+                          Durability durability) {
+
+    /**
+     * Whether the system's durability settings promised that acknowledged writes survive the power faults this run
+     * injected: a loss is then a bug ({@code promised}) or allowed by the settings.
+     */
+    public record Durability(boolean promised, String explanation) {
+        public Durability {
+            java.util.Objects.requireNonNull(explanation, "explanation");
+        }
+    }
 
     /** One clock sample of a node: its offset from true time at history time {@code timeNanos}. */
     public record ClockPoint(long timeNanos, double offsetMillis) {
@@ -82,6 +95,7 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
         private Path nodesDir;
         private Instant startedAt;
         private boolean complete = true;
+        private Durability durability;
 
         private Builder(String testName) {
             this.testName = testName;
@@ -105,9 +119,11 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
 
         public Builder complete(boolean v) { complete = v; return this; }
 
+        public Builder durability(Durability v) { durability = v; return this; }
+
         public ReportInput build() {
             return new ReportInput(testName, parameters, history, checks, verdict, clockOffsets, packageColours,
-                    nodesDir, startedAt, complete);
+                    nodesDir, startedAt, complete, durability);
         }
     }
 }
