@@ -136,7 +136,7 @@ final class RunAnalysis {
      * acks=1 or 0 was on one replica only when acknowledged, so then one copy is all that was promised.
      */
     static ReportInput.Durability durability(TestConfig config, List<Op> history) {
-        if (!config.nemesis().contains(FaultPackages.POWER)) return null;
+        if (!FaultPackages.needsLazyFs(config.nemesis())) return null;
         int copies = "all".equals(config.acks()) ? config.minIsr() : 1;
         var promise = DurabilityPromise.of(config.flushMessages(), config.flushMs(), copies,
                 PowerHistory.maxNodesOffAtOnce(history));

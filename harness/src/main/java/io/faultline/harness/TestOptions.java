@@ -11,7 +11,8 @@ public final class TestOptions {
     RunShapeOptions shape = new RunShapeOptions();
 
     @Option(names = "--nemesis", split = ",", description = "Fault packages, comma separated, or none"
-            + " (partition, kill, pause, stop, restart, clock, disk; default: ${DEFAULT-VALUE})")
+            + " (partition, kill, pause, stop, restart, clock, disk, link; power, power-one, power-all: power loss on lazyfs;"
+            + " default: ${DEFAULT-VALUE})")
     List<String> nemesis = List.of("partition", "kill");
 
     @Option(names = "--acks", description = "Producer acks: 0, 1 or all (default: ${DEFAULT-VALUE})")

@@ -172,7 +172,7 @@ final class TestRunner {
 
         progress.phase("start-cluster");
         // Power loss needs every node's data on lazyfs, which forgets what was not fsynced.
-        state.cluster = config.nemesis().contains(FaultPackages.POWER)
+        state.cluster = FaultPackages.needsLazyFs(config.nemesis())
                 ? SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT, io.faultline.docker.LazyFsMount::on)
                 : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());

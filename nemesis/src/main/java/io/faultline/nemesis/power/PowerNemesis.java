@@ -28,6 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class PowerNemesis implements Nemesis {
     public static final String OFF = "power-off";
     public static final String ON = "power-on";
+    /** The power package that powers off one node at a time, and the one that powers off every node at once. */
+    public static final String ONE_AT_A_TIME = "power-one";
+    public static final String ALL_AT_ONCE = "power-all";
     /** How a completed power-off and power-on describe what they did; {@link PowerHistory} reads these back. */
     static final String LOST_ON = "power lost on ";
     static final String POWERED_ON = "powered on ";
