@@ -6,6 +6,9 @@ import io.faultline.checker.Verdict;
 import io.faultline.checker.history.EdnWriter;
 import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpenInvocations;
+import io.faultline.nemesis.FaultPackages;
+import io.faultline.nemesis.power.DurabilityPromise;
+import io.faultline.nemesis.power.PowerHistory;
 import io.faultline.results.HtmlReport;
 import io.faultline.results.ReportInput;
 import io.faultline.results.RunDir;
@@ -93,6 +96,7 @@ final class RunAnalysis {
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
         if (writeEdn) EdnWriter.write(history, run.historyEdn());
+        ReportInput.Durability durability = durability(config, history);
         Map<String, Object> shown = new LinkedHashMap<>(testJson);
         shown.remove(StoredRun.FAULTS);
         if (!caveats.isEmpty()) shown.put("caveats", caveats);
@@ -106,10 +110,25 @@ final class RunAnalysis {
                 .startedAt(startedAt)
                 .complete(ending.complete())
                 .faults(StoredRun.vocabulary(testJson))
+                .durability(durability)
                 .build();
         HtmlReport.Summary summary = HtmlReport.write(input, run.dir());
-        run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats));
+        run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats,
+                durability == null ? null : durability.explanation()));
         return new Outcome(verdict, checks, summary, caveats);
+    }
+
+    /**
+     * When power faults ran: whether the brokers' flush settings promised that acknowledged writes survive the
+     * power losses the history shows (how many nodes were off at once), null otherwise. A write acknowledged with
+     * acks=1 or 0 was on one replica only when acknowledged, so then one copy is all that was promised.
+     */
+    static ReportInput.Durability durability(TestConfig config, List<Op> history) {
+        if (!FaultPackages.needsLazyFs(config.nemesis())) return null;
+        int copies = "all".equals(config.acks()) ? config.minIsr() : 1;
+        var promise = DurabilityPromise.of(config.flushMessages(), config.flushMs(), copies,
+                PowerHistory.maxNodesOffAtOnce(history));
+        return new ReportInput.Durability(promise.promised(), promise.explanation());
     }
 
     /**

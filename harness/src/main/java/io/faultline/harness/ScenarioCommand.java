@@ -54,7 +54,6 @@ final class ScenarioCommand implements Callable<Integer> {
     /** The test configuration of a scenario on a system; refuses what that system cannot do, in one line. */
     static TestConfig config(Scenario scenario, String sut, String truncation, Integer timeLimit, Long seed) {
         Suts.named(sut); // an unknown name: one line listing the known ones
-        }
         var s = scenario.settings();
         int limit = timeLimit != null ? timeLimit : (int) scenario.scriptSeconds() + 20;
         if (limit < scenario.scriptSeconds()) {

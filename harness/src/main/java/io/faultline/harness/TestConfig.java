@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Every parameter of one test run. Written to test.json, read back by `analyze` and `replay`, so a run can be
- * repeated exactly from its seed.
+ * repeated exactly from its seed. {@code flushMessages} / {@code flushMs} are the brokers' log.flush.interval.messages
+ * / .ms (null: the system's default, no fsync per append), which decide what power loss may take.
  */
 public record TestConfig(
         String sut,
@@ -27,10 +28,42 @@ public record TestConfig(
         long seed,
         int recoverySeconds,
         int drainSeconds,
+        Long flushMessages,
+        Long flushMs,
         Map<String, String> brokerProperties) {
 
     /** broker-impl's own settings a run may set (`--truncation`, `--broker-prop`, seeded bugs). */
     public static final String TRUNCATION = "faultline.replication.truncation";
+
+    /** A test with the system's default flushing and no extra broker properties. */
+    public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
+                      int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
+                      boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      int drainSeconds) {
+        this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
+                replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds, null, null,
+                Map.of());
+    }
+
+    /** A test with the system's default flushing. */
+    public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
+                      int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
+                      boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      int drainSeconds, Map<String, String> brokerProperties) {
+        this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
+                replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds, null, null,
+                brokerProperties);
+    }
+
+    /** A test without extra broker properties. */
+    public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
+                      int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
+                      boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      int drainSeconds, Long flushMessages, Long flushMs) {
+        this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
+                replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds,
+                flushMessages, flushMs, Map.of());
+    }
 
     public TestConfig {
         nemesis = List.copyOf(nemesis);
@@ -62,15 +95,8 @@ public record TestConfig(
         String truncation = brokerProperties.get(TRUNCATION);
         require(truncation == null || List.of("leader-epoch", "high-watermark").contains(truncation),
                 "--truncation must be leader-epoch or high-watermark, got " + truncation);
-    }
-
-    /** A configuration without broker properties (what every run had before they existed). */
-    public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
-            int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
-            boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
-            int drainSeconds) {
-        this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
-                replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds, Map.of());
+        require(flushMessages == null || flushMessages >= 1, "--flush-messages must be at least 1, got " + flushMessages);
+        require(flushMs == null || flushMs >= 0, "--flush-ms must be at least 0, got " + flushMs);
     }
 
     /** broker-impl's truncation mode if set: leader-epoch or high-watermark. */
@@ -84,7 +110,7 @@ public record TestConfig(
         all.putAll(more);
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, all);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, all);
     }
 
     /** The workloads `--workload` accepts. */
@@ -103,14 +129,21 @@ public record TestConfig(
     public TestConfig withSeed(long newSeed) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, newSeed,
-                recoverySeconds, drainSeconds, brokerProperties);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties);
     }
 
     /** The same test against another system under test: the same seed, so the same workload and faults. */
     public TestConfig withSut(String otherSut) {
         return new TestConfig(otherSut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, brokerProperties);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties);
+    }
+
+    /** The same test with the brokers fsyncing every {@code messages} appends / {@code ms} (null: default). */
+    public TestConfig withFlush(Long messages, Long ms) {
+        return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
+                recoverySeconds, drainSeconds, messages, ms, brokerProperties);
     }
 
     /** test.json's "parameters" object: every field, by its CLI flag name. */
@@ -134,7 +167,10 @@ public record TestConfig(
         m.put("seed", seed);
         m.put("recovery", recoverySeconds);
         m.put("drain", drainSeconds);
-        m.put("broker-props", brokerProperties);
+        // only when set, so test.json of a run with default flushing looks as it always did
+        if (flushMessages != null) m.put("flush-messages", flushMessages);
+        if (flushMs != null) m.put("flush-ms", flushMs);
+        if (!brokerProperties.isEmpty()) m.put("broker-props", brokerProperties);
         return m;
     }
 
@@ -159,6 +195,8 @@ public record TestConfig(
                 ((Number) m.get("seed")).longValue(),
                 ((Number) m.getOrDefault("recovery", 10)).intValue(),
                 ((Number) m.getOrDefault("drain", 30)).intValue(),
+                m.get("flush-messages") == null ? null : ((Number) m.get("flush-messages")).longValue(),
+                m.get("flush-ms") == null ? null : ((Number) m.get("flush-ms")).longValue(),
                 (Map<String, String>) m.getOrDefault("broker-props", Map.of()));
     }
 }

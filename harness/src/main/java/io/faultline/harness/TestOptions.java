@@ -11,7 +11,8 @@ public final class TestOptions {
     RunShapeOptions shape = new RunShapeOptions();
 
     @Option(names = "--nemesis", split = ",", description = "Fault packages, comma separated, or none"
-            + " (partition, kill, pause, stop, restart, clock, disk; default: ${DEFAULT-VALUE})")
+            + " (partition, kill, pause, stop, restart, clock, disk, link; power, power-one, power-all: power loss on lazyfs;"
+            + " default: ${DEFAULT-VALUE})")
     List<String> nemesis = List.of("partition", "kill");
 
     @Option(names = "--acks", description = "Producer acks: 0, 1 or all (default: ${DEFAULT-VALUE})")
@@ -25,6 +26,13 @@ public final class TestOptions {
 
     @Option(names = "--unclean", arity = "1", description = "unclean.leader.election.enable: true/false (default: ${DEFAULT-VALUE})")
     boolean unclean = false;
+
+    @Option(names = "--flush-messages", description = "Brokers' log.flush.interval.messages: fsync after this many"
+            + " appended messages, 1 = every append (default: the system's, no fsync per append)")
+    Long flushMessages;
+
+    @Option(names = "--flush-ms", description = "Brokers' log.flush.interval.ms (default: the system's)")
+    Long flushMs;
 
     /** The validated configuration; throws IllegalArgumentException with a one-line reason. */
     TestConfig toConfig() {
@@ -43,6 +51,7 @@ public final class TestOptions {
             throw new IllegalArgumentException("--idempotence true needs --acks all (Kafka's rule), got --acks " + acks);
         }
         int effectiveMinIsr = minIsr != null ? minIsr : Math.min(2, shape.replicationFactor());
-        return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom()).withSut(sutName);
+        return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom()).withSut(sutName)
+                .withFlush(flushMessages, flushMs);
     }
 }

@@ -160,7 +160,7 @@ final class TestRunner {
 
         progress.phase("start-cluster");
         // Power loss needs every node's data on lazyfs, which forgets what was not fsynced.
-        state.cluster = config.nemesis().contains(FaultPackages.POWER)
+        state.cluster = FaultPackages.needsLazyFs(config.nemesis())
                 ? SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT, io.faultline.docker.LazyFsMount::on)
                 : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
@@ -263,7 +263,8 @@ final class TestRunner {
         KafkaSettings settings = KafkaSettings.defaults()
                 .withReplicationFactor(config.replicationFactor())
                 .withMinInsyncReplicas(config.minIsr())
-                .withUncleanLeaderElection(config.unclean());
+                .withUncleanLeaderElection(config.unclean())
+                .withFlush(config.flushMessages(), config.flushMs());
         for (var e : config.brokerProperties().entrySet()) settings = settings.withProperty(e.getKey(), e.getValue());
         return Suts.named(config.sut()).create().apply(settings);
     }

@@ -2,13 +2,25 @@ package io.faultline.harness;
 
 import io.faultline.checker.CheckResult;
 import io.faultline.checker.Verdict;
+import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+import io.faultline.results.RunStore;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** How the end of a run weighs on the verdict. */
@@ -51,5 +63,103 @@ class RunAnalysisTest {
         assertEquals(FaultlineCli.EXIT_INVALID, CampaignCommand.worse(FaultlineCli.EXIT_INVALID, FaultlineCli.EXIT_UNKNOWN_OR_ERROR));
         assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, CampaignCommand.worse(FaultlineCli.EXIT_VALID, FaultlineCli.EXIT_UNKNOWN_OR_ERROR));
         assertEquals(FaultlineCli.EXIT_VALID, CampaignCommand.worse(FaultlineCli.EXIT_VALID, FaultlineCli.EXIT_VALID));
+    }
+
+    // Power faults: the durability explanation comes from the run's flush settings and the power-offs in its history.
+
+    private static TestConfig powerConfig(Long flushMessages) {
+        return new TestConfig("broker-impl", 3, "queue", List.of("power"), 10, 10, 2, 1, "all", true, 2, 3, false,
+                "assign", 5, 7, 1, 1).withFlush(flushMessages, null);
+    }
+
+    private static Op op(long i, OpType type, int process, String f, OpValue value) {
+        return new Op(i, type, process, i * 1_000_000, f, value, null);
+    }
+
+    /**
+     * Two acknowledged sends, the given power-offs (each followed by a power-on of the same nodes), then a poll that
+     * reads the second send only (the first lost) or both.
+     */
+    private static List<Op> history(boolean firstLost, String... powerOffs) {
+        List<Op> h = new java.util.ArrayList<>();
+        for (int v = 0; v < 2; v++) {
+            h.add(op(h.size(), OpType.INVOKE, 0, Op.SEND, OpValue.Txn.of(MicroOp.Send.invoke(1, 10 + v))));
+            h.add(op(h.size(), OpType.OK, 0, Op.SEND, OpValue.Txn.of(new MicroOp.Send(1, 10 + v, (long) v))));
+        }
+        for (String nodes : powerOffs) {
+            h.add(op(h.size(), OpType.INFO, Op.NEMESIS, "power-off", new OpValue.Text("all")));
+            h.add(op(h.size(), OpType.INFO, Op.NEMESIS, "power-off", new OpValue.Text("power lost on " + nodes + " {}")));
+            h.add(op(h.size(), OpType.INFO, Op.NEMESIS, "power-on", new OpValue.Text("all")));
+            h.add(op(h.size(), OpType.INFO, Op.NEMESIS, "power-on", new OpValue.Text("powered on " + nodes)));
+        }
+        List<MicroOp.Record> read = firstLost ? List.of(new MicroOp.Record(1, 11))
+                : List.of(new MicroOp.Record(0, 10), new MicroOp.Record(1, 11));
+        h.add(op(h.size(), OpType.INVOKE, 1, Op.POLL, OpValue.Txn.of(MicroOp.Poll.invoke())));
+        h.add(op(h.size(), OpType.OK, 1, Op.POLL, OpValue.Txn.of(new MicroOp.Poll(Map.of(1, read)))));
+        return h;
+    }
+
+    /** What analyze wrote: results.json's durability (null when absent) and report.html. */
+    private record Written(String durability, String html) {}
+
+    private static Written analyze(Path store, TestConfig config, List<Op> history, Verdict expected) throws Exception {
+        var run = new RunStore(store).newRun(config.testName(), Instant.EPOCH);
+        var outcome = RunAnalysis.analyze(run, config, StoredRun.testJson(run.testName(), config, Instant.EPOCH, "x"),
+                history, new RunAnalysis.Ending(true, true, List.of()), Instant.EPOCH, Map.of(), List.of(), false);
+        assertEquals(expected, outcome.verdict(), outcome.checks()::toString);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> results = StoredRun.JSON.readValue(run.resultsJson().toFile(), Map.class);
+        String html = Files.readString(run.reportHtml());
+        String durability = (String) results.get("durability");
+        if (durability != null) {
+            String escaped = durability.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                    .replace("\"", "&quot;").replace("'", "&#39;");
+            assertTrue(html.contains(escaped), "the report explains: " + durability);
+        }
+        return new Written(durability, html);
+    }
+
+    @Test
+    void aLossWhenEveryNodeLostPowerWithDefaultFlushingIsAllowedBySettings(@TempDir Path store) throws Exception {
+        String html = analyze(store, powerConfig(null), history(true, "[n1, n2, n3]"), Verdict.INVALID).html();
+        assertTrue(html.contains("which the settings in force allow"), html);
+        assertTrue(html.contains("3 node(s) lost power at once"), html);
+        assertTrue(html.contains("log.flush.interval.messages=default"), html);
+    }
+
+    @Test
+    void aLossWithAnFsyncPerMessageIsABugEvenWhenEveryNodeLostPower(@TempDir Path store) throws Exception {
+        String html = analyze(store, powerConfig(1L), history(true, "[n1, n2, n3]"), Verdict.INVALID).html();
+        assertTrue(html.contains("a durability bug"), html);
+        assertTrue(html.contains("log.flush.interval.messages=1"), html);
+    }
+
+    @Test
+    void oneNodeAtATimePromisesDurabilityEvenWithDefaultFlushing(@TempDir Path store) throws Exception {
+        var h = history(true, "[n1]", "[n2]", "[n3]");
+        var d = RunAnalysis.durability(powerConfig(null), h);
+        assertTrue(d.promised(), d.explanation());
+        String html = analyze(store.resolve("lost"), powerConfig(null), h, Verdict.INVALID).html();
+        assertTrue(html.contains("a durability bug") && html.contains("at most 1 node(s) lost power at once"), html);
+        html = analyze(store.resolve("kept"), powerConfig(null), history(false, "[n1]", "[n2]"), Verdict.VALID).html();
+        assertTrue(html.contains("no acknowledged write was lost"), html);
+    }
+
+    @Test
+    void noExplanationWithoutPowerFaults(@TempDir Path store) throws Exception {
+        var config = new TestConfig("broker-impl", 3, "queue", List.of("kill"), 10, 10, 2, 1, "all", true, 2, 3,
+                false, "assign", 5, 7, 1, 1);
+        assertNull(RunAnalysis.durability(config, history(true)));
+        var written = analyze(store, config, history(true), Verdict.INVALID);
+        assertNull(written.durability());
+        assertFalse(written.html().contains("id=\"durability\""));
+    }
+
+    @Test
+    void flushSettingsRoundTripThroughTestJson() {
+        var config = powerConfig(1L).withFlush(1L, 500L);
+        assertEquals(config, TestConfig.fromMap(config.asMap()));
+        assertFalse(powerConfig(null).asMap().containsKey("flush-messages"), "default flushing leaves test.json as it was");
+        assertEquals(powerConfig(null), TestConfig.fromMap(powerConfig(null).asMap()));
     }
 }

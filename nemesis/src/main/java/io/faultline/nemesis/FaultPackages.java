@@ -48,7 +48,12 @@ public final class FaultPackages {
      * Packages that need the nodes prepared before they start (power: data on lazyfs), so not in {@link #NAMES}
      * ("every package" must run on any cluster). Their final heal runs just before the disk faults' recovery.
      */
-    public static final List<String> PREPARED = List.of(POWER);
+    public static final List<String> PREPARED = List.of(POWER, PowerNemesis.ONE_AT_A_TIME, PowerNemesis.ALL_AT_ONCE);
+
+    /** Whether these packages need every node's data on lazyfs (a power package). */
+    public static boolean needsLazyFs(Collection<String> names) {
+        return names.stream().anyMatch(PREPARED::contains);
+    }
 
     private FaultPackages() {}
 
@@ -71,10 +76,12 @@ public final class FaultPackages {
     }
 
     public static List<FaultPackage> create(Collection<String> names, NemesisContext ctx, FaultOptions options) {
-        if (names.contains(POWER)) {
-            List<FaultPackage> out = new ArrayList<>(create(names.stream().filter(n -> !n.equals(POWER)).toList(), ctx, options));
+        List<String> power = names.stream().filter(PREPARED::contains).distinct().toList();
+        if (power.size() > 1) throw new IllegalArgumentException("name one power package, not " + power);
+        if (!power.isEmpty()) {
+            List<FaultPackage> out = new ArrayList<>(create(names.stream().filter(n -> !PREPARED.contains(n)).toList(), ctx, options));
             int disk = out.stream().map(FaultPackage::name).toList().indexOf(DISK);
-            out.add(disk < 0 ? out.size() : disk, power());
+            out.add(disk < 0 ? out.size() : disk, power(power.get(0)));
             return out;
         }
         for (String n : names) {
@@ -93,7 +100,7 @@ public final class FaultPackages {
                 case KILL -> processPackage(KILL, ProcessNemesis.KILL, ProcessNemesis.START, colour(KILL), ctx, options, process);
                 case STOP -> processPackage(STOP, ProcessNemesis.STOP, ProcessNemesis.START, colour(STOP), ctx, options, process);
                 case RESTART -> restart(ctx, options, process);
-                case POWER -> power();
+                case POWER -> power(POWER);
                 case DISK -> disk(options);
                 default -> throw new AssertionError(name);
             });
@@ -204,9 +211,17 @@ public final class FaultPackages {
         return r.nextBoolean() ? magnitude : -magnitude;
     }
 
-    /** Power loss of one node, a minority or every node at once (correlated); power back on for all. */
-    static FaultPackage power() {
-        List<Target> targets = List.of(new Target.One(), new Target.Minority(), new Target.All());
+    /**
+     * Power loss of one node, a minority or every node at once (correlated), or only one node at a time
+     * ({@code power-one}) or only every node at once ({@code power-all}); power back on for all. Every variant is
+     * the package "power" in the history and the report.
+     */
+    static FaultPackage power(String variant) {
+        List<Target> targets = switch (variant) {
+            case PowerNemesis.ONE_AT_A_TIME -> List.of(new Target.One());
+            case PowerNemesis.ALL_AT_ONCE -> List.of(new Target.All());
+            default -> List.of(new Target.One(), new Target.Minority(), new Target.All());
+        };
         var generator = OpGenerator.flipFlop(r -> FaultOp.of(PowerNemesis.OFF, targets.get(r.nextInt(targets.size()))),
                 r -> FaultOp.of(PowerNemesis.ON, new Target.All()));
         return new FaultPackage(POWER, new PowerNemesis(), generator, List.of(FaultOp.of(PowerNemesis.ON, new Target.All())),

@@ -79,5 +79,6 @@ final class Html {
             .chart { margin: 1em 0; } .chart svg { display: block; }
             .note { color: #555; font-size: .9em; }
             .zero { color: #aaa; }
+            .durability { border-left: 4px solid #6D597A; padding: .4em .8em; background: #f8f4fa; }
             """;
 }

@@ -41,6 +41,9 @@ public final class HtmlReport {
     static final Duration EXCERPT_MARGIN = Duration.ofSeconds(2);
 
     /** What the report found, for results.json and campaign pages. NaN where there was nothing to measure. */
+    /** Anomaly categories that mean acknowledged writes went missing (what power loss can cause). */
+    static final List<String> LOSS_CATEGORIES = List.of("lost-write", "lost", "unseen", "inconsistent-offsets");
+
     public record Summary(String verdict, boolean complete, double availabilityDuringFaults,
                           double availabilityOutsideFaults, double availability, double okOpsPerSecond,
                           Map<String, Long> anomalyCounts, double okOpsPerSecondOutsideFaults,
@@ -164,6 +167,23 @@ public final class HtmlReport {
             return b.append("</table>").toString();
         }
 
+        /**
+         * Next to the anomalies, when power faults ran: whether a loss found breaks a promise of the settings in
+         * force or is allowed by them (empty when no power fault ran).
+         */
+        private String durability() {
+            ReportInput.Durability d = in.durability();
+            if (d == null) return "";
+            boolean loss = in.checks().values().stream().filter(java.util.Objects::nonNull)
+                    .anyMatch(r -> LOSS_CATEGORIES.stream().anyMatch(c -> r.counts().getOrDefault(c, 0L) > 0));
+            String head = !loss ? "Power faults ran and no acknowledged write was lost."
+                    : d.promised() ? "Acknowledged writes were lost under power faults although the settings in force"
+                    + " promised they survive: a durability bug."
+                    : "Acknowledged writes were lost under power faults, which the settings in force allow.";
+            return "<div class=\"durability\" id=\"durability\"><p><b>" + Html.esc(head) + "</b> "
+                    + Html.esc(d.explanation()) + "</p></div>";
+        }
+
         private String parameters() {
             Map<String, String> flat = new TreeMap<>();
             flatten("", in.parameters(), flat);
@@ -182,6 +202,7 @@ public final class HtmlReport {
                 return b.append("<p class=\"note\">No check results (the run may have stopped before checking).</p>")
                         .toString();
             }
+            b.append(durability());
             Map<String, List<LogExcerpts.Line>> excerpts = findExcerpts();
             int exampleNo = 0;
             for (Map.Entry<String, CheckResult> e : in.checks().entrySet()) {

@@ -27,11 +27,24 @@ import java.util.Objects;
  * @param complete       false when the run was interrupted: the report says it is partial
  * @param faults         the run's fault vocabulary (names, colours, the ops that open and close bands), as the run
  *                       wrote it; {@link FaultVocabulary#FALLBACK} when unset
+ * @param durability     when power faults ran: whether the flush settings promised that acknowledged writes survive
+ *                       them (null otherwise); shown next to any loss found
  */
 public record ReportInput(String testName, Map<String, Object> parameters, List<Op> history,
                           Map<String, CheckResult> checks, Verdict verdict, Map<String, List<ClockPoint>> clockOffsets,
                           Map<String, String> packageColours, Path nodesDir, Instant startedAt, boolean complete,
-                          FaultVocabulary faults) {
+                          FaultVocabulary faults, Durability durability) {
+
+
+    /**
+     * Whether the system's durability settings promised that acknowledged writes survive the power faults this run
+     * injected: a loss is then a bug ({@code promised}) or allowed by the settings.
+     */
+    public record Durability(boolean promised, String explanation) {
+        public Durability {
+            java.util.Objects.requireNonNull(explanation, "explanation");
+        }
+    }
 
     /** One clock sample of a node: its offset from true time at history time {@code timeNanos}. */
     public record ClockPoint(long timeNanos, double offsetMillis) {
@@ -79,6 +92,7 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
         private Instant startedAt;
         private boolean complete = true;
         private FaultVocabulary faults;
+        private Durability durability;
 
         private Builder(String testName) {
             this.testName = testName;
@@ -104,9 +118,11 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
 
         public Builder faults(FaultVocabulary v) { faults = v; return this; }
 
+        public Builder durability(Durability v) { durability = v; return this; }
+
         public ReportInput build() {
             return new ReportInput(testName, parameters, history, checks, verdict, clockOffsets, packageColours,
-                    nodesDir, startedAt, complete, faults);
+                    nodesDir, startedAt, complete, faults, durability);
         }
     }
 }

@@ -168,4 +168,36 @@ class HtmlReportTest {
         assertTrue(html.contains("&lt;b&gt;not html&lt;/b&gt;"), "explanations are escaped");
         assertTrue(html.contains("title=\"not embedded: see history.jsonl\">999</a>"), "unknown op links to jsonl");
     }
+
+    /** Next to a loss under power faults, the report says whether the settings in force promised durability. */
+    @Test
+    void durabilityIsExplainedNextToALossUnderPowerFaults() throws Exception {
+        var lost = new CheckResult("queue", Verdict.INVALID, Map.of("lost-write", 7L, "duplicate", 0L), Set.of(),
+                Map.of(), Map.of(), null);
+        var clean = new CheckResult("queue", Verdict.VALID, Map.of("lost-write", 0L, "unseen", 0L), Set.of(),
+                Map.of(), Map.of(), null);
+        String allowed = "log.flush.interval.messages=default (never): every copy can vanish together.";
+        String promised = "log.flush.interval.messages=1: every append is fsynced before a replica acknowledges it.";
+
+        String html = report("allowed", lost, new ReportInput.Durability(false, allowed));
+        assertTrue(html.contains("id=\"durability\""), "durability note");
+        assertTrue(html.contains("which the settings in force allow") && html.contains(Html.esc(allowed)), html);
+        assertTrue(html.indexOf("id=\"durability\"") > html.indexOf("id=\"anomalies\""), "with the anomalies");
+
+        html = report("promised", lost, new ReportInput.Durability(true, promised));
+        assertTrue(html.contains("a durability bug") && html.contains(Html.esc(promised)), html);
+
+        html = report("nothing-lost", clean, new ReportInput.Durability(true, promised));
+        assertTrue(html.contains("no acknowledged write was lost") && !html.contains("durability bug"), html);
+
+        html = report("no-power", lost, null);
+        assertFalse(html.contains("id=\"durability\""), "no note without power faults");
+    }
+
+    private String report(String name, CheckResult check, ReportInput.Durability durability) throws Exception {
+        Path dir = tmp.resolve(name);
+        HtmlReport.write(ReportInput.builder(name).checks(Map.of(check.checker(), check))
+                .verdict(check.verdict()).durability(durability).build(), dir);
+        return Files.readString(dir.resolve("report.html"));
+    }
 }

@@ -123,8 +123,13 @@ public final class LogManager implements Closeable {
         ensureOpen();
         return logs.computeIfAbsent(tp, t -> {
             try {
-                return PartitionLog.open(dataDir.resolve(PartitionLog.dirName(t)), configFor.apply(t), clock,
-                        RecoveryState.UNKNOWN);
+                PartitionLog created = PartitionLog.open(dataDir.resolve(PartitionLog.dirName(t)), configFor.apply(t),
+                        clock, RecoveryState.UNKNOWN);
+                // The new directory's entry in the data directory is durable only once the data directory is
+                // synced (POSIX): without this, power loss before the next checkpoint could take the whole
+                // partition, even records fsynced under flush.messages=1 (Kafka flushes the parent here too).
+                CheckpointFile.fsyncDirectory(dataDir);
+                return created;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create log for " + t, e);
             }

@@ -28,6 +28,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class PowerNemesis implements Nemesis {
     public static final String OFF = "power-off";
     public static final String ON = "power-on";
+    /** The power package that powers off one node at a time, and the one that powers off every node at once. */
+    public static final String ONE_AT_A_TIME = "power-one";
+    public static final String ALL_AT_ONCE = "power-all";
+    /** How a completed power-off and power-on describe what they did; {@link PowerHistory} reads these back. */
+    static final String LOST_ON = "power lost on ";
+    static final String POWERED_ON = "powered on ";
 
     private final Set<String> off = ConcurrentHashMap.newKeySet();
     private volatile int maxOffAtOnce;
@@ -64,7 +70,7 @@ public final class PowerNemesis implements Nemesis {
                 List<Node> down = nodes.stream().filter(n -> !n.isRunning()).toList();
                 down.parallelStream().forEach(Node::start);
                 down.forEach(n -> off.remove(n.name()));
-                yield op.completed("powered on " + down.stream().map(Node::name).toList());
+                yield op.completed(POWERED_ON + down.stream().map(Node::name).toList());
             }
             default -> throw new IllegalArgumentException("power nemesis cannot " + op.f());
         };
@@ -93,6 +99,6 @@ public final class PowerNemesis implements Nemesis {
             throw new IllegalStateException("killed " + nodes.stream().map(Node::name).toList()
                     + " but the disk did not forget on " + failures);
         }
-        return "power lost on " + nodes.stream().map(Node::name).toList() + " " + forgotten;
+        return LOST_ON + nodes.stream().map(Node::name).toList() + " " + forgotten;
     }
 }
