@@ -138,9 +138,11 @@ final class CampaignCommand implements Callable<Integer> {
      * Each engine runs its share of the matrix ({@link DockerHosts#shares}) one run after another, the engines in
      * parallel; every run is a child JVM talking to its engine only.
      */
-    private Outcome[] runOn(DockerHosts engines, List<TestConfig> configs, RunStore runStore) throws InterruptedException {
+    private Outcome[] runOn(DockerHosts engines, List<TestConfig> configs, RunStore runStore)
+            throws InterruptedException, java.io.IOException {
         Outcome[] out = new Outcome[configs.size()];
-        Path work = store.resolve(".campaign-children");
+        // The children's config and result files: not in the store, whose folders are runs and campaigns only.
+        Path work = java.nio.file.Files.createTempDirectory("faultline-campaign-");
         List<Thread> workers = new ArrayList<>();
         List<List<Integer>> shares = engines.shares(configs.size());
         for (int e = 0; e < shares.size(); e++) {
@@ -179,8 +181,17 @@ final class CampaignCommand implements Callable<Integer> {
             for (Thread w : workers) w.join(90_000);
             Thread.currentThread().interrupt();
         }
+        deleteQuietly(work);
         synchronized (out) {
             return out.clone();
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | RuntimeException e) {
+            // a few small JSON files in the temp folder: not worth failing the campaign for
         }
     }
 

@@ -48,7 +48,7 @@ class CampaignEnginesTest {
     @Test
     void runsSpreadOverTwoEnginesLandOnOnePage(@TempDir Path store) throws Exception {
         var r = CliTestSupport.run("campaign", "--name", "engines", "--sut", "broker-impl", "--nodes", "1",
-                "--rf", "1", "--min-isr", "1", "--acks", "1,all", "--nemesis", "none", "--time-limit", "3",
+                "--rf", "1", "--min-isr", "1", "--acks", "1,all", "--nemesis", "none", "--time-limit", "10",
                 "--recovery", "1", "--drain", "10", "--rate", "20", "--concurrency", "2", "--seed", "5",
                 "--docker-hosts", MAIN + "," + SECOND.dockerHost(), "--store", store.toString());
         List<Path> runs = CliTestSupport.runDirs(store);
