@@ -200,7 +200,9 @@ public final class Cluster implements AutoCloseable {
                     for (Network.Ipam.Config c : n.getIpam().getConfig()) if (c.getSubnet() != null) used.add(c.getSubnet());
                 }
                 String subnet = "10.213." + ThreadLocalRandom.current().nextInt(1, 255) + ".0/24";
-                if (used.contains(subnet)) continue;
+                // Another engine on this machine (campaign --docker-hosts) does not list its networks here, but
+                // its bridges are interfaces of this host: a second bridge on the same /24 would shadow the route.
+                if (used.contains(subnet) || onThisHost(subnet)) continue;
                 String gateway = subnet.substring(0, subnet.lastIndexOf('.')) + ".1";
                 try {
                     client.createNetworkCmd().withName(name).withDriver("bridge").withLabels(labels)
@@ -213,6 +215,21 @@ public final class Cluster implements AutoCloseable {
                 }
             }
             throw new IllegalStateException("could not create network " + name, last);
+        }
+
+        /** Whether an interface of this machine already has an address in {@code subnet} (a /24). */
+        static boolean onThisHost(String subnet) {
+            String prefix = subnet.substring(0, subnet.lastIndexOf('.') + 1);
+            try {
+                for (var nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+                    for (var addr : java.util.Collections.list(nic.getInetAddresses())) {
+                        if (addr.getHostAddress().startsWith(prefix)) return true;
+                    }
+                }
+                return false;
+            } catch (java.net.SocketException e) {
+                return false; // cannot tell: the engine's own check above still applies
+            }
         }
     }
 }

@@ -52,6 +52,11 @@ final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
     Path store = Path.of("store");
 
+    @Option(names = "--docker-hosts", split = ",", paramLabel = "URL",
+            description = "Spread the runs over these Docker engines (unix:///path.sock or tcp://host:port), one run"
+                    + " per engine at a time, each run's whole cluster on one engine; the page names each run's engine")
+    List<String> dockerHosts;
+
     /** The matrix, validated before anything runs so a bad value fails in one line, not after an hour. */
     List<TestConfig> configurations() {
         return configurations(shape.seedOrRandom());
@@ -87,27 +92,14 @@ final class CampaignCommand implements Callable<Integer> {
         var runStore = new RunStore(store);
         Instant started = Instant.now();
         System.err.println("faultline: campaign " + name + ": " + configs.size() + " runs");
+        DockerHosts engines = dockerHosts == null ? null : new DockerHosts(dockerHosts);
+        Outcome[] outcomes = engines == null ? runHere(configs, runStore) : runOn(engines, configs, runStore);
         List<CampaignInput.Run> runs = new ArrayList<>();
         int worst = FaultlineCli.EXIT_VALID;
-        List<JunitXml.Case> cases = new ArrayList<>();
-        for (int i = 0; i < configs.size(); i++) {
-            TestConfig c = configs.get(i);
-            System.err.printf("faultline: campaign run %d of %d: %s%n", i + 1, configs.size(), describe(c));
-            try {
-                var result = new TestRunner(c, runStore, System.err, NemesisSchedule::create).run();
-                var stored = StoredRun.JSON.readValue(result.runDir().resolve("results.json").toFile(), Map.class);
-                runs.add(CampaignInput.Run.of(describe(c), result.runDir(),
-                        StoredRun.JSON.convertValue(stored.get("summary"), HtmlReport.Summary.class)));
-                worst = worse(worst, result.exitCode());
-                cases.add(JunitCases.of(caseName(i, c), "faultline.campaign." + name, result));
-            } catch (Exception e) {
-                // one broken run must not cost the comparison of the others
-                System.err.println("faultline: campaign run " + (i + 1) + " failed: " + e);
-                worst = worse(worst, FaultlineCli.EXIT_UNKNOWN_OR_ERROR);
-                cases.add(JunitCases.broken(caseName(i, c), "faultline.campaign." + name, e));
-            }
-            if (junitXml != null) JunitCases.write(junitXml, "faultline campaign " + name, cases);
-            if (Thread.currentThread().isInterrupted()) break;
+        for (Outcome o : outcomes) {
+            if (o == null) continue; // not started: interrupted before its turn
+            if (o.run() != null) runs.add(o.run());
+            worst = worse(worst, o.exitCode());
         }
         Path dir = runStore.newCampaign(name, started);
         CampaignPage.write(new CampaignInput(name, started, runs), dir);
@@ -119,6 +111,109 @@ final class CampaignCommand implements Callable<Integer> {
             System.err.println("faultline: could not write the trend page: " + e);
         }
         return worst;
+    }
+
+    /** One finished (or broken) run: its page row (null if broken), exit code and JUnit case. */
+    record Outcome(CampaignInput.Run run, int exitCode, JunitXml.Case junit) {
+    }
+
+    /** Every run in this JVM, one after another, on the engine Testcontainers finds (DOCKER_HOST or the default). */
+    private Outcome[] runHere(List<TestConfig> configs, RunStore runStore) {
+        Outcome[] out = new Outcome[configs.size()];
+        for (int i = 0; i < configs.size(); i++) {
+            TestConfig c = configs.get(i);
+            System.err.printf("faultline: campaign run %d of %d: %s%n", i + 1, configs.size(), describe(c));
+            try {
+                out[i] = finished(i, c, describe(c), new TestRunner(c, runStore, System.err, NemesisSchedule::create).run());
+            } catch (Exception e) {
+                out[i] = broken(i, c, e); // one broken run must not cost the comparison of the others
+            }
+            writeJunit(out);
+            if (Thread.currentThread().isInterrupted()) break;
+        }
+        return out;
+    }
+
+    /**
+     * Each engine runs its share of the matrix ({@link DockerHosts#shares}) one run after another, the engines in
+     * parallel; every run is a child JVM talking to its engine only.
+     */
+    private Outcome[] runOn(DockerHosts engines, List<TestConfig> configs, RunStore runStore)
+            throws InterruptedException, java.io.IOException {
+        Outcome[] out = new Outcome[configs.size()];
+        // The children's config and result files: not in the store, whose folders are runs and campaigns only.
+        Path work = java.nio.file.Files.createTempDirectory("faultline-campaign-");
+        List<Thread> workers = new ArrayList<>();
+        List<List<Integer>> shares = engines.shares(configs.size());
+        for (int e = 0; e < shares.size(); e++) {
+            String url = engines.urls().get(e);
+            List<Integer> share = shares.get(e);
+            Thread w = new Thread(() -> {
+                for (int i : share) {
+                    if (Thread.currentThread().isInterrupted()) return;
+                    TestConfig c = configs.get(i);
+                    Map<String, String> row = describe(c);
+                    row.put("engine", url);
+                    System.err.printf("faultline: campaign run %d of %d on %s: %s%n", i + 1, configs.size(), url, row);
+                    Outcome o;
+                    try {
+                        var child = CampaignChild.run(c, url, DockerHosts.label(url), store, work, System.err);
+                        o = child.error() != null ? broken(i, c, new IllegalStateException(child.error()))
+                                : finished(i, c, row, child.toResult());
+                    } catch (InterruptedException ie) {
+                        return;
+                    } catch (Exception ex) {
+                        o = broken(i, c, ex);
+                    }
+                    synchronized (out) {
+                        out[i] = o;
+                        writeJunit(out);
+                    }
+                }
+            }, "campaign-engine-" + e);
+            workers.add(w);
+            w.start();
+        }
+        try {
+            for (Thread w : workers) w.join();
+        } catch (InterruptedException e) {
+            workers.forEach(Thread::interrupt); // each stops its child JVM, whose cleanup removes its cluster
+            for (Thread w : workers) w.join(90_000);
+            Thread.currentThread().interrupt();
+        }
+        deleteQuietly(work);
+        synchronized (out) {
+            return out.clone();
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | RuntimeException e) {
+            // a few small JSON files in the temp folder: not worth failing the campaign for
+        }
+    }
+
+    private Outcome finished(int i, TestConfig c, Map<String, String> row, TestRunner.Result result) throws Exception {
+        var stored = StoredRun.JSON.readValue(result.runDir().resolve("results.json").toFile(), Map.class);
+        var run = CampaignInput.Run.of(row, result.runDir(),
+                StoredRun.JSON.convertValue(stored.get("summary"), HtmlReport.Summary.class));
+        return new Outcome(run, result.exitCode(), JunitCases.of(caseName(i, c), "faultline.campaign." + name, result));
+    }
+
+    private Outcome broken(int i, TestConfig c, Exception e) {
+        System.err.println("faultline: campaign run " + (i + 1) + " failed: " + e);
+        return new Outcome(null, FaultlineCli.EXIT_UNKNOWN_OR_ERROR,
+                JunitCases.broken(caseName(i, c), "faultline.campaign." + name, e));
+    }
+
+    /** Rewritten after every run, so a CI server sees partial results of a campaign that is cut short. */
+    private void writeJunit(Outcome[] outcomes) {
+        if (junitXml == null) return;
+        List<JunitXml.Case> cases = new ArrayList<>();
+        for (Outcome o : outcomes) if (o != null) cases.add(o.junit());
+        JunitCases.write(junitXml, "faultline campaign " + name, cases);
     }
 
     static String caseName(int index, TestConfig c) {

@@ -15,6 +15,13 @@ if command -v docker >/dev/null 2>&1 && engine_answers; then
   exit 0
 fi
 
+case "${DOCKER_HOST:-}" in
+  ""|unix:///var/run/docker.sock|unix:///run/docker.sock) ;;
+  *) # Someone else's engine (remote, or an extra one: extra-engine.sh): starting the local default would not help.
+     echo "faultline: the Docker engine at DOCKER_HOST=$DOCKER_HOST does not answer (docker info)." >&2
+     exit 1 ;;
+esac
+
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "faultline: no Docker engine answers and this machine cannot provision one automatically" \
        "(needs root on Debian with apt). Start a Docker engine (docker info must work) and retry." >&2

@@ -60,10 +60,19 @@ public final class Gens {
         return new Spacing(intervalNanos, false, Rng.seeded(0), -1, gen);
     }
 
-    /** Ops spaced by a uniform random interval in [0, 2·mean): on average one per {@code meanNanos}. */
+    /**
+     * Ops spaced by a uniform random interval in [0, 2·mean): on average one per {@code meanNanos}. The spacing runs
+     * on its own schedule, not from the moment an op actually went out: when the dispatcher is asked late (a busy
+     * machine wakes it 10-50 ms after a 4 ms gap) or no thread was free, the ops that fell due meanwhile go out at
+     * once, up to {@link #STAGGER_CATCH_UP_NANOS} of backlog. Without this, every late wake-up lowered the rate for
+     * good, and a loaded 2-core machine ran the queue workload at a fifth of its configured rate with idle workers.
+     */
     public static Gen stagger(long meanNanos, long seed, Gen gen) {
         return new Spacing(meanNanos, true, Rng.seeded(seed), -1, gen);
     }
+
+    /** The most schedule a stagger makes up after falling behind (e.g. while every worker was stuck in a fault). */
+    public static final long STAGGER_CATCH_UP_NANOS = 1_000_000_000L;
 
     /** Each op comes from one of {@code gens}, chosen uniformly at random; exhausted ones drop out. */
     public static Gen mix(long seed, Gen... gens) {
@@ -158,9 +167,15 @@ public final class Gens {
             if (!(s instanceof Step.Emit e)) {
                 return s;
             }
-            long at = Math.max(e.op().time(), nextTime);
             long gap = random ? (long) (rng.unit() * 2 * interval) : interval;
-            return Step.emit(e.op().withTime(at), new Spacing(interval, random, rng.advance(), at + gap, e.next()));
+            if (!random) { // delay: at least interval apart, always
+                long at = Math.max(e.op().time(), nextTime);
+                return Step.emit(e.op().withTime(at), new Spacing(interval, false, rng, at + gap, e.next()));
+            }
+            // stagger: the op is due at nextTime; a late one goes out now, the next stays on schedule (bounded lag)
+            long due = nextTime < 0 ? e.op().time() : Math.max(nextTime, e.op().time() - STAGGER_CATCH_UP_NANOS);
+            long at = Math.max(e.op().time(), due);
+            return Step.emit(e.op().withTime(at), new Spacing(interval, true, rng.advance(), due + gap, e.next()));
         }
 
         public Gen update(Context ctx, Op event) {

@@ -58,6 +58,35 @@ class GensTest {
         assertEquals(((Step.Emit) g.next(ctx)).op(), ((Step.Emit) g.next(ctx)).op());
     }
 
+    /** Emits ops asked at {@code now} until one is scheduled after it; returns how many went out at {@code now}. */
+    static int dueAt(Gen[] g, long now) {
+        int n = 0;
+        while (true) {
+            Step.Emit e = (Step.Emit) g[0].next(Context.allFree(now, 4));
+            if (e.op().time() > now) return n;
+            assertEquals(now, e.op().time(), "a late op goes out now, never in the past");
+            g[0] = e.next();
+            n++;
+        }
+    }
+
+    @Test
+    void staggerMakesUpForALateDispatcherButOnlyUpToItsBound() {
+        // Mean 10 ms. Asked again only at 200 ms (a starved dispatcher): the ops due by then go out at once, on
+        // average about 20, instead of one op and a schedule pushed back by 190 ms.
+        Gen[] g = {Gens.stagger(10 * MS, 4, Gens.repeat(op("x")))};
+        assertEquals(1, dueAt(g, 0));
+        int late = dueAt(g, 200 * MS);
+        assertTrue(late >= 8 && late <= 40, "caught up " + late);
+        // After a 60 s stall (every worker stuck) at most about a second's worth is made up, not 60 s of ops.
+        int stalled = dueAt(g, 60_000 * MS);
+        assertTrue(stalled >= 50 && stalled <= 150, "caught up " + stalled + " after a long stall");
+        // And the plain delay keeps its promise: never closer than the interval.
+        Gen[] d = {Gens.delay(10 * MS, Gens.repeat(op("x")))};
+        assertEquals(1, dueAt(d, 0));
+        assertEquals(1, dueAt(d, 200 * MS));
+    }
+
     @Test
     void staggerSpacesOpsByTheMeanOnAverage() {
         List<GenSim.Dispatched> d = GenSim.run(Gens.stagger(MS, 4, Gens.repeat(op("x"))), 4, 2000, 10_000);
