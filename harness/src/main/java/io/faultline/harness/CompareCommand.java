@@ -78,7 +78,7 @@ final class CompareCommand implements Callable<Integer> {
                 System.err.println("faultline: compare: " + c.sut());
                 TestRunner.Result result = plan.scenario() == null
                         ? new TestRunner(c, runStore, System.err, NemesisSchedule::create).run()
-                        : ScenarioCommand.run(plan.scenario(), c, null, runStore, System.err).result();
+                        : ScenarioCommand.run(plan.scenario(), c, runStore, System.err).result();
                 sides.add(new ComparePage.Side(c.sut(), result.runDir()));
                 worst = CampaignCommand.worse(worst, result.exitCode());
                 if (Thread.currentThread().isInterrupted()) break;

@@ -48,7 +48,7 @@ final class ScenarioCommand implements Callable<Integer> {
         }
         Scenario scenario = Scenarios.named(name);
         TestConfig config = config(scenario, sut, truncation, timeLimit, seed);
-        return run(scenario, config, truncation, new RunStore(store), System.err).result().exitCode();
+        return run(scenario, config, new RunStore(store), System.err).result().exitCode();
     }
 
     /** The test configuration of a scenario on a system; refuses what that system cannot do, in one line. */
@@ -63,15 +63,14 @@ final class ScenarioCommand implements Callable<Integer> {
                     + " (" + scenario.scriptSeconds() + " s of waits)");
         }
         long runSeed = seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
-        return new TestConfig(sut, s.nodes(), "queue", ScenarioSchedule.PACKAGES, limit, 100, 5, 1, s.acks(),
+        return new TestConfig(sut, s.nodes(), "queue", scenario.packages(), limit, 100, 5, 1, s.acks(),
                 s.idempotence(), s.minIsr(), s.replicationFactor(), s.unclean(), "assign", 5, runSeed, 10, 30,
                 truncation == null ? java.util.Map.of() : java.util.Map.of(TestConfig.TRUNCATION, truncation));
     }
 
     /** Prints the settings, script and expectation, runs the test, then says whether the verdict was the expected one. */
-    static Outcome run(Scenario scenario, TestConfig config, String truncation, RunStore store, PrintStream out)
-            throws java.io.IOException {
-        Scenario.Expectation expected = scenario.expectationFor(config.sut(), truncation);
+    static Outcome run(Scenario scenario, TestConfig config, RunStore store, PrintStream out) throws java.io.IOException {
+        Scenario.Expectation expected = scenario.expectationFor(config.sut(), config.truncation().orElse(null));
         out.println("faultline: scenario " + scenario.name() + " on " + config.sut() + ": " + scenario.summary());
         out.println("faultline: settings " + scenario.settings().describe());
         out.println("faultline: script " + scenario.steps());

@@ -19,6 +19,7 @@ import io.faultline.nemesis.disk.DiskNemesis;
 import io.faultline.nemesis.net.Grudge;
 import io.faultline.nemesis.net.PartitionShape;
 import io.faultline.nemesis.net.Partitioner;
+import io.faultline.nemesis.power.PowerNemesis;
 import io.faultline.nemesis.process.ProcessNemesis;
 import io.faultline.nemesis.process.Target;
 import io.faultline.results.ReportInput;
@@ -42,9 +43,6 @@ import java.util.concurrent.TimeUnit;
  * operations, so faults land in the history, the report's bands and the final heal exactly as scheduled faults do.
  */
 final class ScenarioSchedule implements FaultSchedule {
-    /** The packages a script acts through. */
-    static final List<String> PACKAGES = List.of(FaultPackages.PARTITION, FaultPackages.KILL, FaultPackages.DISK);
-
     private final Scenario scenario;
     private final SutCluster cluster;
     private final PartitionRef partition;
@@ -63,12 +61,49 @@ final class ScenarioSchedule implements FaultSchedule {
         this.partition = new PartitionRef(topics.get(0), 0);
         this.context = NemesisContext.builder(cluster).recorder(recorder)
                 .log(FaultLog.all(List.of(FaultLog.toHistory(recorder), this::track))).seed(config.seed()).build();
-        List<FaultPackage> packages = FaultPackages.create(PACKAGES, context, FaultOptions.defaults().withPrimaries(List.of(partition)));
+        List<FaultPackage> packages = FaultPackages.create(config.nemesis(), context, FaultOptions.defaults().withPrimaries(List.of(partition)));
         this.scheduler = new Scheduler(context, packages);
     }
 
+    /** test.json's key for the scenario a run performed: {"name": …, "script": […]} (what replay reads). */
+    static final String TEST_JSON_KEY = "scenario";
+
     static TestRunner.FaultScheduleFactory factory(Scenario scenario) {
-        return (config, cluster, recorder, topics, log) -> new ScenarioSchedule(scenario, config, cluster, recorder, topics, log);
+        return new TestRunner.FaultScheduleFactory() {
+            @Override
+            public FaultSchedule create(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics,
+                                        RunLog log) {
+                return new ScenarioSchedule(scenario, config, cluster, recorder, topics, log);
+            }
+
+            @Override
+            public Map<String, Object> testJsonEntries() {
+                return Map.of(TEST_JSON_KEY, Map.of("name", scenario.name(), "script", script(scenario)));
+            }
+        };
+    }
+
+    /** The script as text, one step a line (stored so a replay can tell when the scenario changed since). */
+    static List<String> script(Scenario scenario) {
+        return scenario.steps().stream().map(Object::toString).toList();
+    }
+
+    /**
+     * The scenario a stored run performed, from its test.json, or empty for a run of random faults. A name this
+     * build does not know, or a script that changed since, is one clear error: replaying would not repeat the run.
+     */
+    static java.util.Optional<Scenario> of(Map<String, Object> testJson) {
+        Object entry = testJson.get(TEST_JSON_KEY);
+        if (entry == null) return java.util.Optional.empty();
+        if (!(entry instanceof Map<?, ?> m) || !(m.get("name") instanceof String name)) {
+            throw new IllegalArgumentException("test.json: \"" + TEST_JSON_KEY + "\" must be an object with a \"name\"");
+        }
+        Scenario s = Scenarios.named(name);
+        if (m.get("script") instanceof List<?> stored && !stored.equals(script(s))) {
+            throw new IllegalArgumentException("test.json: scenario " + name + " ran the script " + stored
+                    + " but this build's is " + script(s) + ": a replay would not repeat it");
+        }
+        return java.util.Optional.of(s);
     }
 
     private void track(FaultLog.FaultEvent e) {
@@ -79,6 +114,8 @@ final class ScenarioSchedule implements FaultSchedule {
                 case Partitioner.STOP -> active.remove("partition");
                 case ProcessNemesis.KILL -> active.add("kill");
                 case ProcessNemesis.START -> active.remove("kill");
+                case PowerNemesis.OFF -> active.add("power");
+                case PowerNemesis.ON -> active.remove("power");
                 default -> { }
             }
         }
@@ -119,6 +156,8 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.Kill k) return " " + roles.get(k.role());
         if (step instanceof Step.Start st) return " " + roles.get(st.role());
         if (step instanceof Step.TruncateTail t) return " " + roles.get(t.role());
+        if (step instanceof Step.PowerOff p) return " " + names(p.roles());
+        if (step instanceof Step.PowerOn p) return " " + roles.get(p.role());
         if (step instanceof Step.Cut c) return " " + names(c.side()) + " | " + names(c.from());
         return "";
     }
@@ -134,6 +173,10 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.TruncateTail t) {
             return scheduler.invoke(FaultPackages.DISK, FaultOp.of(DiskNemesis.TRUNCATE, new DiskFault.Truncate(nodes(t.role()), t.bytes())));
         }
+        if (step instanceof Step.PowerOff p) {
+            return scheduler.invoke(FaultPackages.POWER, FaultOp.of(PowerNemesis.OFF, new Target.Nodes(List.copyOf(names(p.roles())))));
+        }
+        if (step instanceof Step.PowerOn p) return scheduler.invoke(FaultPackages.POWER, FaultOp.of(PowerNemesis.ON, nodes(p.role())));
         throw new IllegalStateException("not a fault step: " + step);
     }
 

@@ -32,7 +32,7 @@ class ScenarioKafkaTest {
         // script + 2 s the unclean script did not finish and acks-1-failover's losses stayed "unseen": unknown)
         TestConfig config = ScenarioCommand.config(s, "apache-kafka", null, null, seed);
         var out = new ByteArrayOutputStream();
-        var outcome = ScenarioCommand.run(s, config, null, new RunStore(store), new PrintStream(out, true, StandardCharsets.UTF_8));
+        var outcome = ScenarioCommand.run(s, config, new RunStore(store), new PrintStream(out, true, StandardCharsets.UTF_8));
         String log = out.toString(StandardCharsets.UTF_8);
         assertTrue(log.contains("faultline: expect: "), "the expectation is printed first: " + log);
         assertTrue(log.contains("scenario script finished"), "every step ran: " + log);
