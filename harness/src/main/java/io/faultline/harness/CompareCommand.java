@@ -43,7 +43,7 @@ final class CompareCommand implements Callable<Integer> {
             throw new IllegalArgumentException("compare needs at least two systems, e.g. --sut apache-kafka,broker-impl");
         }
         if (scenario != null) {
-            Scenario s = Scenarios.named(scenario);
+            Scenario s = Scenarios.forRun(scenario);
             long seed = options.shape.seedOrRandom();
             Integer limit = options.shape.timeLimit == 60 ? null : options.shape.timeLimit;
             List<TestConfig> configs = new ArrayList<>();

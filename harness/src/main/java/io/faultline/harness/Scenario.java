@@ -25,10 +25,20 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
     }
 
     /** The settings a scenario fixes; the workload runs on one key so every write goes to the targeted partition. */
-    record Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean) {
+    record Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean,
+                    Map<String, String> brokerProps) {
+        Settings {
+            brokerProps = Map.copyOf(brokerProps);
+        }
+
+        Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean) {
+            this(nodes, replicationFactor, acks, idempotence, minIsr, unclean, Map.of());
+        }
+
         String describe() {
             return "nodes=" + nodes + " rf=" + replicationFactor + " acks=" + acks + " idempotence=" + idempotence
-                    + " min.insync.replicas=" + minIsr + " unclean.leader.election.enable=" + unclean;
+                    + " min.insync.replicas=" + minIsr + " unclean.leader.election.enable=" + unclean
+                    + (brokerProps.isEmpty() ? "" : " " + new java.util.TreeMap<>(brokerProps));
         }
     }
 

@@ -46,7 +46,7 @@ final class ScenarioCommand implements Callable<Integer> {
             out.flush();
             return FaultlineCli.EXIT_VALID;
         }
-        Scenario scenario = Scenarios.named(name);
+        Scenario scenario = Scenarios.forRun(name);
         TestConfig config = config(scenario, sut, truncation, timeLimit, seed);
         return run(scenario, config, new RunStore(store), System.err).result().exitCode();
     }
@@ -65,7 +65,14 @@ final class ScenarioCommand implements Callable<Integer> {
         long runSeed = seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
         return new TestConfig(sut, s.nodes(), "queue", scenario.packages(), limit, 100, 5, 1, s.acks(),
                 s.idempotence(), s.minIsr(), s.replicationFactor(), s.unclean(), "assign", 5, runSeed, 10, 30,
-                truncation == null ? java.util.Map.of() : java.util.Map.of(TestConfig.TRUNCATION, truncation));
+                brokerProps(s, truncation));
+    }
+
+    /** The scenario's own broker settings (e.g. a flush interval) plus --truncation. */
+    private static java.util.Map<String, String> brokerProps(Scenario.Settings s, String truncation) {
+        var props = new java.util.TreeMap<>(s.brokerProps());
+        if (truncation != null) props.put(TestConfig.TRUNCATION, truncation);
+        return props;
     }
 
     /** Prints the settings, script and expectation, runs the test, then says whether the verdict was the expected one. */
@@ -76,7 +83,7 @@ final class ScenarioCommand implements Callable<Integer> {
         out.println("faultline: script " + scenario.steps());
         out.println("faultline: expect: " + (expected == null ? "nothing stated for " + config.sut() : expected.describe()));
         if (!scenario.needs().isEmpty() && expected != null && expected.verdict() == io.faultline.checker.Verdict.VALID) {
-            out.println("faultline: (the bug this scenario shows needs " + scenario.needs() + ")");
+            out.println("faultline: (to show the bug: " + scenario.needs() + ")");
         }
         var result = new TestRunner(config, store, out, ScenarioSchedule.factory(scenario)).run();
         boolean as = expected != null && expected.matches(result.verdict(), result.anomalies());

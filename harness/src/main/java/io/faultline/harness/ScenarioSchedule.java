@@ -50,12 +50,14 @@ final class ScenarioSchedule implements FaultSchedule {
     private final Scheduler scheduler;
     private final RunLog log;
     private final Set<String> active = new LinkedHashSet<>();
+    private final boolean unclean;
     private volatile Thread thread;
     private volatile Map<Role, List<String>> roles;
 
     private ScenarioSchedule(Scenario scenario, TestConfig config, SutCluster cluster, HistoryRecorder recorder,
                              List<String> topics, RunLog log) {
         this.scenario = scenario;
+        this.unclean = config.unclean();
         this.cluster = cluster;
         this.log = log;
         this.partition = new PartitionRef(topics.get(0), 0);
@@ -98,12 +100,11 @@ final class ScenarioSchedule implements FaultSchedule {
         if (!(entry instanceof Map<?, ?> m) || !(m.get("name") instanceof String name)) {
             throw new IllegalArgumentException("test.json: \"" + TEST_JSON_KEY + "\" must be an object with a \"name\"");
         }
-        Scenario s = Scenarios.named(name);
-        if (m.get("script") instanceof List<?> stored && !stored.equals(script(s))) {
-            throw new IllegalArgumentException("test.json: scenario " + name + " ran the script " + stored
-                    + " but this build's is " + script(s) + ": a replay would not repeat it");
-        }
-        return java.util.Optional.of(s);
+        List<Scenario> variants = Scenarios.variants(name);
+        if (!(m.get("script") instanceof List<?> stored)) return java.util.Optional.of(Scenarios.forRun(name));
+        for (Scenario s : variants) if (stored.equals(script(s))) return java.util.Optional.of(s);
+        throw new IllegalArgumentException("test.json: scenario " + name + " ran the script " + stored
+                + " but this build's is " + script(Scenarios.forRun(name)) + ": a replay would not repeat it");
     }
 
     private void track(FaultLog.FaultEvent e) {
@@ -124,10 +125,30 @@ final class ScenarioSchedule implements FaultSchedule {
     @Override
     public void start() {
         scheduler.setup();
+        if (unclean) enableUncleanClusterWide();
         Thread t = new Thread(this::runScript, "faultline-scenario");
         t.setDaemon(true);
         thread = t;
         t.start();
+    }
+
+    /**
+     * Also sets unclean.leader.election.enable=true as the cluster-wide dynamic default (server.properties already
+     * has it): broker-impl's controller reads only the metadata's configs (topic, then cluster default) when it
+     * elects, not its server.properties, so without this its unclean election never happens. Kafka takes the same
+     * setting the same way, so both systems run the scenario with the same configuration.
+     */
+    private void enableUncleanClusterWide() {
+        var resource = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.BROKER, "");
+        var op = new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                "unclean.leader.election.enable", "true"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
+        try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all().get(30, TimeUnit.SECONDS);
+            log.line("scenario: unclean.leader.election.enable=true set as the cluster-wide dynamic default");
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            log.line("scenario: could not set unclean.leader.election.enable as the cluster default: " + e);
+        }
     }
 
     private void runScript() {

@@ -91,7 +91,7 @@ class ScenarioAndCompareFlagsTest {
         assertTrue(lost.matches(Verdict.INVALID, List.of("inconsistent-offsets 2", "unseen 7")));
         assertTrue(!lost.matches(Verdict.INVALID, List.of("duplicate 3")), "another anomaly is not the expected loss");
         assertTrue(!lost.matches(Verdict.VALID, List.of()));
-        var valid = Scenarios.named("min-isr-1").expectationFor("apache-kafka", null);
+        var valid = Scenarios.named("kip-101-loss").expectationFor("apache-kafka", null);
         assertTrue(valid.matches(Verdict.VALID, List.of()) && !valid.matches(Verdict.INVALID, List.of("lost-write 1")));
     }
 
