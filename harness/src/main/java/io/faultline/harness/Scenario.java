@@ -148,6 +148,17 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
             }
         }
 
+        /**
+         * Wait until the node of this role leads the workload's partition (at most {@code limit}): later steps that
+         * depend on who leads do not rest on how long a restart takes on a busy machine.
+         */
+        record AwaitLeader(Role role, Duration limit) implements Step {
+            @Override
+            public String toString() {
+                return "await the " + role.label() + " leading (at most " + limit.toSeconds() + " s)";
+            }
+        }
+
         /** Crash, cut the tail of a segment file (as an unsynced page cache lost at a power cut), start again. */
         record TruncateTail(Role role, long bytes) implements Step {
             @Override

@@ -51,6 +51,7 @@ final class ScenarioSchedule implements FaultSchedule {
     private final RunLog log;
     private final Set<String> active = new LinkedHashSet<>();
     private final boolean unclean;
+    private final HistoryRecorder recorder;
     private volatile Thread thread;
     private volatile Map<Role, List<String>> roles;
 
@@ -58,6 +59,7 @@ final class ScenarioSchedule implements FaultSchedule {
                              List<String> topics, RunLog log) {
         this.scenario = scenario;
         this.unclean = config.unclean();
+        this.recorder = recorder;
         this.cluster = cluster;
         this.log = log;
         this.partition = new PartitionRef(topics.get(0), 0);
@@ -151,9 +153,26 @@ final class ScenarioSchedule implements FaultSchedule {
         }
     }
 
+    /** Acknowledged writes the workload must have before the script starts (a busy machine connects slowly). */
+    static final int WRITES_BEFORE_SCRIPT = 200;
+
+    /** Waits (at most 90 s) until the workload has {@link #WRITES_BEFORE_SCRIPT} acknowledged sends. */
+    private void awaitWrites() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long acked = 0;
+        while (System.nanoTime() < deadline) {
+            acked = recorder.ops().stream().filter(op -> op.process() != io.faultline.checker.history.Op.NEMESIS
+                    && op.type() == io.faultline.checker.history.OpType.OK && "send".equals(op.f())).count();
+            if (acked >= WRITES_BEFORE_SCRIPT) break;
+            Thread.sleep(250);
+        }
+        log.line("scenario script starts after " + acked + " acknowledged sends");
+    }
+
     private void runScript() {
         int i = 0;
         try {
+            awaitWrites();
             for (Step step : scenario.steps()) {
                 i++;
                 if (step instanceof Step.Wait w) {
@@ -161,6 +180,11 @@ final class ScenarioSchedule implements FaultSchedule {
                     continue;
                 }
                 if (roles == null) roles = resolveRoles();
+                if (step instanceof Step.AwaitLeader a) {
+                    log.line("scenario step " + i + "/" + scenario.steps().size() + ": " + step + " " + roles.get(a.role()));
+                    log.line("scenario step " + i + ": " + awaitLeader(roles.get(a.role()).get(0), a.limit()));
+                    continue;
+                }
                 log.line("scenario step " + i + "/" + scenario.steps().size() + ": " + step + describeTargets(step));
                 FaultOp done = perform(step);
                 if (done.isFailed()) log.line("scenario step " + i + " failed: " + done.error() + " (the script goes on)");
@@ -217,6 +241,24 @@ final class ScenarioSchedule implements FaultSchedule {
         for (String x : a) drops.computeIfAbsent(x, k -> new TreeSet<>()).addAll(b);
         for (String y : b) drops.computeIfAbsent(y, k -> new TreeSet<>()).addAll(a);
         return new Grudge(drops);
+    }
+
+    /** Polls the partition's leader until it is {@code node} or the limit passes; says which. */
+    private String awaitLeader(String node, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        String seen = "unknown";
+        while (System.nanoTime() < deadline) {
+            try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
+                var p = admin.describeTopics(List.of(partition.topic())).allTopicNames().get(5, TimeUnit.SECONDS)
+                        .get(partition.topic()).partitions().get(partition.partition());
+                seen = p.leader() == null || p.leader().isEmpty() ? "none" : "n" + p.leader().id();
+                if (seen.equals(node)) return node + " leads " + partition;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+                seen = "unknown (" + e.getClass().getSimpleName() + ")";
+            }
+            Thread.sleep(500);
+        }
+        return "gave up after " + limit.toSeconds() + " s: the leader is " + seen + " (the script goes on)";
     }
 
     /** Leader, followers and the rest of the partition, from the cluster's own metadata (retried for 30 s). */

@@ -26,11 +26,19 @@ final class Scenarios {
         return new Step.Wait(Duration.ofSeconds(seconds));
     }
 
+    private static Step awaitLeader(Role role) {
+        return new Step.AwaitLeader(role, Duration.ofSeconds(60));
+    }
+
     private static final Set<Role> LEADER = Set.of(Role.LEADER), FOLLOWERS = Set.of(Role.FOLLOWERS),
             REST = Set.of(Role.FOLLOWERS, Role.OTHERS), NOT_FOLLOWERS = Set.of(Role.LEADER, Role.OTHERS);
 
-    /** Power loss forgets at most the last second of writes: the broker fsyncs its logs once a second. */
-    static final Map<String, String> FLUSH_EVERY_SECOND = Map.of("log.flush.interval.ms", "1000");
+    /**
+     * Power loss forgets about the last second of writes: the broker fsyncs its logs once a second (Kafka checks
+     * log.flush.interval.ms only every log.flush.scheduler.interval.ms, by default never; broker-impl ignores it).
+     */
+    static final Map<String, String> FLUSH_EVERY_SECOND = Map.of("log.flush.interval.ms", "1000",
+            "log.flush.scheduler.interval.ms", "1000");
 
     private static final Map<String, Expectation> DIVERGENCE_EXPECT = Map.of(
             KAFKA, new Expectation(Verdict.INVALID, "lost-write", "the acknowledged tail that the crash took was on no "
@@ -67,7 +75,7 @@ final class Scenarios {
                             + "only in-sync replica without its last writes",
                     new Settings(3, 2, "all", false, 1, false, FLUSH_EVERY_SECOND),
                     List.of(waitS(8), new Step.Cut(FOLLOWERS, NOT_FOLLOWERS), waitS(10), new Step.PowerOff(LEADER),
-                            new Step.Heal(), waitS(10), new Step.PowerOn(Role.LEADER), waitS(10)),
+                            new Step.Heal(), waitS(10), new Step.PowerOn(Role.LEADER), awaitLeader(Role.LEADER), waitS(8)),
                     Map.of(KAFKA, lost("min.insync.replicas=1 lets the leader alone acknowledge: when it dies with its disk, "
                                     + "no other replica has those writes (with min.insync.replicas=2 the follower would)"),
                             BROKER, lost("as Kafka: the only in-sync replica lost its unsynced tail")),
@@ -93,11 +101,12 @@ final class Scenarios {
     static Scenario divergence(boolean power) {
         List<Step> steps = power
                 ? List.of(waitS(8), new Step.Kill(Role.FOLLOWERS), new Step.PowerOff(LEADER), waitS(2),
-                        new Step.PowerOn(Role.LEADER), waitS(10), new Step.Start(Role.FOLLOWERS), waitS(10),
-                        new Step.Kill(Role.LEADER), waitS(8), new Step.Start(Role.LEADER), waitS(6))
-                : List.of(waitS(8), new Step.Kill(Role.FOLLOWERS), new Step.TruncateTail(Role.LEADER, 4096), waitS(10),
-                        new Step.Start(Role.FOLLOWERS), waitS(10), new Step.Kill(Role.LEADER), waitS(8),
-                        new Step.Start(Role.LEADER), waitS(6));
+                        new Step.PowerOn(Role.LEADER), awaitLeader(Role.LEADER), waitS(4), new Step.Start(Role.FOLLOWERS),
+                        waitS(10), new Step.Kill(Role.LEADER), awaitLeader(Role.FOLLOWERS), waitS(4),
+                        new Step.Start(Role.LEADER), waitS(6))
+                : List.of(waitS(8), new Step.Kill(Role.FOLLOWERS), new Step.TruncateTail(Role.LEADER, 4096),
+                        awaitLeader(Role.LEADER), waitS(4), new Step.Start(Role.FOLLOWERS), waitS(10),
+                        new Step.Kill(Role.LEADER), awaitLeader(Role.FOLLOWERS), waitS(4), new Step.Start(Role.LEADER), waitS(6));
         return new Scenario("kip-101-divergence",
                 "KIP-101 scenario 2 (rf=2) " + (power
                         ? "on the power-loss filesystem: the follower crashes (kill -9: its page cache survives), then the "

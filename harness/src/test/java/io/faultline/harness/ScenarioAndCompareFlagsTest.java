@@ -75,7 +75,7 @@ class ScenarioAndCompareFlagsTest {
             assertEquals(s.settings().replicationFactor(), c.replicationFactor());
             assertEquals(s.settings().unclean(), c.unclean());
             assertEquals(1, c.keys(), "one key: every write goes to the targeted partition");
-            assertEquals(s.scriptSeconds() + 20, c.timeLimitSeconds());
+            assertEquals(s.scriptSeconds() + ScenarioCommand.AFTER_SCRIPT_SECONDS, c.timeLimitSeconds());
         }
         Scenario kip = Scenarios.named("kip-101-loss");
         assertEquals(Verdict.VALID, kip.expectationFor("apache-kafka", null).verdict());

@@ -85,13 +85,13 @@ class ScenarioReplayTest {
                 "the text says which way the tail was lost");
         assertEquals(List.of("kill", "disk"), cut.packages());
         assertEquals(List.of("kill", "power"), power.packages(), "power: the cluster starts on lazyfs");
-        assertEquals(Map.of("log.flush.interval.ms", "1000"), ScenarioCommand.config(power, "broker-impl", null, null, 1L)
+        assertEquals(Scenarios.FLUSH_EVERY_SECOND, ScenarioCommand.config(power, "broker-impl", null, null, 1L)
                 .brokerProperties(), "the scenario's flush interval reaches the brokers");
         var json = storedTestJson(dir.resolve("cut"), cut, ScenarioCommand.config(cut, "broker-impl", "high-watermark", null, 9L));
         assertEquals(cut, ScenarioSchedule.of(json).orElseThrow());
         json = storedTestJson(dir.resolve("power"), power, ScenarioCommand.config(power, "broker-impl", null, null, 9L));
         assertEquals(power, ScenarioSchedule.of(json).orElseThrow());
-        assertEquals(Map.of("log.flush.interval.ms", "1000"), StoredRun.configOf(json).brokerProperties());
+        assertEquals(Scenarios.FLUSH_EVERY_SECOND, StoredRun.configOf(json).brokerProperties());
     }
 
     @Test
