@@ -43,7 +43,7 @@ final class CompareCommand implements Callable<Integer> {
             throw new IllegalArgumentException("compare needs at least two systems, e.g. --sut apache-kafka,broker-impl");
         }
         if (scenario != null) {
-            Scenario s = Scenarios.named(scenario);
+            Scenario s = Scenarios.forRun(scenario);
             long seed = options.shape.seedOrRandom();
             Integer limit = options.shape.timeLimit == 60 ? null : options.shape.timeLimit;
             List<TestConfig> configs = new ArrayList<>();
@@ -78,7 +78,7 @@ final class CompareCommand implements Callable<Integer> {
                 System.err.println("faultline: compare: " + c.sut());
                 TestRunner.Result result = plan.scenario() == null
                         ? new TestRunner(c, runStore, System.err, NemesisSchedule::create).run()
-                        : ScenarioCommand.run(plan.scenario(), c, null, runStore, System.err).result();
+                        : ScenarioCommand.run(plan.scenario(), c, runStore, System.err).result();
                 sides.add(new ComparePage.Side(c.sut(), result.runDir()));
                 worst = CampaignCommand.worse(worst, result.exitCode());
                 if (Thread.currentThread().isInterrupted()) break;

@@ -28,12 +28,30 @@ final class ReplayCommand implements Callable<Integer> {
             throw new IllegalArgumentException("replay needs a RUN_DIR or --schedule FILE (one of them)");
         }
         if (schedule != null) {
+            Path sibling = schedule.toAbsolutePath().resolveSibling("test.json");
+            if (java.nio.file.Files.isRegularFile(sibling)
+                    && ScenarioSchedule.of(StoredRun.readTestJson(sibling.getParent())).isPresent()) {
+                throw new IllegalArgumentException(schedule + " is a scenario run's: its faults are the scenario's script, "
+                        + "not a plan; replay the run folder " + sibling.getParent() + " instead");
+            }
             ScheduleFile file = ScheduleFile.read(schedule);
             System.err.println("faultline: replaying " + schedule + ": " + file.faultCycles().size() + " faults");
             return runner(file.config(), new RunStore(store), file.cycleSet()).run().exitCode();
         }
-        TestConfig config = StoredRun.configOf(runDir.toRealPath().resolve("test.json"), StoredRun.readTestJson(runDir.toRealPath()));
-        return new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create).run().exitCode();
+        var testJson = StoredRun.readTestJson(runDir.toRealPath());
+        TestConfig config = StoredRun.configOf(runDir.toRealPath().resolve("test.json"), testJson);
+        var scenario = ScenarioSchedule.of(testJson);
+        if (scenario.isPresent()) {
+            // the same script, settings (broker-props included) and seed; says again what to expect
+            return ScenarioCommand.run(scenario.get(), config, new RunStore(store), System.err).result().exitCode();
+        }
+        return new TestRunner(config, new RunStore(store), System.err, scheduleOf(testJson)).run().exitCode();
+    }
+
+    /** The schedule a stored run had: its scenario's script, or the seed's random faults. */
+    static TestRunner.FaultScheduleFactory scheduleOf(java.util.Map<String, Object> testJson) {
+        return ScenarioSchedule.of(testJson).map(ScenarioSchedule::factory)
+                .orElse(NemesisSchedule::create);
     }
 
     /** A run of this configuration keeping only these fault cycles (null: all). */

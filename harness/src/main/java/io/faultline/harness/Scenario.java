@@ -25,10 +25,20 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
     }
 
     /** The settings a scenario fixes; the workload runs on one key so every write goes to the targeted partition. */
-    record Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean) {
+    record Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean,
+                    Map<String, String> brokerProps) {
+        Settings {
+            brokerProps = Map.copyOf(brokerProps);
+        }
+
+        Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean) {
+            this(nodes, replicationFactor, acks, idempotence, minIsr, unclean, Map.of());
+        }
+
         String describe() {
             return "nodes=" + nodes + " rf=" + replicationFactor + " acks=" + acks + " idempotence=" + idempotence
-                    + " min.insync.replicas=" + minIsr + " unclean.leader.election.enable=" + unclean;
+                    + " min.insync.replicas=" + minIsr + " unclean.leader.election.enable=" + unclean
+                    + (brokerProps.isEmpty() ? "" : " " + new java.util.TreeMap<>(brokerProps));
         }
     }
 
@@ -114,6 +124,41 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
             }
         }
 
+        /**
+         * Power loss of every node of these roles at one instant: each disk (lazyfs) forgets what was not fsynced and
+         * the nodes stay down until {@link PowerOn} (or the final heal).
+         */
+        record PowerOff(Set<Role> roles) implements Step {
+            public PowerOff {
+                roles = Set.copyOf(roles);
+                if (roles.isEmpty()) throw new IllegalArgumentException("power off nobody");
+            }
+
+            @Override
+            public String toString() {
+                return "power off the " + String.join(" and ", roles.stream().sorted().map(Role::label).toList());
+            }
+        }
+
+        /** Power back on (start) the nodes of one role that are down. */
+        record PowerOn(Role role) implements Step {
+            @Override
+            public String toString() {
+                return "power on the " + role.label();
+            }
+        }
+
+        /**
+         * Wait until the node of this role leads the workload's partition (at most {@code limit}): later steps that
+         * depend on who leads do not rest on how long a restart takes on a busy machine.
+         */
+        record AwaitLeader(Role role, Duration limit) implements Step {
+            @Override
+            public String toString() {
+                return "await the " + role.label() + " leading (at most " + limit.toSeconds() + " s)";
+            }
+        }
+
         /** Crash, cut the tail of a segment file (as an unsynced page cache lost at a power cut), start again. */
         record TruncateTail(Role role, long bytes) implements Step {
             @Override
@@ -121,6 +166,18 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
                 return "truncate " + bytes + " bytes of the " + role.label() + "'s segment tail";
             }
         }
+    }
+
+    /** The nemesis packages the script acts through, in a fixed order (a run's --nemesis, so replay has them too). */
+    List<String> packages() {
+        var out = new java.util.LinkedHashSet<String>();
+        for (Step s : steps) {
+            if (s instanceof Step.Cut || s instanceof Step.Heal) out.add(io.faultline.nemesis.FaultPackages.PARTITION);
+            if (s instanceof Step.Kill || s instanceof Step.Start) out.add(io.faultline.nemesis.FaultPackages.KILL);
+            if (s instanceof Step.TruncateTail) out.add(io.faultline.nemesis.FaultPackages.DISK);
+            if (s instanceof Step.PowerOff || s instanceof Step.PowerOn) out.add(io.faultline.nemesis.FaultPackages.POWER);
+        }
+        return List.copyOf(out);
     }
 
     /** Seconds the script takes when every step is instant: the sum of its waits. */

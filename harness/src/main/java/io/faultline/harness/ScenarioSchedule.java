@@ -19,6 +19,7 @@ import io.faultline.nemesis.disk.DiskNemesis;
 import io.faultline.nemesis.net.Grudge;
 import io.faultline.nemesis.net.PartitionShape;
 import io.faultline.nemesis.net.Partitioner;
+import io.faultline.nemesis.power.PowerNemesis;
 import io.faultline.nemesis.process.ProcessNemesis;
 import io.faultline.nemesis.process.Target;
 import io.faultline.results.ReportInput;
@@ -42,9 +43,6 @@ import java.util.concurrent.TimeUnit;
  * operations, so faults land in the history, the report's bands and the final heal exactly as scheduled faults do.
  */
 final class ScenarioSchedule implements FaultSchedule {
-    /** The packages a script acts through. */
-    static final List<String> PACKAGES = List.of(FaultPackages.PARTITION, FaultPackages.KILL, FaultPackages.DISK);
-
     private final Scenario scenario;
     private final SutCluster cluster;
     private final PartitionRef partition;
@@ -52,23 +50,63 @@ final class ScenarioSchedule implements FaultSchedule {
     private final Scheduler scheduler;
     private final RunLog log;
     private final Set<String> active = new LinkedHashSet<>();
+    private final boolean unclean;
+    private final HistoryRecorder recorder;
     private volatile Thread thread;
     private volatile Map<Role, List<String>> roles;
 
     private ScenarioSchedule(Scenario scenario, TestConfig config, SutCluster cluster, HistoryRecorder recorder,
                              List<String> topics, RunLog log) {
         this.scenario = scenario;
+        this.unclean = config.unclean();
+        this.recorder = recorder;
         this.cluster = cluster;
         this.log = log;
         this.partition = new PartitionRef(topics.get(0), 0);
         this.context = NemesisContext.builder(cluster).recorder(recorder)
                 .log(FaultLog.all(List.of(FaultLog.toHistory(recorder), this::track))).seed(config.seed()).build();
-        List<FaultPackage> packages = FaultPackages.create(PACKAGES, context, FaultOptions.defaults().withPrimaries(List.of(partition)));
+        List<FaultPackage> packages = FaultPackages.create(config.nemesis(), context, FaultOptions.defaults().withPrimaries(List.of(partition)));
         this.scheduler = new Scheduler(context, packages);
     }
 
+    /** test.json's key for the scenario a run performed: {"name": …, "script": […]} (what replay reads). */
+    static final String TEST_JSON_KEY = "scenario";
+
     static TestRunner.FaultScheduleFactory factory(Scenario scenario) {
-        return (config, cluster, recorder, topics, log) -> new ScenarioSchedule(scenario, config, cluster, recorder, topics, log);
+        return new TestRunner.FaultScheduleFactory() {
+            @Override
+            public FaultSchedule create(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics,
+                                        RunLog log) {
+                return new ScenarioSchedule(scenario, config, cluster, recorder, topics, log);
+            }
+
+            @Override
+            public Map<String, Object> testJsonEntries() {
+                return Map.of(TEST_JSON_KEY, Map.of("name", scenario.name(), "script", script(scenario)));
+            }
+        };
+    }
+
+    /** The script as text, one step a line (stored so a replay can tell when the scenario changed since). */
+    static List<String> script(Scenario scenario) {
+        return scenario.steps().stream().map(Object::toString).toList();
+    }
+
+    /**
+     * The scenario a stored run performed, from its test.json, or empty for a run of random faults. A name this
+     * build does not know, or a script that changed since, is one clear error: replaying would not repeat the run.
+     */
+    static java.util.Optional<Scenario> of(Map<String, Object> testJson) {
+        Object entry = testJson.get(TEST_JSON_KEY);
+        if (entry == null) return java.util.Optional.empty();
+        if (!(entry instanceof Map<?, ?> m) || !(m.get("name") instanceof String name)) {
+            throw new IllegalArgumentException("test.json: \"" + TEST_JSON_KEY + "\" must be an object with a \"name\"");
+        }
+        List<Scenario> variants = Scenarios.variants(name);
+        if (!(m.get("script") instanceof List<?> stored)) return java.util.Optional.of(Scenarios.forRun(name));
+        for (Scenario s : variants) if (stored.equals(script(s))) return java.util.Optional.of(s);
+        throw new IllegalArgumentException("test.json: scenario " + name + " ran the script " + stored
+                + " but this build's is " + script(Scenarios.forRun(name)) + ": a replay would not repeat it");
     }
 
     private void track(FaultLog.FaultEvent e) {
@@ -79,6 +117,8 @@ final class ScenarioSchedule implements FaultSchedule {
                 case Partitioner.STOP -> active.remove("partition");
                 case ProcessNemesis.KILL -> active.add("kill");
                 case ProcessNemesis.START -> active.remove("kill");
+                case PowerNemesis.OFF -> active.add("power");
+                case PowerNemesis.ON -> active.remove("power");
                 default -> { }
             }
         }
@@ -87,15 +127,52 @@ final class ScenarioSchedule implements FaultSchedule {
     @Override
     public void start() {
         scheduler.setup();
+        if (unclean) enableUncleanClusterWide();
         Thread t = new Thread(this::runScript, "faultline-scenario");
         t.setDaemon(true);
         thread = t;
         t.start();
     }
 
+    /**
+     * Also sets unclean.leader.election.enable=true as the cluster-wide dynamic default (server.properties already
+     * has it): broker-impl's controller reads only the metadata's configs (topic, then cluster default) when it
+     * elects, not its server.properties, so without this its unclean election never happens. Kafka takes the same
+     * setting the same way, so both systems run the scenario with the same configuration.
+     */
+    private void enableUncleanClusterWide() {
+        var resource = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.BROKER, "");
+        var op = new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                "unclean.leader.election.enable", "true"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
+        try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all().get(30, TimeUnit.SECONDS);
+            log.line("scenario: unclean.leader.election.enable=true set as the cluster-wide dynamic default");
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            log.line("scenario: could not set unclean.leader.election.enable as the cluster default: " + e);
+        }
+    }
+
+    /** Acknowledged writes the workload must have before the script starts (a busy machine connects slowly). */
+    static final int WRITES_BEFORE_SCRIPT = 200;
+
+    /** Waits (at most 90 s) until the workload has {@link #WRITES_BEFORE_SCRIPT} acknowledged sends. */
+    private void awaitWrites() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long acked = 0;
+        while (System.nanoTime() < deadline) {
+            acked = recorder.ops().stream().filter(op -> op.process() != io.faultline.checker.history.Op.NEMESIS
+                    && op.type() == io.faultline.checker.history.OpType.OK && "send".equals(op.f())).count();
+            if (acked >= WRITES_BEFORE_SCRIPT) break;
+            Thread.sleep(250);
+        }
+        log.line("scenario script starts after " + acked + " acknowledged sends");
+    }
+
     private void runScript() {
         int i = 0;
         try {
+            awaitWrites();
             for (Step step : scenario.steps()) {
                 i++;
                 if (step instanceof Step.Wait w) {
@@ -103,6 +180,11 @@ final class ScenarioSchedule implements FaultSchedule {
                     continue;
                 }
                 if (roles == null) roles = resolveRoles();
+                if (step instanceof Step.AwaitLeader a) {
+                    log.line("scenario step " + i + "/" + scenario.steps().size() + ": " + step + " " + roles.get(a.role()));
+                    log.line("scenario step " + i + ": " + awaitLeader(roles.get(a.role()).get(0), a.limit()));
+                    continue;
+                }
                 log.line("scenario step " + i + "/" + scenario.steps().size() + ": " + step + describeTargets(step));
                 FaultOp done = perform(step);
                 if (done.isFailed()) log.line("scenario step " + i + " failed: " + done.error() + " (the script goes on)");
@@ -119,6 +201,8 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.Kill k) return " " + roles.get(k.role());
         if (step instanceof Step.Start st) return " " + roles.get(st.role());
         if (step instanceof Step.TruncateTail t) return " " + roles.get(t.role());
+        if (step instanceof Step.PowerOff p) return " " + names(p.roles());
+        if (step instanceof Step.PowerOn p) return " " + roles.get(p.role());
         if (step instanceof Step.Cut c) return " " + names(c.side()) + " | " + names(c.from());
         return "";
     }
@@ -134,6 +218,10 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.TruncateTail t) {
             return scheduler.invoke(FaultPackages.DISK, FaultOp.of(DiskNemesis.TRUNCATE, new DiskFault.Truncate(nodes(t.role()), t.bytes())));
         }
+        if (step instanceof Step.PowerOff p) {
+            return scheduler.invoke(FaultPackages.POWER, FaultOp.of(PowerNemesis.OFF, new Target.Nodes(List.copyOf(names(p.roles())))));
+        }
+        if (step instanceof Step.PowerOn p) return scheduler.invoke(FaultPackages.POWER, FaultOp.of(PowerNemesis.ON, nodes(p.role())));
         throw new IllegalStateException("not a fault step: " + step);
     }
 
@@ -153,6 +241,24 @@ final class ScenarioSchedule implements FaultSchedule {
         for (String x : a) drops.computeIfAbsent(x, k -> new TreeSet<>()).addAll(b);
         for (String y : b) drops.computeIfAbsent(y, k -> new TreeSet<>()).addAll(a);
         return new Grudge(drops);
+    }
+
+    /** Polls the partition's leader until it is {@code node} or the limit passes; says which. */
+    private String awaitLeader(String node, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        String seen = "unknown";
+        while (System.nanoTime() < deadline) {
+            try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
+                var p = admin.describeTopics(List.of(partition.topic())).allTopicNames().get(5, TimeUnit.SECONDS)
+                        .get(partition.topic()).partitions().get(partition.partition());
+                seen = p.leader() == null || p.leader().isEmpty() ? "none" : "n" + p.leader().id();
+                if (seen.equals(node)) return node + " leads " + partition;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+                seen = "unknown (" + e.getClass().getSimpleName() + ")";
+            }
+            Thread.sleep(500);
+        }
+        return "gave up after " + limit.toSeconds() + " s: the leader is " + seen + " (the script goes on)";
     }
 
     /** Leader, followers and the rest of the partition, from the cluster's own metadata (retried for 30 s). */

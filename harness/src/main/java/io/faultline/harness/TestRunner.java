@@ -63,6 +63,11 @@ final class TestRunner {
     interface FaultScheduleFactory {
         FaultSchedule create(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics,
                              RunLog log);
+
+        /** What test.json must also hold so `replay` builds the same schedule (a scenario's name and script). */
+        default Map<String, Object> testJsonEntries() {
+            return Map.of();
+        }
     }
 
     TestRunner(TestConfig config, RunStore store, PrintStream terminal, FaultScheduleFactory faults) {
@@ -89,6 +94,7 @@ final class TestRunner {
         SystemUnderTest sut = systemUnderTest(config);
         var testJson = StoredRun.testJson(run.testName(), config, startedAt, sut.version());
         if (onlyCycles != null) testJson.put("fault-cycles", new java.util.TreeSet<>(onlyCycles));
+        testJson.putAll(faults.testJsonEntries());
         run.writeTestJson(testJson);
 
         var state = new RunState();

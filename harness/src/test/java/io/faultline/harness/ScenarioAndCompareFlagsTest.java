@@ -75,7 +75,7 @@ class ScenarioAndCompareFlagsTest {
             assertEquals(s.settings().replicationFactor(), c.replicationFactor());
             assertEquals(s.settings().unclean(), c.unclean());
             assertEquals(1, c.keys(), "one key: every write goes to the targeted partition");
-            assertEquals(s.scriptSeconds() + 20, c.timeLimitSeconds());
+            assertEquals(s.scriptSeconds() + ScenarioCommand.AFTER_SCRIPT_SECONDS, c.timeLimitSeconds());
         }
         Scenario kip = Scenarios.named("kip-101-loss");
         assertEquals(Verdict.VALID, kip.expectationFor("apache-kafka", null).verdict());
@@ -91,7 +91,7 @@ class ScenarioAndCompareFlagsTest {
         assertTrue(lost.matches(Verdict.INVALID, List.of("inconsistent-offsets 2", "unseen 7")));
         assertTrue(!lost.matches(Verdict.INVALID, List.of("duplicate 3")), "another anomaly is not the expected loss");
         assertTrue(!lost.matches(Verdict.VALID, List.of()));
-        var valid = Scenarios.named("min-isr-1").expectationFor("apache-kafka", null);
+        var valid = Scenarios.named("kip-101-loss").expectationFor("apache-kafka", null);
         assertTrue(valid.matches(Verdict.VALID, List.of()) && !valid.matches(Verdict.INVALID, List.of("lost-write 1")));
     }
 

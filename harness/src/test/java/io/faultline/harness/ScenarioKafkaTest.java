@@ -26,13 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @DockerBacked
 class ScenarioKafkaTest {
     private static ScenarioCommand.Outcome run(String name, Path store, long seed) throws Exception {
-        Scenario s = Scenarios.named(name);
-        // the default time limit (script + 20 s): the script's kills and starts take seconds of their own, and writes
-        // after the script move the log past the lost offsets so the final drain can prove them lost (with
-        // script + 2 s the unclean script did not finish and acks-1-failover's losses stayed "unseen": unknown)
+        Scenario s = Scenarios.forRun(name);
+        // the default time limit (script + ScenarioCommand.AFTER_SCRIPT_SECONDS): writes after the script move the log
+        // past the lost offsets so the final drain can prove them lost (shorter, losses stay "unseen": unknown)
         TestConfig config = ScenarioCommand.config(s, "apache-kafka", null, null, seed);
         var out = new ByteArrayOutputStream();
-        var outcome = ScenarioCommand.run(s, config, null, new RunStore(store), new PrintStream(out, true, StandardCharsets.UTF_8));
+        var outcome = ScenarioCommand.run(s, config, new RunStore(store), new PrintStream(out, true, StandardCharsets.UTF_8));
         String log = out.toString(StandardCharsets.UTF_8);
         assertTrue(log.contains("faultline: expect: "), "the expectation is printed first: " + log);
         assertTrue(log.contains("scenario script finished"), "every step ran: " + log);
@@ -58,8 +57,16 @@ class ScenarioKafkaTest {
 
     @Test
     @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
-    void minIsrOneWithCleanElectionKeepsAcknowledgedWrites(@TempDir Path store) throws Exception {
+    void minIsrOneLosesWhenTheOnlyInSyncReplicaLosesPower(@TempDir Path store) throws Exception {
         var o = run("min-isr-1", store, 13);
+        assertEquals(Verdict.INVALID, o.result().verdict(), "anomalies " + o.result().anomalies() + " " + o.result().caveats());
+        assertTrue(o.asExpected(), "a loss: " + o.result().anomalies());
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
+    void kip101LossDoesNotHappenWithLeaderEpochTruncation(@TempDir Path store) throws Exception {
+        var o = run("kip-101-loss", store, 14);
         assertEquals(Verdict.VALID, o.result().verdict(), "anomalies " + o.result().anomalies() + " " + o.result().caveats());
     }
 }
