@@ -1,5 +1,6 @@
 package io.faultline.broker.config;
 
+import io.faultline.broker.common.SeededBugs;
 import io.faultline.broker.storage.LogConfig;
 import java.io.IOException;
 import java.io.Reader;
@@ -21,6 +22,7 @@ import java.util.Properties;
  *                    directory in the first log dir that the storage engine skips)
  * @param replicationTruncation faultline.replication.truncation: leader-epoch (default) or high-watermark (Kafka
  *                              before KIP-101, loses acknowledged writes on purpose)
+ * @param bugs        faultline.bug.*: seeded bugs switched on (none unless faultline.bugs.allowed=true)
  */
 public record BrokerConfig(
         int nodeId,
@@ -43,11 +45,13 @@ public record BrokerConfig(
         long maintenanceIntervalMs,
         LogConfig defaultLogConfig,
         String replicationTruncation,
-        long queuedMaxRequestBytes) {
+        long queuedMaxRequestBytes,
+        SeededBugs bugs) {
 
     public BrokerConfig {
         logDirs = List.copyOf(logDirs);
         if (logDirs.isEmpty()) throw new IllegalArgumentException("no log directory");
+        if (bugs == null) bugs = SeededBugs.NONE;
     }
 
     /** Broker-level log.* names mapped to the topic-level names LogConfig understands. */
@@ -115,7 +119,8 @@ public record BrokerConfig(
                 p.getInt("group.max.session.timeout.ms", 1800000, 0),
                 p.getInt("group.initial.rebalance.delay.ms", 3000, 0),
                 p.getLong("faultline.maintenance.interval.ms", 5000, 1),
-                logConfig, truncation(p, problems), queuedMaxRequestBytes(p));
+                logConfig, truncation(p, problems), queuedMaxRequestBytes(p),
+                SeededBugs.parse(props, problems));
         if (!problems.isEmpty()) throw new ConfigException(problems);
         return c;
     }

@@ -1,5 +1,7 @@
 package io.faultline.broker.controller;
 
+import io.faultline.broker.common.SeededBugs;
+
 /**
  * Tunables of the controller and its Raft quorum (Kafka names in comments).
  *
@@ -16,17 +18,19 @@ package io.faultline.broker.controller;
  * @param writeTimeoutMs            how long a request waits for its records to commit before failing
  * @param raftSegmentBytes          Raft log segment size; only closed segments are purged after a snapshot, and a
  *                                  segment must hold the biggest batch (a CreateTopics at the per-request cap)
+ * @param bugs                      seeded controller bugs switched on (none by default)
  */
 public record ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeatIntervalMs,
                                  short defaultReplicationFactor, int defaultNumPartitions, int maxPartitionsPerTopic,
                                  int maxPartitionsPerRequest, int maxPartitionsTotal, int electionTimeoutMinMs,
                                  int electionTimeoutMaxMs, long snapshotThreshold, int writeTimeoutMs,
-                                 long raftSegmentBytes) {
+                                 long raftSegmentBytes, SeededBugs bugs) {
 
     public static final ControllerSettings DEFAULTS = new ControllerSettings(9000, 2000, (short) 1, 1, 10_000,
-            10_000, 20_000, 500, 1000, 1000, 5_000, 8L << 20);
+            10_000, 20_000, 500, 1000, 1000, 5_000, 8L << 20, SeededBugs.NONE);
 
     public ControllerSettings {
+        if (bugs == null) bugs = SeededBugs.NONE;
         if (brokerSessionTimeoutMs <= 0 || brokerHeartbeatIntervalMs <= 0) throw new IllegalArgumentException("timeouts must be > 0");
         if (defaultReplicationFactor <= 0 || defaultNumPartitions <= 0) throw new IllegalArgumentException("defaults must be > 0");
         if (maxPartitionsPerTopic <= 0 || maxPartitionsPerRequest <= 0 || maxPartitionsTotal <= 0) {
@@ -44,30 +48,36 @@ public record ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeat
     public ControllerSettings withSessionTimeout(int sessionMs, int heartbeatMs) {
         return new ControllerSettings(sessionMs, heartbeatMs, defaultReplicationFactor, defaultNumPartitions,
                 maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal, electionTimeoutMinMs,
-                electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes);
+                electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs);
     }
 
     public ControllerSettings withDefaults(short replicationFactor, int numPartitions) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, replicationFactor,
                 numPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes);
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs);
     }
 
     public ControllerSettings withPartitionLimits(int perTopic, int perRequest, int total) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, perTopic, perRequest, total, electionTimeoutMinMs, electionTimeoutMaxMs,
-                snapshotThreshold, writeTimeoutMs, raftSegmentBytes);
+                snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs);
     }
 
     public ControllerSettings withRaft(int electionMinMs, int electionMaxMs, long snapshotEvery) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionMinMs, electionMaxMs, snapshotEvery, writeTimeoutMs, raftSegmentBytes);
+                electionMinMs, electionMaxMs, snapshotEvery, writeTimeoutMs, raftSegmentBytes, bugs);
     }
 
     public ControllerSettings withRaftSegmentBytes(long bytes) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, bytes);
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, bytes, bugs);
+    }
+
+    public ControllerSettings withBugs(SeededBugs seeded) {
+        return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
+                defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, seeded);
     }
 }

@@ -1,5 +1,8 @@
 package io.faultline.broker.partition;
 
+import io.faultline.broker.common.SeededBug;
+import io.faultline.broker.common.SeededBugs;
+
 import io.faultline.broker.storage.LogAppendInfo;
 import io.faultline.broker.storage.LogReadResult;
 import io.faultline.broker.storage.PartitionLog;
@@ -40,6 +43,7 @@ public final class Partition {
     private final ProducerStateManager producers = new ProducerStateManager();
     private final Object appendLock = new Object();
     private final ProducerStateSnapshots snapshots;
+    private final SeededBugs bugs;
     /** Producer state changed since the last snapshot (guarded by appendLock). */
     private boolean producerStateDirty;
     private volatile PartitionRole role;
@@ -48,11 +52,17 @@ public final class Partition {
 
     Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
               Consumer<TopicPartition> wakeWaiters) {
-        this(tp, topicId, log, localNodeId, wakeWaiters, null);
+        this(tp, topicId, log, localNodeId, wakeWaiters, null, SeededBugs.NONE);
     }
 
     Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
               Consumer<TopicPartition> wakeWaiters, ProducerStateSnapshots snapshots) {
+        this(tp, topicId, log, localNodeId, wakeWaiters, snapshots, SeededBugs.NONE);
+    }
+
+    Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
+              Consumer<TopicPartition> wakeWaiters, ProducerStateSnapshots snapshots, SeededBugs bugs) {
+        this.bugs = bugs;
         this.tp = tp;
         this.topicId = topicId;
         this.log = log;

@@ -1,5 +1,6 @@
 package io.faultline.broker.partition;
 
+import io.faultline.broker.common.SeededBugs;
 import io.faultline.broker.common.Time;
 import io.faultline.broker.metadata.MetadataDelta;
 import io.faultline.broker.metadata.MetadataImage;
@@ -30,6 +31,7 @@ public final class PartitionManager implements AutoCloseable {
 
     private final int nodeId;
     private final LogStore logs;
+    private final SeededBugs bugs;
     private volatile MetadataImage image = MetadataImage.EMPTY;
     private final ProducerStateSnapshots snapshots;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
@@ -38,6 +40,11 @@ public final class PartitionManager implements AutoCloseable {
     private volatile RoleChangeListener roleListener = RoleChangeListener.NONE;
 
     public PartitionManager(int nodeId, LogStore logs, Path logDir, Time time) {
+        this(nodeId, logs, logDir, time, SeededBugs.NONE);
+    }
+
+    public PartitionManager(int nodeId, LogStore logs, Path logDir, Time time, SeededBugs bugs) {
+        this.bugs = bugs;
         this.producePurgatory = new DelayedOperationPurgatory<>("produce", time.scheduler());
         this.fetchPurgatory = new DelayedOperationPurgatory<>("fetch", time.scheduler());
         this.snapshots = new ProducerStateSnapshots(logDir);
@@ -79,7 +86,7 @@ public final class PartitionManager implements AutoCloseable {
             remove(tp);
         }
         Partition p = partitions.computeIfAbsent(tp, x -> new Partition(x, tip.topicId(), logs.getOrCreate(x), nodeId,
-                this::wakeWaiters, snapshots));
+                this::wakeWaiters, snapshots, bugs));
         try {
             transition.accept(p);
         } catch (IllegalStateException e) {
@@ -117,6 +124,11 @@ public final class PartitionManager implements AutoCloseable {
 
     public int nodeId() {
         return nodeId;
+    }
+
+    /** The seeded bugs switched on for this node. */
+    public SeededBugs bugs() {
+        return bugs;
     }
 
     /** Completes an acks=all produce now or when the high watermark of its partitions passes its offsets. */

@@ -56,7 +56,8 @@ public final class PartitionReplication {
         fetchers.removePartition(tp);
         epoch = leaderEpoch;
         followedLeader = leaderId;
-        if (fetchers.config().truncation() == TruncationMode.HIGH_WATERMARK) {
+        if (fetchers.config().truncation() == TruncationMode.HIGH_WATERMARK
+                && !fetchers.config().bugs().on(io.faultline.broker.common.SeededBug.FOLLOWER_NO_TRUNCATE)) {
             long hw = replicaLog.highWatermark();
             log.info("{}: follower of {} in epoch {}; truncating to our high watermark {} (high-watermark mode)", tp,
                     leaderId, leaderEpoch, hw);

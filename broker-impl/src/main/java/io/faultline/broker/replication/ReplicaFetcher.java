@@ -1,5 +1,6 @@
 package io.faultline.broker.replication;
 
+import io.faultline.broker.common.SeededBug;
 import io.faultline.broker.common.Time;
 import io.faultline.broker.storage.EpochEndOffset;
 import java.io.IOException;
@@ -174,7 +175,13 @@ public final class ReplicaFetcher {
     /** Epoch of our last batch; in high-watermark mode none is sent, so the leader never reports divergence. */
     private int lastFetchedEpoch(PartitionFetchState s) {
         if (config.truncation() == TruncationMode.HIGH_WATERMARK) return -1;
+        if (noTruncation()) return -1; // seeded: the leader never reports divergence
         return s.log.latestEpoch().orElse(-1);
+    }
+
+    /** Seeded bug follower-no-truncate: the follower keeps whatever tail it has. */
+    private boolean noTruncation() {
+        return config.bugs().on(SeededBug.FOLLOWER_NO_TRUNCATE);
     }
 
     private void handle(PartitionFetchState s, FetchResponseData.PartitionData pd) {
@@ -195,7 +202,7 @@ public final class ReplicaFetcher {
 
     private void handleData(PartitionFetchState s, FetchResponseData.PartitionData pd) {
         FetchResponseData.EpochEndOffset div = pd.divergingEpoch();
-        if (div.epoch() >= 0 || div.endOffset() >= 0) {
+        if ((div.epoch() >= 0 || div.endOffset() >= 0) && !noTruncation()) {
             long to = FollowerTruncation.offsetFor(new EpochEndOffset(div.epoch(), div.endOffset()), s.log);
             log.info("{}: diverging epoch {} ending at {} from leader {}; truncating from {} to {}", s.tp, div.epoch(),
                     div.endOffset(), sourceBrokerId, s.log.logEndOffset(), to);
@@ -214,6 +221,10 @@ public final class ReplicaFetcher {
         try {
             long leaderEnd = listOffset(s, ListOffsetsLatest.LATEST);
             long ourEnd = s.log.logEndOffset();
+            if (leaderEnd < ourEnd && noTruncation()) {
+                delay(s, Errors.OFFSET_OUT_OF_RANGE); // seeded: keeps its tail, resumes once the leader passes it
+                return;
+            }
             if (leaderEnd < ourEnd) {
                 log.warn("{}: our end {} is beyond leader {}'s end {}; truncating", s.tp, ourEnd, sourceBrokerId, leaderEnd);
                 s.log.truncateTo(leaderEnd);

@@ -1,5 +1,6 @@
 package io.faultline.broker.replication;
 
+import io.faultline.broker.common.SeededBugs;
 import java.util.Properties;
 
 /**
@@ -12,13 +13,22 @@ import java.util.Properties;
  * @param partitionFetchMaxBytes  bytes per partition (replica.fetch.max.bytes)
  * @param socketTimeoutMs         connect/read timeout of the fetcher's connection (replica.socket.timeout.ms)
  * @param truncation              how a new follower truncates ({@value TruncationMode#CONFIG})
+ * @param bugs                    seeded replication bugs switched on (none by default)
  */
 public record ReplicationConfig(long replicaLagTimeMaxMs, long fetchBackoffMs, int fetchMaxWaitMs, int fetchMaxBytes,
-                                int partitionFetchMaxBytes, int socketTimeoutMs, TruncationMode truncation) {
+                                int partitionFetchMaxBytes, int socketTimeoutMs, TruncationMode truncation,
+                                SeededBugs bugs) {
     public static final ReplicationConfig DEFAULT = new ReplicationConfig(30_000, 1_000, 500, 10 * 1024 * 1024,
             1024 * 1024, 30_000, TruncationMode.LEADER_EPOCH);
 
+    public ReplicationConfig(long replicaLagTimeMaxMs, long fetchBackoffMs, int fetchMaxWaitMs, int fetchMaxBytes,
+                             int partitionFetchMaxBytes, int socketTimeoutMs, TruncationMode truncation) {
+        this(replicaLagTimeMaxMs, fetchBackoffMs, fetchMaxWaitMs, fetchMaxBytes, partitionFetchMaxBytes,
+                socketTimeoutMs, truncation, SeededBugs.NONE);
+    }
+
     public ReplicationConfig {
+        if (bugs == null) bugs = SeededBugs.NONE;
         if (replicaLagTimeMaxMs <= 0 || fetchBackoffMs < 0 || fetchMaxWaitMs < 0 || fetchMaxBytes <= 0
                 || partitionFetchMaxBytes <= 0 || socketTimeoutMs <= 0 || truncation == null) {
             throw new IllegalArgumentException("invalid replication config " + this);
@@ -38,11 +48,16 @@ public record ReplicationConfig(long replicaLagTimeMaxMs, long fetchBackoffMs, i
 
     public ReplicationConfig withTruncation(TruncationMode mode) {
         return new ReplicationConfig(replicaLagTimeMaxMs, fetchBackoffMs, fetchMaxWaitMs, fetchMaxBytes,
-                partitionFetchMaxBytes, socketTimeoutMs, mode);
+                partitionFetchMaxBytes, socketTimeoutMs, mode, bugs);
     }
 
     public ReplicationConfig withReplicaLagTimeMaxMs(long ms) {
         return new ReplicationConfig(ms, fetchBackoffMs, fetchMaxWaitMs, fetchMaxBytes, partitionFetchMaxBytes,
-                socketTimeoutMs, truncation);
+                socketTimeoutMs, truncation, bugs);
+    }
+
+    public ReplicationConfig withBugs(SeededBugs seeded) {
+        return new ReplicationConfig(replicaLagTimeMaxMs, fetchBackoffMs, fetchMaxWaitMs, fetchMaxBytes,
+                partitionFetchMaxBytes, socketTimeoutMs, truncation, seeded);
     }
 }

@@ -82,7 +82,9 @@ public final class KafkaBroker implements AutoCloseable {
         // A log is created while its topic's change is applied: the partition manager already holds the new image.
         LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
                 partitionImage().topicConfig(tp.topic())), time);
-        partitions = new PartitionManager(config.nodeId(), logs, dir, time);
+        partitions = new PartitionManager(config.nodeId(), logs, dir, time, config.bugs());
+        if (!config.bugs().isEmpty()) log.warn("Broker {} runs with SEEDED BUGS {} (faultline.bugs.allowed=true)",
+                config.nodeId(), config.bugs());
 
         // Bind every listener first: registration advertises the bound ports.
         // A fixed port is bound only when the broker is ready (a client that can connect gets answers); an
@@ -228,7 +230,8 @@ public final class KafkaBroker implements AutoCloseable {
                 // Validated before any work: a request cannot make the cluster create more than a broker can open.
                 .withPartitionLimits(io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_TOPIC,
                         io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_REQUEST,
-                        io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_BROKER);
+                        io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_BROKER)
+                .withBugs(config.bugs());
         int election = config.cluster().quorumElectionTimeoutMs();
         if (election > 0) {
             settings = settings.withRaft(election, 2 * election, settings.snapshotThreshold());

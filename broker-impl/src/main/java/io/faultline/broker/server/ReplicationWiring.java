@@ -30,7 +30,8 @@ final class ReplicationWiring {
                                AlterPartitionSender.Transport toController) {
         ReplicationConfig rc = ReplicationConfig.DEFAULT
                 .withReplicaLagTimeMaxMs(config.cluster().replicaLagTimeMaxMs())
-                .withTruncation(TruncationMode.parse(config.replicationTruncation()));
+                .withTruncation(TruncationMode.parse(config.replicationTruncation()))
+                .withBugs(config.bugs());
         int nodeId = config.nodeId();
         String listener = config.listeners().interBroker();
         ReplicaFetcherManager fetchers = new ReplicaFetcherManager(nodeId, time, rc,
