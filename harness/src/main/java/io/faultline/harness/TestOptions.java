@@ -26,6 +26,10 @@ public final class TestOptions {
     @Option(names = "--unclean", arity = "1", description = "unclean.leader.election.enable: true/false (default: ${DEFAULT-VALUE})")
     boolean unclean = false;
 
+    @Option(names = "--bug", description = "broker-impl only: switch on a seeded bug (repeatable; sets faultline.bug.NAME"
+            + " and faultline.bugs.allowed; see: faultline bugs --help)")
+    List<String> bugs = List.of();
+
     /** The validated configuration; throws IllegalArgumentException with a one-line reason. */
     TestConfig toConfig() {
         if (shape.suts().size() > 1) {
@@ -43,6 +47,12 @@ public final class TestOptions {
             throw new IllegalArgumentException("--idempotence true needs --acks all (Kafka's rule), got --acks " + acks);
         }
         int effectiveMinIsr = minIsr != null ? minIsr : Math.min(2, shape.replicationFactor());
-        return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom()).withSut(sutName);
+        if (!bugs.isEmpty() && !"broker-impl".equals(sutName)) {
+            throw new IllegalArgumentException("--bug switches on a seeded bug of broker-impl; " + sutName
+                    + " has none: use --sut broker-impl");
+        }
+        var bugProperties = SeededBugCatalog.properties(bugs);
+        return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom()).withSut(sutName)
+                .withBrokerProperties(bugProperties);
     }
 }
