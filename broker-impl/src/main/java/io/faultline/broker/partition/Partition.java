@@ -264,7 +264,9 @@ public final class Partition {
         if (!(r instanceof PartitionRole.Leader)) {
             throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
         }
-        return log.read(fetchOffset, maxBytes, consumer ? log.highWatermark() : Long.MAX_VALUE);
+        // Seeded bug read-past-hw: consumers see records no follower may have yet.
+        boolean boundedByHw = consumer && !bugs.on(SeededBug.READ_PAST_HW);
+        return log.read(fetchOffset, maxBytes, boundedByHw ? log.highWatermark() : Long.MAX_VALUE);
     }
 
     /** Leader-only requests (ListOffsets, OffsetForLeaderEpoch) from clients are refused by followers. */

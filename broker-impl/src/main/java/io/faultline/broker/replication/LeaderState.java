@@ -149,7 +149,7 @@ public final class LeaderState {
 
     /** acks=all is refused before the append when the committed ISR is smaller than min.insync.replicas. */
     public synchronized void checkEnoughReplicasForAppend(short acks) {
-        if (acks == -1 && isrState.isr().size() < minInsyncReplicas) {
+        if (acks == -1 && isrState.isr().size() < minInsyncReplicas && !minIsrIgnored()) {
             throw new NotEnoughReplicasException(tp + ": ISR " + isrState.isr() + " is smaller than min.insync.replicas "
                     + minInsyncReplicas);
         }
@@ -163,8 +163,13 @@ public final class LeaderState {
     public synchronized Optional<Errors> ackStatus(long requiredOffset) {
         if (config.bugs().on(SeededBug.ACKS_ALL_LEADER_ONLY)) return Optional.of(Errors.NONE); // seeded: no wait
         if (replicaLog.highWatermark() < requiredOffset) return Optional.empty();
-        return Optional.of(isrState.maximalIsr().size() >= minInsyncReplicas ? Errors.NONE
+        return Optional.of(isrState.maximalIsr().size() >= minInsyncReplicas || minIsrIgnored() ? Errors.NONE
                 : Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND);
+    }
+
+    /** Seeded bug min-isr-ignored: acks=all is answered as if the ISR were always big enough. */
+    private boolean minIsrIgnored() {
+        return config.bugs().on(SeededBug.MIN_ISR_IGNORED);
     }
 
     /** After a leader append: with no other in-sync replica the high watermark follows the log end at once. */
@@ -287,7 +292,8 @@ public final class LeaderState {
         long now = time.milliseconds();
         long newHw = leaderEnd;
         Set<Integer> maximal = isrState.maximalIsr();
-        for (ReplicaState s : remotes.values()) {
+        // Seeded bug hw-from-leader-leo: the followers' progress is ignored.
+        if (!config.bugs().on(SeededBug.HW_FROM_LEADER_LEO)) for (ReplicaState s : remotes.values()) {
             if (maximal.contains(s.brokerId()) || s.isCaughtUp(leaderEnd, now, config.replicaLagTimeMaxMs())) {
                 newHw = Math.min(newHw, s.logEndOffset());
             }

@@ -1,0 +1,130 @@
+package io.faultline.broker.replication;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.faultline.broker.common.SeededBug;
+import io.faultline.broker.common.SeededBugs;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.common.protocol.Errors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The seeded replication bugs on in-JVM brokers over the real fetch path: each scenario asserts the wrong
+ * behaviour with its switch on and the right one with it off.
+ */
+class SeededReplicationBugsTest {
+    @TempDir
+    Path dir;
+    private int clusters;
+
+    private InJvmCluster cluster(int brokers, int minIsr, SeededBug... bugs) {
+        return new InJvmCluster(dir.resolve("c" + (++clusters)), brokers, minIsr, ReplicationConfig.DEFAULT
+                .withReplicaLagTimeMaxMs(10_000).withBugs(SeededBugs.of(bugs)));
+    }
+
+    /** acks=all while both followers cannot fetch: the answer and the leader's HW afterwards. */
+    private record AcksAll(Errors answer, long hw) {
+    }
+
+    private AcksAll acksAllWithFollowersCut(SeededBug... bugs) {
+        try (InJvmCluster c = cluster(3, 2, bugs)) {
+            c.elect(1);
+            assertEquals(Errors.NONE, c.produceAcksAll("a"));
+            c.replicate(2);
+            c.node(2).link(1).cut(true);
+            c.node(3).link(1).cut(true);
+            Errors answer = c.produceAcksAll("b");
+            return new AcksAll(answer, c.node(1).log.highWatermark());
+        }
+    }
+
+    @Test
+    void acksAllLeaderOnly() {
+        assertEquals(new AcksAll(Errors.NONE, 1), acksAllWithFollowersCut(SeededBug.ACKS_ALL_LEADER_ONLY),
+                "acknowledged while only the leader has b (the HW did not cover it)");
+        assertEquals(new AcksAll(Errors.REQUEST_TIMED_OUT, 1), acksAllWithFollowersCut(),
+                "without the bug, acks=all waits for the followers");
+    }
+
+    /**
+     * KIP-101 scenario 2: A (1) leads with m1 m2, both replicated to B (2); the power cut takes m2 from B; B leads a
+     * new epoch and writes m3 at offset 1, then m4 once A is back as its follower. Returns A's and B's records.
+     */
+    private List<List<String>> divergedTail(SeededBug... bugs) {
+        try (InJvmCluster c = cluster(2, 1, bugs)) {
+            c.elect(1);
+            assertEquals(Errors.NONE, c.produceAcksAll("m1"));
+            c.produce("m2");
+            c.replicate(3);
+            c.node(2).log.truncateTo(1);
+            c.node(1).crash();
+            c.node(2).crash();
+            c.fence(1);
+            c.restart(2);
+            c.elect(2);
+            c.produce("m3");
+            c.restart(1);
+            c.replicate(3);
+            c.produce("m4");
+            c.replicate(3);
+            return List.of(c.node(1).values(), c.node(2).values());
+        }
+    }
+
+    @Test
+    void followerNoTruncate() {
+        assertEquals(List.of(List.of("m1", "m2", "m4"), List.of("m1", "m3", "m4")),
+                divergedTail(SeededBug.FOLLOWER_NO_TRUNCATE), "A kept m2 where the leader has m3");
+        assertEquals(List.of(List.of("m1", "m3", "m4"), List.of("m1", "m3", "m4")), divergedTail());
+    }
+
+    /** acks=1 "b" while both followers cannot fetch: the leader's HW afterwards, and whether acks=all "c" is acked. */
+    private AcksAll hwWithFollowersCut(SeededBug... bugs) {
+        try (InJvmCluster c = cluster(3, 2, bugs)) {
+            c.elect(1);
+            c.produce("a");
+            c.replicate(2);
+            assertEquals(1, c.node(1).log.highWatermark());
+            c.node(2).link(1).cut(true);
+            c.node(3).link(1).cut(true);
+            c.produce("b");
+            long hw = c.node(1).log.highWatermark();
+            return new AcksAll(c.produceAcksAll("c"), hw);
+        }
+    }
+
+    @Test
+    void hwFromLeaderLeo() {
+        assertEquals(new AcksAll(Errors.NONE, 2), hwWithFollowersCut(SeededBug.HW_FROM_LEADER_LEO),
+                "the HW covers b and acks=all c is acknowledged, though no follower has either");
+        assertEquals(new AcksAll(Errors.REQUEST_TIMED_OUT, 1), hwWithFollowersCut());
+    }
+
+    /**
+     * min.insync.replicas=2 and both followers dead: the ISR shrinks to the leader alone. The answer to acks=all
+     * before the append, and the answer to one appended while the ISR shrank.
+     */
+    private List<Errors> acksAllBelowMinIsr(SeededBug... bugs) {
+        try (InJvmCluster c = cluster(3, 2, bugs)) {
+            c.elect(1);
+            assertEquals(Errors.NONE, c.produceAcksAll("a"));
+            c.node(2).crash();
+            c.node(3).crash();
+            long last = c.produce("b"); // appended while the ISR still has three members
+            LeaderState ls = c.node(1).leaderState().orElseThrow();
+            c.tick(11_000);
+            assertEquals(java.util.Set.of(1), c.isr);
+            Errors afterAppend = ls.ackStatus(last + 1).orElseThrow();
+            return List.of(c.produceAcksAll("c"), afterAppend);
+        }
+    }
+
+    @Test
+    void minIsrIgnored() {
+        assertEquals(List.of(Errors.NONE, Errors.NONE), acksAllBelowMinIsr(SeededBug.MIN_ISR_IGNORED),
+                "acks=all acknowledged with the leader alone in the ISR");
+        assertEquals(List.of(Errors.NOT_ENOUGH_REPLICAS, Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND), acksAllBelowMinIsr());
+    }
+}
