@@ -67,7 +67,7 @@ final class BugHunt {
 
     static TestConfig config(SeededBugCatalog.Mix mix, Shape shape, long seed) {
         return new TestConfig("broker-impl", 3, mix.workload(), mix.nemesis(), shape.timeLimitSeconds(), shape.rate(),
-                shape.concurrency(), mix.keys(), mix.acks(), mix.idempotence(), mix.minIsr(), 3, false, "assign",
+                shape.concurrency(), mix.keys(), mix.acks(), mix.idempotence(), mix.minIsr(), mix.replicationFactor(), false, "assign",
                 mix.nemesisIntervalSeconds(), seed, shape.recoverySeconds(), shape.drainSeconds());
     }
 

@@ -22,7 +22,7 @@ final class BugsCommand implements Callable<Integer> {
     int seeds = 3;
 
     @Option(names = "--time-limit", description = "Seconds of workload and faults per run (default: ${DEFAULT-VALUE})")
-    int timeLimit = 40;
+    int timeLimit = 30;
 
     @Option(names = "--only", split = ",", description = "Only these bugs (comma separated; default: all). Known: "
             + "hw-from-leader-leo, acks-all-leader-only, min-isr-ignored, follower-no-truncate, election-ignores-isr, "

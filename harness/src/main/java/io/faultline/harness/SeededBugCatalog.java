@@ -18,15 +18,15 @@ final class SeededBugCatalog {
     static final String ALLOWED = "faultline.bugs.allowed";
 
     /** The conditions a bug needs to show: workload, faults and client/broker settings (3 nodes, rf 3). */
-    record Mix(String workload, List<String> nemesis, String acks, boolean idempotence, int minIsr, int keys,
-               int nemesisIntervalSeconds) {
+    record Mix(String workload, List<String> nemesis, String acks, boolean idempotence, int replicationFactor,
+               int minIsr, int keys, int nemesisIntervalSeconds) {
         Mix {
             nemesis = List.copyOf(nemesis);
         }
 
         String describe() {
             return workload + ", " + String.join("+", nemesis) + ", acks=" + acks
-                    + (idempotence ? ", idempotent" : "") + ", min-isr " + minIsr + ", " + keys
+                    + (idempotence ? ", idempotent" : "") + ", rf " + replicationFactor + ", min-isr " + minIsr + ", " + keys
                     + (keys == 1 ? " key" : " keys") + ", faults every ~" + nemesisIntervalSeconds + " s";
         }
     }
@@ -34,12 +34,15 @@ final class SeededBugCatalog {
     /** One seeded bug: its name, the mistake in one line, the mix that exposes it and why that mix. */
     record Entry(String name, String mistake, Mix mix, String why) {}
 
-    // Leader-aimed partitions and kills: an isolated or killed leader is where every replication mistake bites.
-    private static final Mix QUEUE_LEADER_FAULTS = new Mix("queue", List.of("partition", "kill"), "all", true, 2, 2, 4);
-    // A segment's tail cut or flipped while the node is down (a minority only), with partitions to move leadership.
-    private static final Mix QUEUE_DISK = new Mix("queue", List.of("partition", "disk"), "all", true, 2, 2, 4);
+    // Leader-aimed partitions and kills, one every ~6 s (a fault window and a healthy one of ~3 s each): an isolated
+    // or killed leader is where every replication mistake bites, and a divergence shows once a deposed leader leads
+    // again, which takes several leader changes in one run.
+    private static final Mix QUEUE_LEADER_FAULTS = new Mix("queue", List.of("partition", "kill"), "all", true, 3, 2, 2, 3);
+    // A segment's tail cut or flipped while the node is down (one node per run), between kills: a restarted node
+    // boots for seconds, so a kill and the next disk fault overlap and the ISR can shrink to the node that is hit.
+    private static final Mix QUEUE_DISK = new Mix("queue", List.of("kill", "disk"), "all", true, 3, 2, 2, 3);
     // Committed consumer offsets as registers: loss of a commit shows as a non-linearizable read.
-    private static final Mix OFFSETS_LEADER_FAULTS = new Mix("offsets", List.of("partition", "kill"), "all", true, 2, 2, 4);
+    private static final Mix OFFSETS_LEADER_FAULTS = new Mix("offsets", List.of("partition", "kill"), "all", true, 3, 2, 2, 3);
 
     static final List<Entry> ALL = List.of(
             new Entry("hw-from-leader-leo", "HW advanced from the leader's own log end", QUEUE_LEADER_FAULTS,

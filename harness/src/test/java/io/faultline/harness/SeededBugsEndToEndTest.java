@@ -29,7 +29,7 @@ class SeededBugsEndToEndTest {
     @Test
     void lossAndDivergenceBugsAreDetectedByShortRuns(@TempDir Path store) throws Exception {
         BugHunt.Plan full = BugHunt.plan(List.of("acks-all-leader-only", "follower-no-truncate"), 2,
-                BugHunt.Shape.defaults(25), 1130);
+                BugHunt.Shape.defaults(30), 1130);
         // the clean broker under this mix is in the default suite already (BrokerImplClusterEndToEndTest)
         BugHunt.Plan plan = new BugHunt.Plan(full.seed(), full.bugs(), Map.of());
         BugsPage.Input score = hunt(plan, store);
