@@ -27,11 +27,14 @@ public final class OffsetCommitApis {
     private final BrokerContext ctx;
     private final GroupCoordinator coordinator;
     private final OffsetStore store;
+    private final ReplicatedOffsetCommit replicated;
 
     public OffsetCommitApis(BrokerContext ctx, GroupCoordinator coordinator, OffsetStore store) {
         this.ctx = ctx;
         this.coordinator = coordinator;
         this.store = store;
+        this.replicated = new ReplicatedOffsetCommit(ctx.partitions(), ctx::replicationLeader, store,
+                ctx.config().bugs());
     }
 
     public void offsetCommit(Request r) {
@@ -68,12 +71,17 @@ public final class OffsetCommitApis {
         }
         try {
             coordinator.ensureGroup(req.groupId());
-            store.commit(req.groupId(), commits);
         } catch (ApiException e) {
             Errors err = Errors.forException(e);
             accepted.forEach(rp -> rp.setErrorCode(err.code()));
+            ctx.channel().sendResponse(r, resp);
+            return;
         }
-        ctx.channel().sendResponse(r, resp);
+        // Answered once replicated (or failed), possibly later on another thread.
+        replicated.commit(req.groupId(), commits, err -> {
+            if (err != Errors.NONE) accepted.forEach(rp -> rp.setErrorCode(err.code()));
+            ctx.channel().sendResponse(r, resp);
+        });
     }
 
     public void offsetFetch(Request r) {

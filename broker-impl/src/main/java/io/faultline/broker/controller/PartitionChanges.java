@@ -1,5 +1,8 @@
 package io.faultline.broker.controller;
 
+import io.faultline.broker.common.SeededBug;
+import io.faultline.broker.common.SeededBugs;
+
 import io.faultline.broker.metadata.BrokerRegistration;
 import io.faultline.broker.metadata.MetadataImage;
 import io.faultline.broker.metadata.MetadataRecord.PartitionChangeRecord;
@@ -37,9 +40,9 @@ final class PartitionChanges {
      * Moves partition {@code p} of {@code topic} to {@code targetIsr} (non-empty, within the replicas), electing
      * a leader as described above; adds a record to {@code d} only if something changes.
      */
-    static void change(Decision d, TopicImage topic, int p, List<Integer> targetIsr) {
+    static void change(Decision d, TopicImage topic, int p, List<Integer> targetIsr, SeededBugs bugs) {
         MetadataImage img = d.image();
-        change(d, img, topic, p, img.topic(topic.id()).orElseThrow().partition(p), targetIsr);
+        change(d, img, topic, p, img.topic(topic.id()).orElseThrow().partition(p), targetIsr, bugs);
     }
 
     /**
@@ -47,15 +50,21 @@ final class PartitionChanges {
      * liveness and configs given by the caller (loops over many partitions read the decision's image once).
      */
     static void change(Decision d, MetadataImage img, TopicImage topic, int p, PartitionRegistration cur,
-                       List<Integer> targetIsr) {
+                       List<Integer> targetIsr, SeededBugs bugs) {
+        boolean anyReplica = bugs.on(SeededBug.ELECTION_IGNORES_ISR);
         List<Integer> isr = List.copyOf(targetIsr);
         int leader = PartitionRegistration.NO_LEADER;
         if (cur.hasLeader() && isr.contains(cur.leader()) && isActive(img, cur.leader())) {
             leader = cur.leader();
         } else {
             for (int r : cur.replicas()) {
-                if (isr.contains(r) && isActive(img, r)) {
+                if ((isr.contains(r) || anyReplica) && isActive(img, r)) {
                     leader = r;
+                    if (!isr.contains(r)) { // seeded: an out-of-sync replica leads and joins the ISR
+                        isr = new ArrayList<>(isr);
+                        isr.add(r);
+                        isr = List.copyOf(isr);
+                    }
                     break;
                 }
             }
@@ -74,14 +83,15 @@ final class PartitionChanges {
         if (!leaderChanged && !isrChanged) return;
         d.add(new PartitionChangeRecord(topic.id(), p, isrChanged ? Optional.of(isr) : Optional.empty(),
                 leaderChanged ? OptionalInt.of(leader) : OptionalInt.empty(),
-                cur.leaderEpoch() + (leaderChanged ? 1 : 0), cur.partitionEpoch() + 1));
+                cur.leaderEpoch() + (leaderChanged && !bugs.on(SeededBug.EPOCH_NOT_BUMPED) ? 1 : 0),
+                cur.partitionEpoch() + 1));
     }
 
     /**
      * The broker may no longer lead or be in sync (fenced or shutting down): drop it from every ISR (never
      * below one member) and re-elect where it led.
      */
-    static void removeBroker(Decision d, int brokerId) {
+    static void removeBroker(Decision d, int brokerId, SeededBugs bugs) {
         MetadataImage img = d.image();
         for (TopicImage t : sortedTopics(img)) {
             for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
@@ -89,29 +99,29 @@ final class PartitionChanges {
                 if (!pr.isr().contains(brokerId) && pr.leader() != brokerId) continue;
                 List<Integer> isr = new ArrayList<>(pr.isr());
                 if (isr.size() > 1) isr.remove(Integer.valueOf(brokerId));
-                change(d, img, t, e.getKey(), pr, isr);
+                change(d, img, t, e.getKey(), pr, isr, bugs);
             }
         }
     }
 
     /** A broker became active: give it the offline partitions it can lead (clean, or unclean where allowed). */
-    static void electOffline(Decision d, int brokerId) {
+    static void electOffline(Decision d, int brokerId, SeededBugs bugs) {
         MetadataImage img = d.image();
         for (TopicImage t : sortedTopics(img)) {
             for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
                 PartitionRegistration pr = e.getValue();
                 if (pr.hasLeader() || !pr.replicas().contains(brokerId)) continue;
-                change(d, img, t, e.getKey(), pr, pr.isr());
+                change(d, img, t, e.getKey(), pr, pr.isr(), bugs);
             }
         }
     }
 
     /** Elects a leader for every leaderless partition that can have one now. */
-    static void electLeaderless(Decision d) {
+    static void electLeaderless(Decision d, SeededBugs bugs) {
         MetadataImage img = d.image();
         for (TopicImage t : sortedTopics(img)) {
             for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
-                if (!e.getValue().hasLeader()) change(d, img, t, e.getKey(), e.getValue(), e.getValue().isr());
+                if (!e.getValue().hasLeader()) change(d, img, t, e.getKey(), e.getValue(), e.getValue().isr(), bugs);
             }
         }
     }

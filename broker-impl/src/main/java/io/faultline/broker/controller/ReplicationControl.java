@@ -185,7 +185,7 @@ final class ReplicationControl {
         return d.result(resp);
     }
 
-    private static Errors alterOne(Decision d, TopicImage topic, int brokerId, AlterPartitionRequestData.PartitionData pd) {
+    private Errors alterOne(Decision d, TopicImage topic, int brokerId, AlterPartitionRequestData.PartitionData pd) {
         PartitionRegistration cur = d.image().topic(topic.id()).orElseThrow().partition(pd.partitionIndex());
         if (cur == null) return Errors.UNKNOWN_TOPIC_OR_PARTITION;
         if (pd.leaderEpoch() != cur.leaderEpoch()) return Errors.FENCED_LEADER_EPOCH;
@@ -210,7 +210,7 @@ final class ReplicationControl {
             if (!cur.replicas().contains(r)) return Errors.INVALID_REQUEST;
             if (!cur.isr().contains(r) && !PartitionChanges.isActive(d.image(), r)) return Errors.INELIGIBLE_REPLICA;
         }
-        PartitionChanges.change(d, topic, pd.partitionIndex(), newIsr);
+        PartitionChanges.change(d, topic, pd.partitionIndex(), newIsr, settings.bugs());
         return Errors.NONE;
     }
 }

@@ -45,11 +45,27 @@ public final class OffsetStore {
     private final Map<String, Map<TopicPartition, CommittedOffset>> offsets = new ConcurrentHashMap<>();
     /** Latest persisted membership per group, filled by {@link #load()}. */
     private final Map<String, GroupRecord> loadedGroups = new HashMap<>();
+    /**
+     * One lock per offsets partition, held around each append and the in-memory change that goes with it, so the
+     * log and the view apply concurrent commits and deletes in the same order.
+     */
+    private final Object[] partitionLocks;
 
     public OffsetStore(PartitionManager partitions, int numPartitions, Time time) {
         this.partitions = partitions;
         this.numPartitions = numPartitions;
         this.time = time;
+        this.partitionLocks = new Object[numPartitions];
+        for (int i = 0; i < numPartitions; i++) partitionLocks[i] = new Object();
+    }
+
+    private Object lockFor(String groupId) {
+        return partitionLocks[partitionFor(groupId)];
+    }
+
+    /** The {@code __consumer_offsets} partition that holds the group's offsets. */
+    public TopicPartition offsetsPartition(String groupId) {
+        return new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
     }
 
     public int partitionFor(String groupId) {
@@ -70,7 +86,7 @@ public final class OffsetStore {
     public synchronized Set<String> loadPartition(int p) {
         Set<String> groups = new java.util.HashSet<>();
         Optional<Partition> part = partitions.get(new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, p));
-        if (part.isPresent()) {
+        if (part.isPresent()) synchronized (partitionLocks[p]) {
             long offset = part.get().log().logStartOffset();
             long end = part.get().highWatermark();
             while (offset < end) {
@@ -112,20 +128,23 @@ public final class OffsetStore {
     }
 
     /**
-     * Appends the commits to the group's offsets partition and, once written, makes them visible.
+     * Appends the commits to the group's offsets partition and, once written, makes them visible. Returns the offset
+     * the partition's high watermark must reach for the commits to be replicated (empty when there was nothing).
      *
      * @throws org.apache.kafka.common.errors.ApiException if the append fails
      */
-    public void commit(String groupId, Map<TopicPartition, CommittedOffset> commits) {
-        if (commits.isEmpty()) return;
-        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
-        Partition part = partitions.get(tp).orElseThrow(() ->
-                new org.apache.kafka.common.errors.CoordinatorNotAvailableException("offsets partition " + tp + " not loaded"));
+    public java.util.OptionalLong commit(String groupId, Map<TopicPartition, CommittedOffset> commits) {
+        if (commits.isEmpty()) return java.util.OptionalLong.empty();
+        Partition part = offsetsLeaderPartition(groupId);
         List<SimpleRecord> records = new ArrayList<>();
         long now = time.milliseconds();
         commits.forEach((p, c) -> records.add(new SimpleRecord(now, key(groupId, p), value(c))));
-        part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE, records.toArray(new SimpleRecord[0])));
-        offsets.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).putAll(commits);
+        synchronized (lockFor(groupId)) {
+            Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                    records.toArray(new SimpleRecord[0])));
+            offsets.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).putAll(commits);
+            return java.util.OptionalLong.of(r.lastOffset() + 1);
+        }
     }
 
     /** Group states found by {@link #load()}. */
@@ -135,9 +154,7 @@ public final class OffsetStore {
 
     /** Persists a group's membership next to its offsets (same partition, so one ordered history per group). */
     public void storeGroup(GroupRecord g) {
-        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(g.groupId()));
-        Partition part = partitions.get(tp).orElseThrow(() ->
-                new org.apache.kafka.common.errors.CoordinatorNotAvailableException("offsets partition " + tp + " not loaded"));
+        Partition part = offsetsLeaderPartition(g.groupId());
         byte[] group = g.groupId().getBytes(StandardCharsets.UTF_8);
         byte[] key = ByteBuffer.allocate(2 + 2 + group.length).putShort(GROUP_KEY_VERSION)
                 .putShort((short) group.length).put(group).array();
@@ -203,18 +220,24 @@ public final class OffsetStore {
 
     /** Tombstones every committed offset of a deleted topic, so a new topic of that name starts fresh. */
     public void removeTopic(String topic) {
-        for (Map.Entry<String, Map<TopicPartition, CommittedOffset>> g : offsets.entrySet()) {
-            List<SimpleRecord> tombstones = new ArrayList<>();
-            for (TopicPartition tp : g.getValue().keySet()) {
-                if (tp.topic().equals(topic)) tombstones.add(new SimpleRecord(time.milliseconds(), key(g.getKey(), tp), null));
-            }
-            if (tombstones.isEmpty()) continue;
-            TopicPartition offsetsTp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(g.getKey()));
-            Optional<Partition> part = partitions.get(offsetsTp);
+        for (String groupId : offsets.keySet()) {
+            Optional<Partition> part = partitions.get(offsetsPartition(groupId));
             if (part.isEmpty()) continue;
-            part.get().appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                    tombstones.toArray(new SimpleRecord[0])));
-            g.getValue().keySet().removeIf(tp -> tp.topic().equals(topic));
+            synchronized (lockFor(groupId)) {
+                Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
+                if (m == null) continue;
+                List<SimpleRecord> tombstones = new ArrayList<>();
+                for (TopicPartition tp : m.keySet()) {
+                    if (tp.topic().equals(topic)) tombstones.add(new SimpleRecord(time.milliseconds(), key(groupId, tp), null));
+                }
+                if (tombstones.isEmpty()) continue;
+                part.get().appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                        tombstones.toArray(new SimpleRecord[0])));
+                offsets.computeIfPresent(groupId, (g, cur) -> {
+                    cur.keySet().removeIf(tp -> tp.topic().equals(topic));
+                    return cur;
+                });
+            }
         }
     }
 
@@ -223,36 +246,42 @@ public final class OffsetStore {
      * forgets them.
      */
     public void deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
-        Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
-        if (m == null) return;
-        List<SimpleRecord> tombstones = new ArrayList<>();
-        long now = time.milliseconds();
-        for (TopicPartition tp : partitions) {
-            if (m.containsKey(tp)) tombstones.add(new SimpleRecord(now, key(groupId, tp), null));
+        synchronized (lockFor(groupId)) {
+            Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
+            if (m == null) return;
+            List<SimpleRecord> tombstones = new ArrayList<>();
+            long now = time.milliseconds();
+            for (TopicPartition tp : partitions) {
+                if (m.containsKey(tp)) tombstones.add(new SimpleRecord(now, key(groupId, tp), null));
+            }
+            if (tombstones.isEmpty()) return;
+            offsetsLeaderPartition(groupId).appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                    tombstones.toArray(new SimpleRecord[0])));
+            offsets.computeIfPresent(groupId, (g, cur) -> {
+                partitions.forEach(cur::remove);
+                return cur.isEmpty() ? null : cur;
+            });
         }
-        if (tombstones.isEmpty()) return;
-        offsetsPartition(groupId).appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                tombstones.toArray(new SimpleRecord[0])));
-        partitions.forEach(m::remove);
-        if (m.isEmpty()) offsets.remove(groupId, m);
     }
 
     /** DeleteGroups: tombstones every offset of the group and its membership record, in one append. */
     public void deleteGroup(String groupId) {
-        Map<TopicPartition, CommittedOffset> m = offsets.getOrDefault(groupId, Map.of());
-        List<SimpleRecord> tombstones = new ArrayList<>();
-        long now = time.milliseconds();
-        for (TopicPartition tp : m.keySet()) tombstones.add(new SimpleRecord(now, key(groupId, tp), null));
-        byte[] group = groupId.getBytes(StandardCharsets.UTF_8);
-        tombstones.add(new SimpleRecord(now, ByteBuffer.allocate(2 + 2 + group.length).putShort(GROUP_KEY_VERSION)
-                .putShort((short) group.length).put(group).array(), null));
-        offsetsPartition(groupId).appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                tombstones.toArray(new SimpleRecord[0])));
-        offsets.remove(groupId);
+        synchronized (lockFor(groupId)) {
+            Map<TopicPartition, CommittedOffset> m = offsets.getOrDefault(groupId, Map.of());
+            List<SimpleRecord> tombstones = new ArrayList<>();
+            long now = time.milliseconds();
+            for (TopicPartition tp : m.keySet()) tombstones.add(new SimpleRecord(now, key(groupId, tp), null));
+            byte[] group = groupId.getBytes(StandardCharsets.UTF_8);
+            tombstones.add(new SimpleRecord(now, ByteBuffer.allocate(2 + 2 + group.length).putShort(GROUP_KEY_VERSION)
+                    .putShort((short) group.length).put(group).array(), null));
+            offsetsLeaderPartition(groupId).appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                    tombstones.toArray(new SimpleRecord[0])));
+            offsets.remove(groupId);
+        }
     }
 
-    private Partition offsetsPartition(String groupId) {
-        TopicPartition tp = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partitionFor(groupId));
+    private Partition offsetsLeaderPartition(String groupId) {
+        TopicPartition tp = offsetsPartition(groupId);
         return partitions.get(tp).orElseThrow(() ->
                 new org.apache.kafka.common.errors.CoordinatorNotAvailableException("offsets partition " + tp + " not loaded"));
     }
