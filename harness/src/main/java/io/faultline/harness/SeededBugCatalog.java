@@ -37,10 +37,11 @@ final class SeededBugCatalog {
     // Leader-aimed partitions and kills, one every ~6 s (a fault window and a healthy one of ~3 s each): an isolated
     // or killed leader is where every replication mistake bites, and a divergence shows once a deposed leader leads
     // again, which takes several leader changes in one run.
-    private static final Mix QUEUE_LEADER_FAULTS = new Mix("queue", List.of("partition", "kill"), "all", true, 3, 2, 2, 3);
+    // One key: all writes go to the one partition whose leader the aimed faults pick.
+    private static final Mix QUEUE_LEADER_FAULTS = new Mix("queue", List.of("partition", "kill"), "all", true, 3, 2, 1, 3);
     // A segment's tail cut or flipped while the node is down (one node per run), between kills: a restarted node
     // boots for seconds, so a kill and the next disk fault overlap and the ISR can shrink to the node that is hit.
-    private static final Mix QUEUE_DISK = new Mix("queue", List.of("kill", "disk"), "all", true, 3, 2, 2, 3);
+    private static final Mix QUEUE_DISK = new Mix("queue", List.of("kill", "disk"), "all", true, 3, 2, 1, 3);
     // Committed consumer offsets as registers: loss of a commit shows as a non-linearizable read.
     private static final Mix OFFSETS_LEADER_FAULTS = new Mix("offsets", List.of("partition", "kill"), "all", true, 3, 2, 2, 3);
 
