@@ -73,15 +73,17 @@ final class BugHunt {
 
     /** Runs the plan: bugs first (each stops at its first detection), then the clean broker; progress lines to out. */
     static BugsPage.Input run(Plan plan, Runner runner, PrintStream out, String startedAt) {
-        return run(plan, runner, out, startedAt, partial -> {});
+        return run(plan, runner, out, startedAt, partial -> {}, () -> false);
     }
 
     /**
      * As above, handing the score so far to {@code afterEachRun} after every run (the command rewrites its page, so
-     * an interrupted hunt still leaves one).
+     * an interrupted hunt still leaves one). No run starts once {@code stopped} says so (Ctrl-C: the run under way
+     * writes its partial report, the hunt its page, and nothing more starts).
      */
     static BugsPage.Input run(Plan plan, Runner runner, PrintStream out, String startedAt,
-                              java.util.function.Consumer<BugsPage.Input> afterEachRun) {
+                              java.util.function.Consumer<BugsPage.Input> afterEachRun,
+                              java.util.function.BooleanSupplier stopped) {
         int total = plan.bugs().values().stream().mapToInt(List::size).sum()
                 + plan.clean().values().stream().mapToInt(List::size).sum();
         int[] done = {0};
@@ -90,7 +92,7 @@ final class BugHunt {
             var entry = e.getKey();
             List<BugsPage.Attempt> attempts = new ArrayList<>();
             for (TestConfig c : e.getValue()) {
-                if (Thread.currentThread().isInterrupted()) break;
+                if (stopped.getAsBoolean()) break;
                 out.printf("faultline: bugs: run %d (at most %d): bug %s, seed %d, %s%n", ++done[0], total, entry.name(),
                         c.seed(), entry.mix().describe());
                 BugsPage.Attempt a = attempt(runner, c, out);
@@ -106,7 +108,7 @@ final class BugHunt {
         for (var m : plan.clean().entrySet()) {
             List<BugsPage.Attempt> attempts = new ArrayList<>();
             for (TestConfig c : m.getValue()) {
-                if (Thread.currentThread().isInterrupted()) break;
+                if (stopped.getAsBoolean()) break;
                 out.printf("faultline: bugs: run %d (at most %d): unseeded broker, seed %d, %s%n", ++done[0], total, c.seed(),
                         m.getKey().describe());
                 BugsPage.Attempt a = attempt(runner, c, out);

@@ -52,6 +52,9 @@ final class BugsCommand implements Callable<Integer> {
         Instant started = Instant.now();
         Path dir = runStore.root().resolve("bugs").resolve(CompareCommand.RunStoreTime.stamp(started));
         System.err.println("faultline: bugs page (rewritten after every run) " + dir.resolve(BugsPage.PAGE));
+        var stopping = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread flag = new Thread(() -> stopping.set(true), "faultline-bugs-stop");
+        Runtime.getRuntime().addShutdownHook(flag);
         BugsPage.Input input = BugHunt.run(plan,
                 c -> new TestRunner(c, runStore, System.err, NemesisSchedule::create).run(), System.err, started.toString(),
                 partial -> {
@@ -60,7 +63,12 @@ final class BugsCommand implements Callable<Integer> {
                     } catch (java.io.IOException e) {
                         System.err.println("faultline: could not write the bugs page: " + e);
                     }
-                });
+                }, stopping::get);
+        try {
+            Runtime.getRuntime().removeShutdownHook(flag);
+        } catch (IllegalStateException shuttingDown) {
+            // the flag is set: the page below is the partial one
+        }
         Path page = BugsPage.write(input, dir);
         for (BugsPage.Bug b : input.bugs()) {
             System.err.printf("faultline: %-28s %s%n", b.name(), b.detected()

@@ -118,7 +118,7 @@ class BugsCommandTest {
         };
         var out = new ByteArrayOutputStream();
         List<BugsPage.Input> partial = new ArrayList<>();
-        BugsPage.Input in = BugHunt.run(plan, runner, new PrintStream(out, true), "t", partial::add);
+        BugsPage.Input in = BugHunt.run(plan, runner, new PrintStream(out, true), "t", partial::add, () -> false);
 
         assertEquals(2 + 3 + 3 + 3, ran.size(), "acks: 2 runs; read-past-hw: 3 (one failed); epoch: 3; clean: 3");
         var acks = in.bugs().get(0);
@@ -135,6 +135,19 @@ class BugsCommandTest {
         assertEquals(2 + 3 + 3 + 3, partial.size(), "the page is rewritten after every run");
         assertTrue(out.toString().contains("DETECTED (lost-write 3)"), out.toString());
         assertTrue(out.toString().contains("FALSE ALARM"), out.toString());
+    }
+
+    @Test
+    void noRunStartsOnceStopped(@TempDir Path dir) {
+        BugHunt.Plan plan = BugHunt.plan(List.of("acks-all-leader-only"), 3, BugHunt.Shape.defaults(30), 7);
+        List<TestConfig> ran = new ArrayList<>();
+        BugsPage.Input in = BugHunt.run(plan, c -> {
+            ran.add(c);
+            return new TestRunner.Result(Verdict.UNKNOWN, dir, 2, List.of(), List.of("interrupted"), 5);
+        }, new PrintStream(new ByteArrayOutputStream()), "t", p -> {}, () -> !ran.isEmpty());
+        assertEquals(1, ran.size(), "Ctrl-C during the first run: nothing more starts");
+        assertEquals(1, in.bugs().get(0).attempts().size());
+        assertEquals(0, in.clean().stream().mapToInt(c -> c.attempts().size()).sum());
     }
 
     @Test

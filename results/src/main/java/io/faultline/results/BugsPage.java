@@ -142,9 +142,10 @@ public final class BugsPage {
             b.append("<tr id=\"bug-").append(Html.esc(bug.name())).append("\"><td><code>").append(Html.esc(bug.name()))
                     .append("</code></td><td>").append(Html.esc(bug.mistake())).append("</td><td>").append(Html.esc(bug.mix()))
                     .append("</td><td><span class=\"verdict ").append(bug.detected() ? "v-valid\">yes" : "v-invalid\">no")
-                    .append("</span></td><td class=\"num\">").append(bug.runsUntilDetection())
-                    .append(bug.detected() ? "" : " (all)").append("</td><td class=\"num\">")
-                    .append(Html.number(bug.secondsToDetection())).append("</td><td>")
+                    .append("</span></td><td class=\"num\">")
+                    .append(bug.detected() ? Integer.toString(bug.runsUntilDetection()) : "none in " + bug.attempts().size())
+                    .append("</td><td class=\"num\">").append(bug.detected() ? Html.number(bug.secondsToDetection())
+                            : "– (" + Html.number(bug.secondsToDetection()) + " s spent)").append("</td><td>")
                     .append(Html.esc(d.map(x -> String.join(", ", x.anomalies())).orElse("–"))).append("</td><td class=\"num\">")
                     .append(d.map(x -> Long.toString(x.seed())).orElse("–")).append("</td><td>")
                     .append(d.map(x -> link(dir, x.runDir(), "report")).orElse("–")).append("</td></tr>\n");

@@ -62,6 +62,7 @@ class BugsPageTest {
         assertTrue(html.contains("inconsistent-offsets 7"));
         assertTrue(html.contains("<td class=\"num\">12</td>"), "the detecting seed");
         assertFalse(html.contains("<script"), "self-contained, no scripts");
+        assertTrue(html.contains("none in 1"), "an escaped bug says how many runs missed it");
 
         @SuppressWarnings("unchecked")
         Map<String, Object> json = new ObjectMapper().readValue(dir.resolve(BugsPage.JSON).toFile(), Map.class);
