@@ -42,7 +42,7 @@ final class DelayedProduce extends DelayedOperation {
     public boolean tryComplete() {
         for (Map.Entry<TopicPartition, Map.Entry<PartitionProduceResponse, Long>> e : pending.entrySet()) {
             Optional<Partition> p = partitions.get(e.getKey());
-            if (p.isPresent() && p.get().isLeader() && ackStatus(e.getKey(), p.get(), e.getValue().getValue()).isEmpty()) {
+            if (p.isPresent() && p.get().servesAsLeader() && ackStatus(e.getKey(), p.get(), e.getValue().getValue()).isEmpty()) {
                 return false;
             }
         }
@@ -54,7 +54,7 @@ final class DelayedProduce extends DelayedOperation {
         for (Map.Entry<TopicPartition, Map.Entry<PartitionProduceResponse, Long>> e : pending.entrySet()) {
             Optional<Partition> p = partitions.get(e.getKey());
             PartitionProduceResponse resp = e.getValue().getKey();
-            if (p.isEmpty() || !p.get().isLeader()) {
+            if (p.isEmpty() || !p.get().servesAsLeader()) {
                 resp.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code()).setBaseOffset(-1);
             } else {
                 Optional<Errors> status = ackStatus(e.getKey(), p.get(), e.getValue().getValue());

@@ -47,6 +47,11 @@ public final class Partition {
     /** Producer state changed since the last snapshot (guarded by appendLock). */
     private boolean producerStateDirty;
     private volatile PartitionRole role;
+    /**
+     * Seeded bug fenced-leader-serves: the leader epoch this node led in before metadata made it a follower, and
+     * still serves produce and consumer fetches in; -1 otherwise (always without the bug).
+     */
+    private volatile int zombieEpoch = -1;
     /** Set when replication owns the high watermark: runs after each leader append instead of the single-node rule. */
     private volatile Runnable replicatedAfterAppend;
 
@@ -96,6 +101,11 @@ public final class Partition {
         return role instanceof PartitionRole.Leader;
     }
 
+    /** Leads, or (seeded bug fenced-leader-serves) still acts as the leader it was. */
+    public boolean servesAsLeader() {
+        return isLeader() || zombieEpoch >= 0;
+    }
+
     /** Becomes the only replica's leader at {@code epoch} (single-replica shorthand, used by tests). */
     public void makeLeader(int epoch, Set<Integer> isr) {
         makeLeader(epoch, 0, isr.stream().sorted().toList(), isr);
@@ -109,6 +119,7 @@ public final class Partition {
         synchronized (appendLock) {
             requireNotStale(epoch, partitionEpoch);
             role = new PartitionRole.Leader(epoch, partitionEpoch, replicas, isr);
+            zombieEpoch = -1;
             maybeIncrementHighWatermark();
         }
         wakeWaiters.accept(tp); // a waiting fetch or produce re-checks under the new role (and the new HW)
@@ -125,6 +136,9 @@ public final class Partition {
     public void makeFollower(int epoch, int partitionEpoch, int leaderId, List<Integer> replicas, Set<Integer> isr) {
         synchronized (appendLock) {
             requireNotStale(epoch, partitionEpoch);
+            if (role instanceof PartitionRole.Leader old && bugs.on(SeededBug.FENCED_LEADER_SERVES)) {
+                zombieEpoch = old.leaderEpoch();
+            }
             role = new PartitionRole.Follower(epoch, partitionEpoch, leaderId, replicas, isr);
         }
         wakeWaiters.accept(tp);
@@ -166,7 +180,12 @@ public final class Partition {
 
     private AppendResult appendLocked(MemoryRecords records) {
         synchronized (appendLock) {
-            if (!(role instanceof PartitionRole.Leader leader)) {
+            int appendEpoch;
+            if (role instanceof PartitionRole.Leader leader) {
+                appendEpoch = leader.leaderEpoch();
+            } else if (zombieEpoch >= 0) {
+                appendEpoch = zombieEpoch; // seeded bug fenced-leader-serves
+            } else {
                 throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
             }
             Map<Long, Integer> pendingLastSeq = new HashMap<>();
@@ -196,7 +215,7 @@ public final class Partition {
                 }
                 pendingLastSeq.put(pid, batch.lastSequence());
             }
-            LogAppendInfo info = log.appendAsLeader(records, leader.leaderEpoch());
+            LogAppendInfo info = log.appendAsLeader(records, appendEpoch);
             // The storage engine rewrote base offsets in place: record the producer state with real offsets.
             for (MutableRecordBatch batch : records.batches()) recordProducerBatch(batch);
             maybeIncrementHighWatermark();
@@ -260,8 +279,10 @@ public final class Partition {
      */
     public LogReadResult read(long fetchOffset, int maxBytes, boolean consumer, int currentLeaderEpoch) {
         PartitionRole r = role;
-        validateLeaderEpoch(currentLeaderEpoch, r);
-        if (!(r instanceof PartitionRole.Leader)) {
+        // Seeded bug fenced-leader-serves: a consumer still on the old epoch is served as if it were current.
+        boolean zombie = !(r instanceof PartitionRole.Leader) && consumer && zombieEpoch >= 0;
+        if (!zombie || currentLeaderEpoch != zombieEpoch) validateLeaderEpoch(currentLeaderEpoch, r);
+        if (!(r instanceof PartitionRole.Leader) && !zombie) {
             throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
         }
         // Seeded bug read-past-hw: consumers see records no follower may have yet.
@@ -271,7 +292,7 @@ public final class Partition {
 
     /** Leader-only requests (ListOffsets, OffsetForLeaderEpoch) from clients are refused by followers. */
     public void requireLeader() {
-        if (!(role instanceof PartitionRole.Leader)) {
+        if (!servesAsLeader()) {
             throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
         }
     }

@@ -80,4 +80,37 @@ class SeededPartitionBugsTest {
                 "the consumer sees records above the high watermark");
         assertEquals(List.of(), consumerReadBeforeReplication());
     }
+
+    /**
+     * Leads epoch 1 with "a", then metadata makes it a follower of broker 2 in epoch 2. Returns what it answers to a
+     * produce of "b" and a consumer fetch from a client still on epoch 1 ("refused" for NOT_LEADER_OR_FOLLOWER or
+     * FENCED_LEADER_EPOCH).
+     */
+    private List<String> afterLosingLeadership(SeededBug... bugs) throws Exception {
+        Partition p = open(bugs);
+        p.makeLeader(1, 0, List.of(1, 2), Set.of(1));
+        p.appendAsLeader(values("a"));
+        p.makeFollower(2, 1, 2, List.of(1, 2), Set.of(1, 2));
+        List<String> out = new ArrayList<>();
+        try {
+            out.add("produced at " + p.appendAsLeader(values("b")).firstOffset());
+        } catch (org.apache.kafka.common.errors.NotLeaderOrFollowerException e) {
+            out.add("refused");
+        }
+        try {
+            out.add("read " + valuesOf((MemoryRecords) p.read(0, 1 << 20, true, 1).records()));
+        } catch (org.apache.kafka.common.errors.NotLeaderOrFollowerException
+                 | org.apache.kafka.common.errors.FencedLeaderEpochException e) {
+            out.add("refused");
+        }
+        out.add("latest epoch: " + p.log().latestEpoch().orElse(-1));
+        return out;
+    }
+
+    @Test
+    void fencedLeaderServes() throws Exception {
+        assertEquals(List.of("produced at 1", "read [a]", "latest epoch: 1"),
+                afterLosingLeadership(SeededBug.FENCED_LEADER_SERVES), "the deposed leader still takes and serves");
+        assertEquals(List.of("refused", "refused", "latest epoch: 1"), afterLosingLeadership());
+    }
 }
