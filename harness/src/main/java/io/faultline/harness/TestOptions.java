@@ -34,6 +34,10 @@ public final class TestOptions {
     @Option(names = "--flush-ms", description = "Brokers' log.flush.interval.ms (default: the system's)")
     Long flushMs;
 
+    @Option(names = "--bug", description = "broker-impl only: switch on a seeded bug (repeatable; sets faultline.bug.NAME"
+            + " and faultline.bugs.allowed; see: faultline bugs --help)")
+    List<String> bugs = List.of();
+
     /** The validated configuration; throws IllegalArgumentException with a one-line reason. */
     TestConfig toConfig() {
         if (shape.suts().size() > 1) {
@@ -51,7 +55,12 @@ public final class TestOptions {
             throw new IllegalArgumentException("--idempotence true needs --acks all (Kafka's rule), got --acks " + acks);
         }
         int effectiveMinIsr = minIsr != null ? minIsr : Math.min(2, shape.replicationFactor());
+        if (!bugs.isEmpty() && !"broker-impl".equals(sutName)) {
+            throw new IllegalArgumentException("--bug switches on a seeded bug of broker-impl; " + sutName
+                    + " has none: use --sut broker-impl");
+        }
+        var bugProperties = SeededBugCatalog.properties(bugs);
         return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom()).withSut(sutName)
-                .withFlush(flushMessages, flushMs);
+                .withBrokerProperties(bugProperties).withFlush(flushMessages, flushMs);
     }
 }

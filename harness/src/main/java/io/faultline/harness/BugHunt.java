@@ -1,0 +1,148 @@
+package io.faultline.harness;
+
+import io.faultline.checker.Verdict;
+import io.faultline.results.BugsPage;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The seeded-bug score: every chosen bug on a 3-node broker-impl under its fault mix, seed after seed until the
+ * first invalid verdict (at most {@code seeds} runs), then the unseeded broker {@code seeds} times under each
+ * distinct mix. Every run's seed derives from the hunt's, so the whole hunt replays from one number, and each run
+ * is an ordinary `test` run (its broker properties are in test.json) that `replay` repeats.
+ */
+final class BugHunt {
+    /** The settings of every run that the catalog does not fix. */
+    record Shape(int timeLimitSeconds, double rate, int concurrency, int recoverySeconds, int drainSeconds) {
+        static Shape defaults(int timeLimitSeconds) {
+            return new Shape(timeLimitSeconds, 200, 8, 10, 30);
+        }
+    }
+
+    /** The runs a hunt may do, decided before any starts: per bug up to N configurations, per mix N clean ones. */
+    record Plan(long seed, Map<SeededBugCatalog.Entry, List<TestConfig>> bugs, Map<SeededBugCatalog.Mix, List<TestConfig>> clean) {
+        /** Every seed, in the order the runs would take them. */
+        List<String> seedLines() {
+            List<String> out = new ArrayList<>();
+            bugs.forEach((e, cs) -> out.add("bug " + e.name() + ": seeds " + cs.stream().map(c -> Long.toString(c.seed())).toList()));
+            clean.forEach((m, cs) -> out.add("unseeded, " + m.describe() + ": seeds "
+                    + cs.stream().map(c -> Long.toString(c.seed())).toList()));
+            return out;
+        }
+    }
+
+    /** Runs one test; TestRunner in the command, a fake in unit tests. */
+    interface Runner {
+        TestRunner.Result run(TestConfig config) throws Exception;
+    }
+
+    private BugHunt() {}
+
+    static Plan plan(List<String> only, int seeds, Shape shape, long huntSeed) {
+        if (seeds < 1) throw new IllegalArgumentException("--seeds must be at least 1, got " + seeds);
+        List<SeededBugCatalog.Entry> chosen = only == null || only.isEmpty() ? SeededBugCatalog.ALL
+                : only.stream().distinct().map(SeededBugCatalog::named).toList();
+        var random = new SplittableRandom(huntSeed);
+        Map<SeededBugCatalog.Entry, List<TestConfig>> bugs = new LinkedHashMap<>();
+        Map<SeededBugCatalog.Mix, List<TestConfig>> clean = new LinkedHashMap<>();
+        for (var e : chosen) {
+            List<TestConfig> cs = new ArrayList<>();
+            for (int i = 0; i < seeds; i++) {
+                cs.add(config(e.mix(), shape, random.nextLong() & Long.MAX_VALUE)
+                        .withBrokerProperties(SeededBugCatalog.properties(List.of(e.name()))));
+            }
+            bugs.put(e, cs);
+            clean.putIfAbsent(e.mix(), new ArrayList<>());
+        }
+        for (var m : clean.entrySet()) {
+            for (int i = 0; i < seeds; i++) m.getValue().add(config(m.getKey(), shape, random.nextLong() & Long.MAX_VALUE));
+        }
+        return new Plan(huntSeed, bugs, clean);
+    }
+
+    static TestConfig config(SeededBugCatalog.Mix mix, Shape shape, long seed) {
+        return new TestConfig("broker-impl", 3, mix.workload(), mix.nemesis(), shape.timeLimitSeconds(), shape.rate(),
+                shape.concurrency(), mix.keys(), mix.acks(), mix.idempotence(), mix.minIsr(), mix.replicationFactor(), false, "assign",
+                mix.nemesisIntervalSeconds(), seed, shape.recoverySeconds(), shape.drainSeconds());
+    }
+
+    /** Runs the plan: bugs first (each stops at its first detection), then the clean broker; progress lines to out. */
+    static BugsPage.Input run(Plan plan, Runner runner, PrintStream out, String startedAt) {
+        return run(plan, runner, out, startedAt, partial -> {}, () -> false);
+    }
+
+    /**
+     * As above, handing the score so far to {@code afterEachRun} after every run (the command rewrites its page, so
+     * an interrupted hunt still leaves one). No run starts once {@code stopped} says so (Ctrl-C: the run under way
+     * writes its partial report, the hunt its page, and nothing more starts).
+     */
+    static BugsPage.Input run(Plan plan, Runner runner, PrintStream out, String startedAt,
+                              java.util.function.Consumer<BugsPage.Input> afterEachRun,
+                              java.util.function.BooleanSupplier stopped) {
+        int total = plan.bugs().values().stream().mapToInt(List::size).sum()
+                + plan.clean().values().stream().mapToInt(List::size).sum();
+        int[] done = {0};
+        List<BugsPage.Bug> bugs = new ArrayList<>();
+        for (var e : plan.bugs().entrySet()) {
+            var entry = e.getKey();
+            List<BugsPage.Attempt> attempts = new ArrayList<>();
+            for (TestConfig c : e.getValue()) {
+                if (stopped.getAsBoolean()) break;
+                out.printf("faultline: bugs: run %d (at most %d): bug %s, seed %d, %s%n", ++done[0], total, entry.name(),
+                        c.seed(), entry.mix().describe());
+                BugsPage.Attempt a = attempt(runner, c, out);
+                attempts.add(a);
+                afterEachRun.accept(input(plan, startedAt, bugs, entry, attempts, List.of()));
+                out.printf("faultline: bugs: %s seed %d: %s%n", entry.name(), c.seed(), a.invalid()
+                        ? "DETECTED (" + String.join(", ", a.anomalies()) + ")" : "not detected (" + a.verdict() + ")");
+                if (a.invalid()) break;
+            }
+            bugs.add(new BugsPage.Bug(entry.name(), entry.mistake(), entry.mix().describe(), attempts));
+        }
+        List<BugsPage.Clean> clean = new ArrayList<>();
+        for (var m : plan.clean().entrySet()) {
+            List<BugsPage.Attempt> attempts = new ArrayList<>();
+            for (TestConfig c : m.getValue()) {
+                if (stopped.getAsBoolean()) break;
+                out.printf("faultline: bugs: run %d (at most %d): unseeded broker, seed %d, %s%n", ++done[0], total, c.seed(),
+                        m.getKey().describe());
+                BugsPage.Attempt a = attempt(runner, c, out);
+                attempts.add(a);
+                List<BugsPage.Clean> soFar = new ArrayList<>(clean);
+                soFar.add(new BugsPage.Clean(m.getKey().describe(), attempts));
+                afterEachRun.accept(input(plan, startedAt, bugs, null, List.of(), soFar));
+                out.printf("faultline: bugs: unseeded seed %d: %s%n", c.seed(), a.invalid()
+                        ? "FALSE ALARM (" + String.join(", ", a.anomalies()) + ")" : a.verdict());
+            }
+            clean.add(new BugsPage.Clean(m.getKey().describe(), attempts));
+        }
+        return input(plan, startedAt, bugs, null, List.of(), clean);
+    }
+
+    /** The score of the bugs done, plus the one under way (if any), and the clean runs so far. */
+    private static BugsPage.Input input(Plan plan, String startedAt, List<BugsPage.Bug> done, SeededBugCatalog.Entry current,
+                                        List<BugsPage.Attempt> currentAttempts, List<BugsPage.Clean> clean) {
+        List<BugsPage.Bug> bugs = new ArrayList<>(done);
+        if (current != null) bugs.add(new BugsPage.Bug(current.name(), current.mistake(), current.mix().describe(), currentAttempts));
+        return new BugsPage.Input("Seeded bugs: " + bugs.stream().filter(BugsPage.Bug::detected).count() + " of "
+                + bugs.size() + " detected", startedAt, plan.seed(), bugs, clean);
+    }
+
+    /** One run; a harness error is an unknown verdict with the reason, not the end of the hunt. */
+    private static BugsPage.Attempt attempt(Runner runner, TestConfig c, PrintStream out) {
+        long t0 = System.nanoTime();
+        try {
+            TestRunner.Result r = runner.run(c);
+            return new BugsPage.Attempt(c.seed(), r.verdict().name(), r.verdict() == Verdict.INVALID ? r.anomalies() : List.of(),
+                    r.runDir() == null ? null : r.runDir().toString(), r.seconds());
+        } catch (Exception e) {
+            out.println("faultline: bugs: run with seed " + c.seed() + " failed: " + e);
+            return new BugsPage.Attempt(c.seed(), "unknown", List.of(), null, (System.nanoTime() - t0) / 1e9);
+        }
+    }
+}
