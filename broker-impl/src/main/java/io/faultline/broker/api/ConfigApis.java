@@ -1,5 +1,6 @@
 package io.faultline.broker.api;
 
+import io.faultline.broker.controller.GroupConfigs;
 import io.faultline.broker.metadata.MetadataImage;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.storage.CleanupPolicy;
@@ -17,12 +18,16 @@ import org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfi
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
 
-/** DescribeConfigs for topics (effective settings from the metadata image) and this broker; config changes forwarded. */
+/**
+ * DescribeConfigs for topics (effective settings from the metadata image), this broker and groups; config changes
+ * forwarded.
+ */
 public final class ConfigApis {
     /** DescribeConfigs config sources, as Kafka numbers them. */
     private static final byte DYNAMIC_TOPIC_CONFIG = 1;
     private static final byte STATIC_BROKER_CONFIG = 4;
     private static final byte DEFAULT_CONFIG = 5;
+    private static final byte GROUP_CONFIG = 8;
 
     private final BrokerContext ctx;
 
@@ -55,6 +60,39 @@ public final class ConfigApis {
         Forwarding.forward(ctx, r, resp -> img -> true);
     }
 
+    /**
+     * A group's configs as Kafka 4.4 describes them: every non-internal group config, the value set on the group
+     * (source GROUP_CONFIG) or else the broker default (DEFAULT_CONFIG, with the broker config it comes from as a
+     * synonym). The group need not exist; keys the request names that are not group configs are left out.
+     */
+    private DescribeConfigsResult describeGroup(DescribeConfigsRequestData.DescribeConfigsResource res,
+                                                boolean includeSynonyms) {
+        DescribeConfigsResult out = new DescribeConfigsResult().setResourceType(res.resourceType())
+                .setResourceName(res.resourceName());
+        if (res.resourceName() == null || res.resourceName().isEmpty()) {
+            return out.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage("Group name must not be empty");
+        }
+        Map<String, String> set = ctx.metadata().image().groupConfig(res.resourceName());
+        List<String> keys = res.configurationKeys();
+        for (GroupConfigs.Def d : GroupConfigs.ALL.values()) {
+            if (d.internal() || (keys != null && !keys.isEmpty() && !keys.contains(d.name()))) continue;
+            String override = set.get(d.name());
+            List<DescribeConfigsResponseData.DescribeConfigsSynonym> synonyms = new java.util.ArrayList<>();
+            if (override != null) {
+                synonyms.add(new DescribeConfigsResponseData.DescribeConfigsSynonym().setName(d.name())
+                        .setValue(override).setSource(GROUP_CONFIG));
+            }
+            synonyms.add(new DescribeConfigsResponseData.DescribeConfigsSynonym().setName(d.brokerSynonym())
+                    .setValue(d.defaultValue()).setSource(DEFAULT_CONFIG));
+            out.configs().add(new DescribeConfigsResourceResult().setName(d.name())
+                    .setValue(override != null ? override : d.defaultValue())
+                    .setConfigSource(override != null ? GROUP_CONFIG : DEFAULT_CONFIG)
+                    .setReadOnly(false).setIsSensitive(false).setConfigType(d.type().id)
+                    .setSynonyms(includeSynonyms ? synonyms : new java.util.ArrayList<>()));
+        }
+        return out.setErrorCode(Errors.NONE.code());
+    }
+
     public void describeConfigs(Request r) {
         DescribeConfigsRequestData req = r.data();
         DescribeConfigsResponseData resp = new DescribeConfigsResponseData().setThrottleTimeMs(0);
@@ -64,6 +102,10 @@ public final class ConfigApis {
             Map<String, String> values;
             Map<String, String> overrides;
             byte overrideSource;
+            if (res.resourceType() == ConfigResource.Type.GROUP.id()) {
+                resp.results().add(describeGroup(res, req.includeSynonyms()));
+                continue;
+            }
             if (res.resourceType() == ConfigResource.Type.TOPIC.id()) {
                 MetadataImage img = ctx.metadata().image();
                 if (img.topic(res.resourceName()).isEmpty()) {

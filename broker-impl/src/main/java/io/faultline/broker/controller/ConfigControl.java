@@ -20,7 +20,7 @@ import org.apache.kafka.common.message.IncrementalAlterConfigsResponseData;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Topic and broker configs (Kafka's ConfigurationControlManager): IncrementalAlterConfigs (SET, DELETE, APPEND,
+ * Topic, broker and group configs (Kafka's ConfigurationControlManager): IncrementalAlterConfigs (SET, DELETE, APPEND,
  * SUBTRACT) and legacy AlterConfigs (replace the whole set), validated, written as {@link ConfigRecord}s.
  * A resource that fails validation changes nothing; the others in the same request still apply.
  */
@@ -71,6 +71,11 @@ final class ConfigControl {
                 case SET -> next.put(c.name(), c.value());
                 case DELETE -> next.remove(c.name());
                 case APPEND, SUBTRACT -> {
+                    GroupConfigs.Def def = type == ConfigResource.Type.GROUP ? GroupConfigs.ALL.get(c.name()) : null;
+                    if (def != null && def.type() != GroupConfigs.Type.LIST) {
+                        return error(Errors.INVALID_CONFIG, "Can't " + (c.configOperation() == APPEND ? "APPEND" : "SUBTRACT")
+                                + " to key " + c.name() + " because its type is not LIST.");
+                    }
                     List<String> items = new ArrayList<>(splitList(next.getOrDefault(c.name(), "")));
                     for (String v : splitList(c.value() == null ? "" : c.value())) {
                         if (c.configOperation() == APPEND) {
@@ -109,6 +114,9 @@ final class ConfigControl {
                     return Optional.of(error(Errors.INVALID_REQUEST, "Invalid broker id '" + name + "'"));
                 }
             }
+        } else if (type == ConfigResource.Type.GROUP) {
+            // As Kafka: a group's configs may be set before the group exists; there is no default group resource.
+            if (name.isEmpty()) return Optional.of(error(Errors.INVALID_REQUEST, "Default group resources are not allowed."));
         } else {
             return Optional.of(error(Errors.INVALID_REQUEST, "Unsupported resource type " + type));
         }
@@ -116,6 +124,7 @@ final class ConfigControl {
     }
 
     private static Map<String, String> current(MetadataImage image, ConfigResource.Type type, String name) {
+        if (type == ConfigResource.Type.GROUP) return image.groupConfig(name);
         return type == ConfigResource.Type.TOPIC ? image.topicConfig(name) : image.brokerConfig(name);
     }
 
@@ -127,6 +136,7 @@ final class ConfigControl {
         for (String k : new TreeMap<>(next).keySet()) {
             if (!touched.contains(k)) continue;
             Optional<String> why = type == ConfigResource.Type.TOPIC ? TopicConfigs.invalid(k, next.get(k))
+                    : type == ConfigResource.Type.GROUP ? GroupConfigs.invalid(k, next.get(k))
                     : TopicConfigs.invalidBroker(k, next.get(k));
             if (why.isPresent()) return error(Errors.INVALID_CONFIG, why.get());
         }

@@ -93,6 +93,7 @@ public final class TopicConfigs {
                 }
                 return Optional.empty();
             case TopicConfig.SEGMENT_BYTES_CONFIG:
+                return intAtLeast(name, v, 1 << 20); // Kafka 4.x's minimum: a log cannot use tiny segments
             case TopicConfig.MAX_MESSAGE_BYTES_CONFIG:
                 return intAtLeast(name, v, 0);
             case TopicConfig.RETENTION_MS_CONFIG:

@@ -29,18 +29,27 @@ import org.apache.kafka.common.config.ConfigResource;
  * @param topicsById      topics by id
  * @param topicConfigs    explicitly set topic configs by topic name (defaults are not stored)
  * @param brokerConfigs   explicitly set broker configs by broker id as a string, "" = cluster-wide default
+ * @param groupConfigs    explicitly set group configs by group id (groups need not exist)
  */
 public record MetadataImage(long offset, Map<Integer, BrokerRegistration> brokers, Map<Uuid, TopicImage> topicsById,
                             Map<String, Map<String, String>> topicConfigs,
-                            Map<String, Map<String, String>> brokerConfigs) {
+                            Map<String, Map<String, String>> brokerConfigs,
+                            Map<String, Map<String, String>> groupConfigs) {
 
-    public static final MetadataImage EMPTY = new MetadataImage(-1, Map.of(), Map.of(), Map.of(), Map.of());
+    public static final MetadataImage EMPTY = new MetadataImage(-1, Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
 
     public MetadataImage {
         brokers = frozen(brokers);
         topicsById = Collections.unmodifiableMap(new HashMap<>(topicsById));
         topicConfigs = frozenConfigs(topicConfigs);
         brokerConfigs = frozenConfigs(brokerConfigs);
+        groupConfigs = frozenConfigs(groupConfigs);
+    }
+
+    /** An image without group configs. */
+    public MetadataImage(long offset, Map<Integer, BrokerRegistration> brokers, Map<Uuid, TopicImage> topicsById,
+                         Map<String, Map<String, String>> topicConfigs, Map<String, Map<String, String>> brokerConfigs) {
+        this(offset, brokers, topicsById, topicConfigs, brokerConfigs, Map.of());
     }
 
     public Optional<TopicImage> topic(String name) {
@@ -75,6 +84,11 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         return brokerConfigs.getOrDefault(resourceName, Map.of());
     }
 
+    /** Explicitly set configs of a group (empty when none). */
+    public Map<String, String> groupConfig(String groupId) {
+        return groupConfigs.getOrDefault(groupId, Map.of());
+    }
+
     public int totalPartitions() {
         int n = 0;
         for (TopicImage t : topicsById.values()) n += t.partitionCount();
@@ -88,11 +102,11 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
     MetadataImage withRegisteredAt(Map<Integer, Long> registeredAt) {
         Map<Integer, BrokerRegistration> out = new HashMap<>(brokers);
         registeredAt.forEach((id, at) -> out.computeIfPresent(id, (k, b) -> b.withRegisteredAt(at)));
-        return new MetadataImage(offset, out, topicsById, topicConfigs, brokerConfigs);
+        return new MetadataImage(offset, out, topicsById, topicConfigs, brokerConfigs, groupConfigs);
     }
 
     public MetadataImage withOffset(long newOffset) {
-        return new MetadataImage(newOffset, brokers, topicsById, topicConfigs, brokerConfigs);
+        return new MetadataImage(newOffset, brokers, topicsById, topicConfigs, brokerConfigs, groupConfigs);
     }
 
     /** Replays {@code records} in order; the offset is unchanged. */
@@ -105,7 +119,8 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         if (records.isEmpty()) return withOffset(newOffset);
         Builder b = new Builder(this, newOffset);
         for (MetadataRecord r : records) b.replay(r);
-        return new MetadataImage(newOffset, b.brokers, b.finishTopics(), b.topicConfigs, b.brokerConfigs);
+        return new MetadataImage(newOffset, b.brokers, b.finishTopics(), b.topicConfigs, b.brokerConfigs,
+                b.groupConfigs);
     }
 
     /**
@@ -126,6 +141,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         }
         configsToRecords(ConfigResource.Type.TOPIC, topicConfigs, out);
         configsToRecords(ConfigResource.Type.BROKER, brokerConfigs, out);
+        configsToRecords(ConfigResource.Type.GROUP, groupConfigs, out);
         return out;
     }
 
@@ -153,6 +169,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         final Map<Uuid, TopicImage> topics;
         final Map<String, Map<String, String>> topicConfigs;
         final Map<String, Map<String, String>> brokerConfigs;
+        final Map<String, Map<String, String>> groupConfigs;
         /** Partition maps of the topics this batch touched, copied once per batch (not once per record). */
         final Map<Uuid, Map<Integer, PartitionRegistration>> dirty = new HashMap<>();
 
@@ -165,6 +182,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
             topics = new HashMap<>(base.topicsById);
             topicConfigs = new HashMap<>(base.topicConfigs);
             brokerConfigs = new HashMap<>(base.brokerConfigs);
+            groupConfigs = new HashMap<>(base.groupConfigs);
         }
 
         void replay(MetadataRecord record) {
@@ -215,6 +233,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
                 Map<String, Map<String, String>> target;
                 if (r.resourceType() == ConfigResource.Type.TOPIC) target = topicConfigs;
                 else if (r.resourceType() == ConfigResource.Type.BROKER) target = brokerConfigs;
+                else if (r.resourceType() == ConfigResource.Type.GROUP) target = groupConfigs;
                 else throw new IllegalStateException("unsupported config resource: " + r);
                 Map<String, String> kv = new HashMap<>(target.getOrDefault(r.resourceName(), Map.of()));
                 if (r.value() == null) kv.remove(r.key()); else kv.put(r.key(), r.value());

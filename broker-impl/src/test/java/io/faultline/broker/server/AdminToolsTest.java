@@ -14,6 +14,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.DeletedRecords;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -26,7 +29,13 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.GroupSubscribedToTopicException;
@@ -34,7 +43,10 @@ import org.apache.kafka.common.errors.OffsetOutOfRangeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The admin operations of Kafka's tools, through the real Admin client. */
+/**
+ * The admin operations of Kafka's tools, through the real Admin client: kafka-topics --alter --partitions,
+ * kafka-consumer-groups --delete / --delete-offsets, kafka-configs --alter, kafka-delete-records, kafka-log-dirs.
+ */
 class AdminToolsTest {
     @TempDir
     Path dir;
@@ -129,6 +141,81 @@ class AdminToolsTest {
             assertTrue(info.size() > 0, "size of dr-0");
             assertEquals(0, info.offsetLag());
             assertTrue(d.totalBytes().orElse(0) > 0 && d.usableBytes().isPresent());
+        }
+    }
+
+    private static void alter(Admin admin, ConfigResource res, AlterConfigOp.OpType op, String key, String value)
+            throws Exception {
+        admin.incrementalAlterConfigs(Map.of(res, List.of(new AlterConfigOp(new ConfigEntry(key, value), op)))).all().get();
+    }
+
+    private static long segmentFiles(Path partitionDir) throws Exception {
+        try (var files = java.nio.file.Files.list(partitionDir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".log")).count();
+        }
+    }
+
+    @Test
+    void createPartitions() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            admin.createTopics(List.of(new NewTopic("grow", 1, (short) 1))).all().get();
+            admin.createPartitions(Map.of("grow", NewPartitions.increaseTo(3))).all().get();
+            assertEquals(3, admin.describeTopics(List.of("grow")).allTopicNames().get().get("grow").partitions().size());
+            ExecutionException shrink = assertThrows(ExecutionException.class,
+                    () -> admin.createPartitions(Map.of("grow", NewPartitions.increaseTo(2))).all().get());
+            assertInstanceOf(InvalidPartitionsException.class, shrink.getCause());
+            try (KafkaProducer<String, String> p = b.producer(Map.of())) {
+                assertEquals(2, p.send(new ProducerRecord<>("grow", 2, "k", "new partition")).get().partition());
+            }
+        }
+    }
+
+    /** kafka-configs --alter on a topic: the new values reach the partition's existing log, not only new ones. */
+    @Test
+    void topicConfigChangesTakeEffectOnTheExistingLog() throws Exception {
+        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "cfg");
+        Path partitionDir = dir.resolve("cfg-0");
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin();
+             KafkaProducer<String, String> p = b.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                     ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false, ProducerConfig.RETRIES_CONFIG, 0))) {
+            admin.createTopics(List.of(new NewTopic("cfg", 1, (short) 1))).all().get();
+            String big = "x".repeat(400_000);
+            p.send(new ProducerRecord<>("cfg", 0, "k", big)).get();
+            assertEquals(1, segmentFiles(partitionDir));
+
+            // segment.bytes: below Kafka's 1 MiB minimum is refused; 1 MiB makes the existing log roll
+            ExecutionException tiny = assertThrows(ExecutionException.class,
+                    () -> alter(admin, topic, AlterConfigOp.OpType.SET, "segment.bytes", "1024"));
+            assertInstanceOf(InvalidConfigurationException.class, tiny.getCause());
+            alter(admin, topic, AlterConfigOp.OpType.SET, "segment.bytes", "1048576");
+            for (int i = 0; i < 3; i++) p.send(new ProducerRecord<>("cfg", 0, "k", big)).get();
+            assertTrue(segmentFiles(partitionDir) >= 2, "the log rolled at the new segment.bytes");
+
+            // cleanup.policy=compact: the existing log now refuses records without a key
+            alter(admin, topic, AlterConfigOp.OpType.SET, "cleanup.policy", "compact");
+            ExecutionException keyless = assertThrows(ExecutionException.class,
+                    () -> p.send(new ProducerRecord<>("cfg", 0, null, "no key")).get());
+            assertInstanceOf(InvalidRecordException.class, keyless.getCause());
+            alter(admin, topic, AlterConfigOp.OpType.DELETE, "cleanup.policy", null);
+            p.send(new ProducerRecord<>("cfg", 0, null, "no key, delete policy again")).get();
+
+            // min.insync.replicas above the ISR (one broker): acks=all is refused until it is removed again
+            alter(admin, topic, AlterConfigOp.OpType.SET, "min.insync.replicas", "2");
+            ExecutionException notEnough = assertThrows(ExecutionException.class,
+                    () -> p.send(new ProducerRecord<>("cfg", 0, "k", "v")).get());
+            assertInstanceOf(NotEnoughReplicasException.class, notEnough.getCause());
+            alter(admin, topic, AlterConfigOp.OpType.DELETE, "min.insync.replicas", null);
+            p.send(new ProducerRecord<>("cfg", 0, "k", "v")).get();
+
+            Map<String, String> described = new java.util.HashMap<>();
+            admin.describeConfigs(List.of(topic)).all().get().get(topic).entries()
+                    .forEach(e -> described.put(e.name(), e.value()));
+            assertEquals("1048576", described.get("segment.bytes"));
+            assertEquals("delete", described.get("cleanup.policy"));
+        }
+        try (TestBroker again = TestBroker.start(dir); Admin admin = again.admin()) {
+            assertEquals("1048576", admin.describeConfigs(List.of(topic)).all().get().get(topic)
+                    .get("segment.bytes").value(), "the change survives a restart");
         }
     }
 }

@@ -41,33 +41,33 @@ class HostileProduceTest {
     Path dir;
 
     /** A valid uncompressed batch of one record (or several), as a mutable buffer. */
-    private static ByteBuffer plain(String... values) {
+    static ByteBuffer plain(String... values) {
         SimpleRecord[] recs = new SimpleRecord[values.length];
         for (int i = 0; i < values.length; i++) recs[i] = new SimpleRecord(("k" + i).getBytes(), values[i].getBytes());
         return copy(MemoryRecords.withRecords(Compression.NONE, recs).buffer());
     }
 
-    private static ByteBuffer copy(ByteBuffer b) {
+    static ByteBuffer copy(ByteBuffer b) {
         ByteBuffer c = ByteBuffer.allocate(b.remaining());
         c.put(b.duplicate()).flip();
         return c;
     }
 
     /** Recomputes the v2 CRC-32C (attributes to end), so only the intended defect remains. */
-    private static ByteBuffer withCrc(ByteBuffer b) {
+    static ByteBuffer withCrc(ByteBuffer b) {
         CRC32C crc = new CRC32C();
         crc.update(b.duplicate().position(ATTRIBUTES));
         b.putInt(CRC, (int) crc.getValue());
         return b;
     }
 
-    private static ByteBuffer withCodec(ByteBuffer b, int codec) {
+    static ByteBuffer withCodec(ByteBuffer b, int codec) {
         b.putShort(ATTRIBUTES, (short) ((b.getShort(ATTRIBUTES) & ~7) | codec));
         return withCrc(b);
     }
 
     /** A batch header claiming gzip, followed by {@code payload} as the records area. */
-    private static ByteBuffer gzipHeaderOver(byte[] payload, int count) {
+    static ByteBuffer gzipHeaderOver(byte[] payload, int count) {
         ByteBuffer good = plain("x");
         ByteBuffer b = ByteBuffer.allocate(61 + payload.length);
         b.put(good.duplicate().limit(61)).put(payload).flip();
@@ -100,7 +100,7 @@ class HostileProduceTest {
         return out.toByteArray();
     }
 
-    private static short produce(RawClient c, Uuid id, ByteBuffer batch) throws Exception {
+    static short produce(RawClient c, Uuid id, ByteBuffer batch) throws Exception {
         ProduceRequestData req = new ProduceRequestData().setAcks((short) -1).setTimeoutMs(5000);
         ProduceRequestData.TopicProduceData td = new ProduceRequestData.TopicProduceData().setTopicId(id);
         td.partitionData().add(new ProduceRequestData.PartitionProduceData().setIndex(0)

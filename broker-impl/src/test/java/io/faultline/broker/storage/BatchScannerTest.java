@@ -63,4 +63,26 @@ class BatchScannerTest {
         InvalidRecordException e = assertThrows(InvalidRecordException.class, () -> BatchScanner.scan(z, 4, 1, 0));
         assertTrue(e.getMessage().contains(String.valueOf(BatchScanner.MAX_ZSTD_WINDOW)), e.getMessage());
     }
+
+    @Test
+    void decodeMemoryBoundsWhatEachCodecAllocates() throws Exception {
+        long overhead = BatchScanner.DECODER_OVERHEAD;
+        byte[] records = plainRecords(3, 0);
+        assertEquals(0, BatchScanner.decodeMemory(ByteBuffer.wrap(records), 0), "uncompressed: nothing");
+        assertEquals(overhead, BatchScanner.decodeMemory(ByteBuffer.wrap(new byte[10]), 1), "gzip: fixed");
+        byte[] raw = Snappy.compress(records);
+        assertEquals(records.length + raw.length + overhead, BatchScanner.decodeMemory(ByteBuffer.wrap(raw), SNAPPY),
+                "raw snappy: the declared block plus the compressed copy");
+        ByteBuffer lz4 = MemoryRecords.withRecords(Compression.lz4().build(), new SimpleRecord("v".getBytes())).buffer();
+        assertEquals((64 << 10) + overhead, BatchScanner.decodeMemory(lz4.duplicate().position(HEADER).slice(), 3),
+                "lz4: the 64 KiB blocks Kafka's producer writes");
+        ByteBuffer z = ByteBuffer.allocate(4 + 2 + 3 + records.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        z.putInt(0xFD2FB528).put((byte) 0).put((byte) (13 << 3)); // window 8 MiB
+        int header = 1 | (records.length << 3);
+        z.put((byte) header).put((byte) (header >>> 8)).put((byte) (header >>> 16)).put(records).flip();
+        assertEquals((8 << 20) + overhead, BatchScanner.decodeMemory(z, 4), "zstd: the frame's window");
+        byte[] lie = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07, 0x00, 0x61};
+        assertEquals(0, BatchScanner.decodeMemory(ByteBuffer.wrap(lie), SNAPPY), "refused before decoding: nothing");
+        assertEquals(0, BatchScanner.decodeMemory(ByteBuffer.wrap(records), 6), "unknown codec: refused");
+    }
 }
