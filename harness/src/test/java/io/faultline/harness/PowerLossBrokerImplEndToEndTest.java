@@ -17,10 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * node at a time must lose nothing whatever the flushing, as a copy of every acknowledged record survives on a node
  * that kept power; so must every node at once when every append is fsynced. The report says which.
  *
- * <p>Both are behind -Pscenarios because broker-impl fails them today: after power loss its metadata quorum (the
- * controller's Raft log) comes back without the workload's topics, so the final drain reads nothing and the run is
- * unknown (seed 18, one node at a time: 179 acknowledged, 7 never read). See README, "Power loss". They are the
- * acceptance tests for that fix; each takes about 4 minutes on a busy 2-core machine.
+ * <p>Both are behind -Pscenarios because broker-impl does not pass them today: the final drain reads nothing after
+ * the power faults and the run is unknown (seed 18, one node at a time: 179 acknowledged, 7 never read); after every
+ * node at once its metadata quorum (the controller's Raft log) also forgets its newest records. See README, "Power
+ * loss". Each takes about 4 minutes on a busy 2-core machine.
  */
 @DockerBacked
 class PowerLossBrokerImplEndToEndTest {
