@@ -162,4 +162,16 @@ class RunAnalysisTest {
         assertFalse(powerConfig(null).asMap().containsKey("flush-messages"), "default flushing leaves test.json as it was");
         assertEquals(powerConfig(null), TestConfig.fromMap(powerConfig(null).asMap()));
     }
+
+    @Test
+    void flushFlagsReachTheConfigAndBadOnesAreOneLine() {
+        var options = new TestOptions();
+        new picocli.CommandLine(options).parseArgs("--flush-messages", "1", "--flush-ms", "250");
+        TestConfig c = options.toConfig();
+        assertEquals(1L, c.flushMessages());
+        assertEquals(250L, c.flushMs());
+        var r = CliTestSupport.run("test", "--flush-messages", "0");
+        assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode());
+        assertTrue(r.err().contains("--flush-messages must be at least 1"), r.err());
+    }
 }

@@ -177,6 +177,10 @@ public final class HtmlReport {
             boolean loss = in.checks().values().stream().filter(java.util.Objects::nonNull)
                     .anyMatch(r -> LOSS_CATEGORIES.stream().anyMatch(c -> r.counts().getOrDefault(c, 0L) > 0));
             String head = !loss ? "Power faults ran and no acknowledged write was lost."
+                    : in.verdict() != Verdict.INVALID ? "Acknowledged writes were not read back under power faults, but"
+                    + " this run cannot prove them lost (see the caveats). Were they lost, "
+                    + (d.promised() ? "that would break the settings' promise: a durability bug."
+                    : "the settings in force would allow it.")
                     : d.promised() ? "Acknowledged writes were lost under power faults although the settings in force"
                     + " promised they survive: a durability bug."
                     : "Acknowledged writes were lost under power faults, which the settings in force allow.";

@@ -187,6 +187,10 @@ class HtmlReportTest {
         html = report("promised", lost, new ReportInput.Durability(true, promised));
         assertTrue(html.contains("a durability bug") && html.contains(Html.esc(promised)), html);
 
+        var unread = new CheckResult("queue", Verdict.UNKNOWN, Map.of("unseen", 2L), Set.of(), Map.of(), Map.of(), null);
+        html = report("unproven", unread, new ReportInput.Durability(true, promised));
+        assertTrue(html.contains("cannot prove them lost") && html.contains("would break"), html);
+
         html = report("nothing-lost", clean, new ReportInput.Durability(true, promised));
         assertTrue(html.contains("no acknowledged write was lost") && !html.contains("durability bug"), html);
 
