@@ -83,11 +83,19 @@ final class ShrinkCommand implements Callable<Integer> {
 
         long deadline = System.nanoTime() + Duration.ofMinutes(budgetMinutes).toNanos();
         var runStore = new RunStore(store);
-        var ddmin = new Ddmin<Integer>(subset -> attempt(config, runStore, subset, target),
+        var inconclusive = new java.util.concurrent.atomic.AtomicInteger();
+        var ddmin = new Ddmin<Integer>(subset -> attempt(config, runStore, subset, target, inconclusive),
                 (n, subset, fails) -> System.err.printf("faultline: shrink attempt %d: %d of %d faults (cycles %s) -> %s%n",
                         n, subset.size(), cycles.size(), subset, fails ? "still fails" : "passes"),
                 () -> System.nanoTime() > deadline);
-        var result = ddmin.minimize(cycles);
+        var ddmin0 = ddmin.minimize(cycles);
+        // An attempt that could not judge (unknown: e.g. the cluster never came up) counted as passing: the subset
+        // kept may then not be minimal, which the output must say.
+        var result = new Ddmin.Result<>(ddmin0.minimal(), ddmin0.attempts(), ddmin0.complete() && inconclusive.get() == 0);
+        if (inconclusive.get() > 0) {
+            System.err.printf("faultline: %d shrink attempt(s) stayed unknown after %d tries each and counted as passing%n",
+                    inconclusive.get(), ATTEMPT_TRIES);
+        }
         ScheduleFile minimal = schedule.keeping(new TreeSet<>(result.minimal()),
                 "shrunk from " + dir + ": " + cycles.size() + " -> " + result.minimal().size() + " faults, failing "
                         + String.join(", ", target) + " (" + result.attempts() + " attempts"
@@ -101,9 +109,18 @@ final class ShrinkCommand implements Callable<Integer> {
         return FaultlineCli.EXIT_INVALID;
     }
 
-    private static boolean attempt(TestConfig config, RunStore store, List<Integer> cycles, Set<String> target)
-            throws Exception {
+    /** Runs of one subset while they come back unknown (a harness error, a cluster that did not start). */
+    static final int ATTEMPT_TRIES = 3;
+
+    private static boolean attempt(TestConfig config, RunStore store, List<Integer> cycles, Set<String> target,
+            java.util.concurrent.atomic.AtomicInteger inconclusive) throws Exception {
         var result = ReplayCommand.runner(config, store, new TreeSet<>(cycles)).run();
+        for (int tries = 1; result.verdict() == Verdict.UNKNOWN && tries < ATTEMPT_TRIES; tries++) {
+            System.err.printf("faultline: shrink attempt came back unknown (%s): running it again%n",
+                    String.join("; ", result.caveats()));
+            result = ReplayCommand.runner(config, store, new TreeSet<>(cycles)).run();
+        }
+        if (result.verdict() == Verdict.UNKNOWN) inconclusive.incrementAndGet();
         if (result.verdict() != Verdict.INVALID) return false;
         @SuppressWarnings("unchecked")
         Map<String, Object> results = StoredRun.JSON.readValue(result.runDir().resolve("results.json").toFile(), Map.class);
