@@ -46,6 +46,7 @@ final class MetadataCluster implements AutoCloseable {
     final Map<Integer, Broker> brokers = new LinkedHashMap<>();
     private final Path root;
     private final ReplicationConfig config;
+    private final io.faultline.broker.common.SeededBugs bugs;
     private int incarnations;
 
     final class Broker {
@@ -63,7 +64,7 @@ final class MetadataCluster implements AutoCloseable {
             Path dir = root.resolve("broker-" + id);
             try {
                 LogStore logs = LogStore.open(dir, tp -> LogConfig.DEFAULT, time);
-                partitions = new PartitionManager(id, logs, dir, time);
+                partitions = new PartitionManager(id, logs, dir, time, bugs);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -116,6 +117,13 @@ final class MetadataCluster implements AutoCloseable {
     }
 
     MetadataCluster(Path root, int n, ReplicationConfig config) {
+        this(root, n, config, io.faultline.broker.common.SeededBugs.NONE);
+    }
+
+    /** With these seeded bugs on every broker (partitions and replication). */
+    MetadataCluster(Path root, int n, ReplicationConfig config, io.faultline.broker.common.SeededBugs bugs) {
+        this.bugs = bugs;
+        config = config.withBugs(bugs);
         this.root = root;
         this.config = config;
         this.controller = new ControllerLogic(time, ControllerSettings.DEFAULTS.withSessionTimeout(2000, 500),

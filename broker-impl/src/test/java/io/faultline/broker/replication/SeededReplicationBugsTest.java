@@ -148,4 +148,37 @@ class SeededReplicationBugsTest {
                 isrAfterFollowerDies(SeededBug.ISR_SHRINK_LOCAL), "the controller still counts 3 as in sync");
         assertEquals(List.of(java.util.Set.of(1, 2), java.util.Set.of(1, 2), 2L), isrAfterFollowerDies());
     }
+
+    /**
+     * Three brokers and the controller: producer 5's batch is replicated, the leader dies and a follower is elected;
+     * the producer retries the batch there. Returns whether it was a duplicate and the new leader's records.
+     */
+    private List<Object> retryAfterFailover(SeededBug... bugs) {
+        try (MetadataCluster c = new MetadataCluster(dir.resolve("m" + (++clusters)), 3,
+                ReplicationConfig.DEFAULT.withReplicaLagTimeMaxMs(5_000), SeededBugs.of(bugs))) {
+            org.apache.kafka.common.TopicPartition tp = c.createTopic("t", 3, 2);
+            MetadataCluster.Broker old = c.leaderOf(tp);
+            old.partition(tp).appendAsLeader(idempotentX());
+            c.replicate(2);
+            old.crash();
+            c.tick(3_000); // fenced; a follower from the ISR leads
+            MetadataCluster.Broker next = c.leaderOf(tp);
+            assertEquals(true, next.id != old.id);
+            boolean duplicate = next.partition(tp).appendAsLeader(idempotentX()).duplicate();
+            return List.of(duplicate, next.values(tp));
+        }
+    }
+
+    private static org.apache.kafka.common.record.internal.MemoryRecords idempotentX() {
+        return org.apache.kafka.common.record.internal.MemoryRecords.withIdempotentRecords(
+                org.apache.kafka.common.compress.Compression.NONE, 5L, (short) 0, 0,
+                new org.apache.kafka.common.record.internal.SimpleRecord("x".getBytes()));
+    }
+
+    @Test
+    void dedupNotRebuiltAcrossFailover() {
+        assertEquals(List.of(false, List.of("x", "x")), retryAfterFailover(SeededBug.DEDUP_NOT_REBUILT),
+                "the new leader wrote the retry a second time");
+        assertEquals(List.of(true, List.of("x")), retryAfterFailover());
+    }
 }
