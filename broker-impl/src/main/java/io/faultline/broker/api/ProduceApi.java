@@ -86,7 +86,6 @@ public final class ProduceApi {
                 }
                 try {
                     MemoryRecords records = inPlace(pd.records());
-                    checkMinInsyncReplicas(tp, partition.get(), acks);
                     ctx.replicationLeader(tp).ifPresent(l -> l.checkEnoughReplicasForAppend(acks)); // min ISR
                     Partition.AppendResult res = appendWithDecodeMemory(partition.get(), records);
                     pr.setBaseOffset(res.firstOffset()).setLogAppendTimeMs(res.logAppendTime())
@@ -119,25 +118,6 @@ public final class ProduceApi {
         DelayedProduce op = new DelayedProduce(req.timeoutMs(), ctx.partitions(), waiting,
                 () -> ctx.channel().sendResponse(r, resp), ctx::replicationLeader);
         ctx.partitions().watchProduce(op, new ArrayList<>(waiting.keySet()));
-    }
-
-    /**
-     * acks=all against the topic's min.insync.replicas as the metadata says now, so that raising it with
-     * AlterConfigs takes effect on a running leadership (its leader state keeps the value it started with).
-     */
-    private void checkMinInsyncReplicas(TopicPartition tp, Partition partition, short acks) {
-        if (acks != -1 || !(partition.role() instanceof PartitionRole.Leader leader)) return;
-        String v = ctx.metadata().image().topicConfig(tp.topic()).get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG);
-        int minIsr;
-        try {
-            minIsr = v == null ? ctx.config().cluster().minInsyncReplicas() : Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            return; // the controller validates it; the leader state's own check still applies
-        }
-        if (leader.isr().size() < minIsr) {
-            throw new NotEnoughReplicasException(tp + ": ISR " + leader.isr() + " is smaller than min.insync.replicas "
-                    + minIsr);
-        }
     }
 
     /**

@@ -88,6 +88,7 @@ public final class PartitionManager implements AutoCloseable {
             if (!topics.contains(tp.topic())) continue;
             try {
                 logs.refreshConfig(tp);
+                roleListener.onConfigChanged(partitions.get(tp), image());
             } catch (RuntimeException e) {
                 // The controller validated the values; a value the log cannot use keeps the old config, never stops
                 // the metadata thread.

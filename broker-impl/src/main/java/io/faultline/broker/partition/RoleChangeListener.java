@@ -17,6 +17,10 @@ public interface RoleChangeListener {
     /** The partition is no longer hosted here. */
     void onRemoved(TopicPartition tp);
 
+    /** The topic of {@code p} has a new config in {@code image} (AlterConfigs); its role is unchanged. */
+    default void onConfigChanged(Partition p, MetadataImage image) {
+    }
+
     RoleChangeListener NONE = new RoleChangeListener() {
         @Override
         public void onLeader(Partition p, MetadataImage image) {

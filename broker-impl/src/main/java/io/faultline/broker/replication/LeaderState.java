@@ -53,7 +53,7 @@ public final class LeaderState {
     private final int leaderEpoch;
     private final long leaderEpochStartOffset;
     private final List<Integer> replicas;
-    private final int minInsyncReplicas;
+    private int minInsyncReplicas; // guarded by this; follows the topic config
     private final ReplicaLog replicaLog;
     private final Time time;
     private final ReplicationConfig config;
@@ -146,6 +146,12 @@ public final class LeaderState {
     }
 
     // ---- produce ----
+
+    /** The topic's min.insync.replicas changed: appends and pending acks=all answers are judged by the new value. */
+    public synchronized void setMinInsyncReplicas(int minIsr) {
+        if (minIsr < 1) throw new IllegalArgumentException(tp + ": min.insync.replicas must be >= 1, got " + minIsr);
+        this.minInsyncReplicas = minIsr;
+    }
 
     /** acks=all is refused before the append when the committed ISR is smaller than min.insync.replicas. */
     public synchronized void checkEnoughReplicasForAppend(short acks) {

@@ -92,8 +92,18 @@ public final class ReplicaManager implements RoleChangeListener, AutoCloseable {
 
     @Override
     public void onLeader(Partition p, MetadataImage image) {
+        lead(p, minInsyncReplicas(p, image));
+    }
+
+    /** min.insync.replicas changed with AlterConfigs: a running leadership uses the new value from now on. */
+    @Override
+    public void onConfigChanged(Partition p, MetadataImage image) {
+        leader(p.topicPartition()).ifPresent(l -> l.setMinInsyncReplicas(minInsyncReplicas(p, image)));
+    }
+
+    private int minInsyncReplicas(Partition p, MetadataImage image) {
         String v = image.topicConfig(p.topicPartition().topic()).get("min.insync.replicas");
-        lead(p, v == null ? defaultMinInsyncReplicas : Integer.parseInt(v.trim()));
+        return v == null ? defaultMinInsyncReplicas : Integer.parseInt(v.trim());
     }
 
     @Override
