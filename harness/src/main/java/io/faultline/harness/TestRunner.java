@@ -81,6 +81,11 @@ final class TestRunner {
         default Map<String, Object> testJsonEntries() {
             return Map.of();
         }
+
+        /** Values sent to a key before it retires (a scenario's one key must not: its script targets that partition). */
+        default int maxWritesPerKey() {
+            return QueueOps.Options.defaults().maxWritesPerKey();
+        }
     }
 
     TestRunner(TestConfig config, RunStore store, PrintStream terminal, FaultScheduleFactory faults) {
@@ -376,7 +381,7 @@ final class TestRunner {
     private QueueWorkloadConfig workloadConfig(String bootstrap, RunDir run) {
         QueueSettings settings = queueSettings(config);
         QueueOps.Options keys = QueueOps.Options.defaults()
-                .withKeys(config.keys(), QueueOps.Options.defaults().maxWritesPerKey(),
+                .withKeys(config.keys(), faults.maxWritesPerKey(),
                         QueueOps.Options.defaults().distribution());
         return QueueWorkloadConfig.defaults(bootstrap, "fl" + run.timestamp().replaceAll("[^0-9]", ""))
                 .withSettings(settings)
