@@ -149,8 +149,8 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
         }
 
         /**
-         * Wait until the node of this role leads the workload's partition after another node (or none) did, at most
-         * {@code limit}: later steps that depend on who leads do not rest on how long a restart takes on a busy machine.
+         * Wait until the node of this role runs and leads the workload's partition, at most {@code limit}: later
+         * steps that depend on who leads do not rest on how long a restart takes on a busy machine.
          */
         record AwaitLeader(Role role, Duration limit) implements Step {
             @Override

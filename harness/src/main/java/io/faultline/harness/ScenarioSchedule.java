@@ -254,20 +254,20 @@ final class ScenarioSchedule implements FaultSchedule {
     }
 
     /**
-     * Polls the partition's leader until it is {@code node}, after having seen another leader or none (metadata
-     * still naming a node that just crashed is stale, not a new election), or the limit passes; says which.
+     * Polls the partition's leader until it is {@code node} while that node runs, twice in a row (metadata still
+     * naming a node that just crashed is stale, not a new election), or the limit passes; says which.
      */
     private String awaitLeader(String node, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         String seen = "unknown";
-        boolean sawOther = false;
+        int agreeing = 0;
         while (System.nanoTime() < deadline) {
             try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
                 var p = admin.describeTopics(List.of(partition.topic())).allTopicNames().get(5, TimeUnit.SECONDS)
                         .get(partition.topic()).partitions().get(partition.partition());
                 seen = p.leader() == null || p.leader().isEmpty() ? "none" : "n" + p.leader().id();
-                if (seen.equals(node) && sawOther) return node + " leads " + partition;
-                if (!seen.equals(node)) sawOther = true;
+                agreeing = seen.equals(node) && context.node(node).isRunning() ? agreeing + 1 : 0;
+                if (agreeing >= 2) return node + " leads " + partition;
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
                 seen = "unknown (" + e.getClass().getSimpleName() + ")";
             }
