@@ -159,6 +159,14 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
             }
         }
 
+        /** Wait until the partition's ISR is exactly the nodes of this role (at most {@code limit}). */
+        record AwaitIsr(Role role, Duration limit) implements Step {
+            @Override
+            public String toString() {
+                return "await the ISR shrinking to the " + role.label() + " (at most " + limit.toSeconds() + " s)";
+            }
+        }
+
         /** Crash, cut the tail of a segment file (as an unsynced page cache lost at a power cut), start again. */
         record TruncateTail(Role role, long bytes) implements Step {
             @Override

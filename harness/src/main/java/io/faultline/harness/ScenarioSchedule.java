@@ -190,6 +190,11 @@ final class ScenarioSchedule implements FaultSchedule {
                     continue;
                 }
                 if (roles == null) roles = resolveRoles();
+                if (step instanceof Step.AwaitIsr a) {
+                    log.line("scenario step " + i + "/" + scenario.steps().size() + ": " + step + " " + roles.get(a.role()));
+                    log.line("scenario step " + i + ": " + awaitIsr(Set.copyOf(roles.get(a.role())), a.limit()));
+                    continue;
+                }
                 if (step instanceof Step.AwaitLeader a) {
                     log.line("scenario step " + i + "/" + scenario.steps().size() + ": " + step + " " + roles.get(a.role()));
                     log.line("scenario step " + i + ": " + awaitLeader(roles.get(a.role()).get(0), a.limit()));
@@ -274,6 +279,26 @@ final class ScenarioSchedule implements FaultSchedule {
             Thread.sleep(500);
         }
         return "gave up after " + limit.toSeconds() + " s: the leader is " + seen + " (the script goes on)";
+    }
+
+    /** Polls the partition's ISR until it is exactly {@code nodes} or the limit passes; says which. */
+    private String awaitIsr(Set<String> nodes, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        String seen = "unknown";
+        while (System.nanoTime() < deadline) {
+            try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
+                var p = admin.describeTopics(List.of(partition.topic())).allTopicNames().get(5, TimeUnit.SECONDS)
+                        .get(partition.topic()).partitions().get(partition.partition());
+                Set<String> isr = new TreeSet<>();
+                for (Node n : p.isr()) isr.add("n" + n.id());
+                seen = isr.toString();
+                if (isr.equals(nodes)) return "the ISR is " + seen;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+                seen = "unknown (" + e.getClass().getSimpleName() + ")";
+            }
+            Thread.sleep(500);
+        }
+        return "gave up after " + limit.toSeconds() + " s: the ISR is " + seen + " (the script goes on)";
     }
 
     /** Leader, followers and the rest of the partition, from the cluster's own metadata (retried for 30 s). */
