@@ -69,4 +69,11 @@ class ScenarioKafkaTest {
         var o = run("kip-101-loss", store, 14);
         assertEquals(Verdict.VALID, o.result().verdict(), "anomalies " + o.result().anomalies() + " " + o.result().caveats());
     }
+
+    @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
+    void kip101DivergenceDoesNotHappenWithLeaderEpochTruncation(@TempDir Path store) throws Exception {
+        var o = run("kip-101-divergence", store, 22);
+        assertEquals(Verdict.VALID, o.result().verdict(), "anomalies " + o.result().anomalies() + " " + o.result().caveats());
+    }
 }
