@@ -149,13 +149,21 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
         }
 
         /**
-         * Wait until the node of this role leads the workload's partition (at most {@code limit}): later steps that
-         * depend on who leads do not rest on how long a restart takes on a busy machine.
+         * Wait until the node of this role runs and leads the workload's partition, at most {@code limit}: later
+         * steps that depend on who leads do not rest on how long a restart takes on a busy machine.
          */
         record AwaitLeader(Role role, Duration limit) implements Step {
             @Override
             public String toString() {
                 return "await the " + role.label() + " leading (at most " + limit.toSeconds() + " s)";
+            }
+        }
+
+        /** Wait until the partition's ISR is exactly the nodes of this role (at most {@code limit}). */
+        record AwaitIsr(Role role, Duration limit) implements Step {
+            @Override
+            public String toString() {
+                return "await the ISR shrinking to the " + role.label() + " (at most " + limit.toSeconds() + " s)";
             }
         }
 

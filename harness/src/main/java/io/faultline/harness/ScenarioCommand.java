@@ -23,7 +23,7 @@ final class ScenarioCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "Seed of the workload (default: random, printed first)")
     Long seed;
 
-    @Option(names = "--time-limit", description = "Seconds of workload (default: the script's length + " + ScenarioCommand.AFTER_SCRIPT_SECONDS + ")")
+    @Option(names = "--time-limit", description = "Seconds of workload (default: the script's waits, 20 s per gate, then 45 s)")
     Integer timeLimit;
 
     @Option(names = "--truncation", description = "broker-impl only: leader-epoch or high-watermark")
@@ -42,6 +42,16 @@ final class ScenarioCommand implements Callable<Integer> {
      * (unknown), as acks-1-failover on Kafka did twice.
      */
     static final int AFTER_SCRIPT_SECONDS = 45;
+
+    /** Workload seconds the script's gates may take: the first writes, then each wait for a leader. */
+    static final int GATE_SECONDS = 20;
+
+    /** The script's waits, its gates, then {@link #AFTER_SCRIPT_SECONDS}. */
+    static int defaultTimeLimit(Scenario scenario) {
+        long awaits = scenario.steps().stream()
+                .filter(s -> s instanceof Scenario.Step.AwaitLeader || s instanceof Scenario.Step.AwaitIsr).count();
+        return (int) (scenario.scriptSeconds() + GATE_SECONDS * (1 + awaits) + AFTER_SCRIPT_SECONDS);
+    }
 
     /** What a scenario run saw next to what it expected. */
     record Outcome(TestRunner.Result result, Scenario.Expectation expected, boolean asExpected) {}
@@ -63,7 +73,7 @@ final class ScenarioCommand implements Callable<Integer> {
     static TestConfig config(Scenario scenario, String sut, String truncation, Integer timeLimit, Long seed) {
         Suts.named(sut); // an unknown name: one line listing the known ones
         var s = scenario.settings();
-        int limit = timeLimit != null ? timeLimit : (int) scenario.scriptSeconds() + AFTER_SCRIPT_SECONDS;
+        int limit = timeLimit != null ? timeLimit : defaultTimeLimit(scenario);
         if (limit < scenario.scriptSeconds()) {
             throw new IllegalArgumentException("--time-limit " + limit + " is shorter than the script of " + scenario.name()
                     + " (" + scenario.scriptSeconds() + " s of waits)");

@@ -68,6 +68,11 @@ final class TestRunner {
         default Map<String, Object> testJsonEntries() {
             return Map.of();
         }
+
+        /** Values sent to a key before it retires (a scenario's one key must not: its script targets that partition). */
+        default int maxWritesPerKey() {
+            return io.faultline.workloads.queue.QueueOps.Options.defaults().maxWritesPerKey();
+        }
     }
 
     TestRunner(TestConfig config, RunStore store, PrintStream terminal, FaultScheduleFactory faults) {
@@ -173,7 +178,8 @@ final class TestRunner {
 
         state.recorder = HistoryRecorder.toFile(run.historyJsonl(), config.concurrency());
         progress.recorder(state.recorder);
-        Workload workload = Workloads.of(config, "fl" + run.timestamp().replaceAll("[^0-9]", ""));
+        Workload workload = Workloads.of(config, "fl" + run.timestamp().replaceAll("[^0-9]", ""),
+                faults.maxWritesPerKey());
         PhaseRunner.Faults nemesis = new PhaseRunner.Faults() {
             @Override
             public void start(List<String> targets) {

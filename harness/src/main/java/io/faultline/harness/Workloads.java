@@ -27,10 +27,13 @@ import java.util.Set;
 final class Workloads {
     private Workloads() {}
 
-    /** How a workload is built: the settings and the run's topic prefix ("fl" + timestamp digits). */
+    /**
+     * How a workload is built: the settings, the run's topic prefix ("fl" + timestamp digits) and how many values a
+     * queue key takes before it retires (a scenario keeps its one key for the whole script).
+     */
     @FunctionalInterface
     interface Builder {
-        Workload build(TestConfig config, String topicPrefix);
+        Workload build(TestConfig config, String topicPrefix, int maxWritesPerKey);
     }
 
     /** @param needsTransactions refused on a system under test without transactions */
@@ -54,7 +57,12 @@ final class Workloads {
 
     /** The workload value of a run. */
     static Workload of(TestConfig config, String topicPrefix) {
-        return named(config.workload()).builder().build(config, topicPrefix);
+        return of(config, topicPrefix, QueueOps.Options.defaults().maxWritesPerKey());
+    }
+
+    /** The workload value of a run whose queue keys retire after {@code maxWritesPerKey} values. */
+    static Workload of(TestConfig config, String topicPrefix, int maxWritesPerKey) {
+        return named(config.workload()).builder().build(config, topicPrefix, maxWritesPerKey);
     }
 
     /** The checkers a run's history is judged by (no cluster needed). */
@@ -68,24 +76,24 @@ final class Workloads {
         return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
     }
 
-    private static Workload queue(TestConfig config, String prefix) {
+    private static Workload queue(TestConfig config, String prefix, int maxWritesPerKey) {
         var allowed = QueueWorkload.allowedAnomalies(queueSettings(config));
-        return QueueWorkload.workload(queueConfig(config, prefix), List.of(
+        return QueueWorkload.workload(queueConfig(config, prefix, maxWritesPerKey), List.of(
                 new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
                 new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed)));
     }
 
-    private static Workload offsets(TestConfig config, String prefix) {
+    private static Workload offsets(TestConfig config, String prefix, int maxWritesPerKey) {
         return OffsetWorkload.workload(new OffsetWorkload.Names(prefix), (short) config.replicationFactor(),
                 config.seed(), config.keys(), config.rate(), Duration.ofSeconds(config.timeLimitSeconds()),
                 CLIENT_TIMEOUT_MS, List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults())));
     }
 
-    private static Workload txnQueue(TestConfig config, String prefix) {
+    private static Workload txnQueue(TestConfig config, String prefix, int maxWritesPerKey) {
         // No final drain (the Elle-style check needs none), so a value nobody polled proves nothing.
         Set<QueueAnomaly> allowed = EnumSet.copyOf(QueueWorkload.allowedAnomalies(queueSettings(config)));
         allowed.add(QueueAnomaly.UNSEEN);
-        return TxnQueueWorkload.workload(queueConfig(config, prefix), config.keys(), CLIENT_TIMEOUT_MS, List.of(
+        return TxnQueueWorkload.workload(queueConfig(config, prefix, maxWritesPerKey), config.keys(), CLIENT_TIMEOUT_MS, List.of(
                 TxnChecker.forKafka(true),
                 new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES))));
     }
@@ -100,9 +108,9 @@ final class Workloads {
     }
 
     /** The queue workload's configuration; the bootstrap servers are filled in at setup. */
-    static QueueWorkloadConfig queueConfig(TestConfig config, String prefix) {
+    static QueueWorkloadConfig queueConfig(TestConfig config, String prefix, int maxWritesPerKey) {
         QueueOps.Options keys = QueueOps.Options.defaults()
-                .withKeys(config.keys(), QueueOps.Options.defaults().maxWritesPerKey(),
+                .withKeys(config.keys(), maxWritesPerKey,
                         QueueOps.Options.defaults().distribution());
         return QueueWorkloadConfig.defaults("unset:9092", prefix)
                 .withSettings(queueSettings(config))

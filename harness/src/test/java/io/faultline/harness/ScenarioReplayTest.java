@@ -85,13 +85,22 @@ class ScenarioReplayTest {
                 "the text says which way the tail was lost");
         assertEquals(List.of("kill", "disk"), cut.packages());
         assertEquals(List.of("kill", "power"), power.packages(), "power: the cluster starts on lazyfs");
-        assertEquals(Scenarios.FLUSH_EVERY_SECOND, ScenarioCommand.config(power, "broker-impl", null, null, 1L)
+        assertEquals(Scenarios.FLUSH_EVERY_5_SECONDS, ScenarioCommand.config(power, "broker-impl", null, null, 1L)
                 .brokerProperties(), "the scenario's flush interval reaches the brokers");
         var json = storedTestJson(dir.resolve("cut"), cut, ScenarioCommand.config(cut, "broker-impl", "high-watermark", null, 9L));
         assertEquals(cut, ScenarioSchedule.of(json).orElseThrow());
         json = storedTestJson(dir.resolve("power"), power, ScenarioCommand.config(power, "broker-impl", null, null, 9L));
         assertEquals(power, ScenarioSchedule.of(json).orElseThrow());
-        assertEquals(Scenarios.FLUSH_EVERY_SECOND, StoredRun.configOf(json).brokerProperties());
+        assertEquals(Scenarios.FLUSH_EVERY_5_SECONDS, StoredRun.configOf(json).brokerProperties());
+    }
+
+    @Test
+    void aScenariosOneKeyNeverRetiresWhileRandomRunsKeepJepsensLimit() {
+        int jepsen = io.faultline.workloads.queue.QueueOps.Options.defaults().maxWritesPerKey();
+        TestRunner.FaultScheduleFactory random = NemesisSchedule::create;
+        assertEquals(jepsen, random.maxWritesPerKey());
+        assertTrue(ScenarioSchedule.factory(Scenarios.named("acks-1-failover")).maxWritesPerKey() >= 1000 * jepsen,
+                "the script's partition keeps receiving writes after the faults, so a lost tail is proven");
     }
 
     @Test
