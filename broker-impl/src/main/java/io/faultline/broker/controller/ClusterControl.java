@@ -101,7 +101,7 @@ final class ClusterControl {
         Decision d = new Decision(image);
         if (old != null && !old.fenced()) {
             d.add(new FenceBrokerRecord(id, old.epoch()));
-            PartitionChanges.removeBroker(d, id, settings.bugs());
+            PartitionChanges.removeBroker(d, id, settings);
         }
         long epoch = Math.max(image.offset() + 1, old == null ? 0 : old.epoch() + 1);
         Map<String, Endpoint> endpoints = new LinkedHashMap<>();
@@ -127,15 +127,15 @@ final class ClusterControl {
         if (req.wantShutDown()) {
             if (!b.fenced() && !b.inControlledShutdown()) {
                 d.add(new ControlledShutdownRecord(id, b.epoch()));
-                PartitionChanges.removeBroker(d, id, settings.bugs());
+                PartitionChanges.removeBroker(d, id, settings);
                 shutdownDecidedAt.put(id, image.offset());
             }
         } else if (b.fenced() && !req.wantFence() && caughtUp) {
             d.add(new UnfenceBrokerRecord(id, b.epoch()));
-            PartitionChanges.electOffline(d, id, settings.bugs());
+            PartitionChanges.electOffline(d, id, settings);
         } else if (!b.fenced() && req.wantFence()) {
             d.add(new FenceBrokerRecord(id, b.epoch()));
-            PartitionChanges.removeBroker(d, id, settings.bugs());
+            PartitionChanges.removeBroker(d, id, settings);
         }
         BrokerRegistration now = d.image().brokers().get(id);
         boolean shouldShutDown = false;
@@ -145,7 +145,7 @@ final class ClusterControl {
             if (shouldShutDown && !now.fenced()) {
                 // It leads nothing any more: fence it now rather than waiting for its session to lapse.
                 d.add(new FenceBrokerRecord(id, b.epoch()));
-                PartitionChanges.removeBroker(d, id, settings.bugs());
+                PartitionChanges.removeBroker(d, id, settings);
             }
         }
         return d.result(resp.setIsCaughtUp(caughtUp).setIsFenced(d.image().brokers().get(id).fenced())
@@ -184,9 +184,9 @@ final class ClusterControl {
         Decision d = new Decision(image);
         for (int id : expired) {
             d.add(new FenceBrokerRecord(id, image.brokers().get(id).epoch()));
-            PartitionChanges.removeBroker(d, id, settings.bugs());
+            PartitionChanges.removeBroker(d, id, settings);
         }
-        PartitionChanges.electLeaderless(d, settings.bugs());
+        PartitionChanges.electLeaderless(d, settings);
         return d.result(expired);
     }
 }

@@ -24,10 +24,11 @@ public record ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeat
                                  short defaultReplicationFactor, int defaultNumPartitions, int maxPartitionsPerTopic,
                                  int maxPartitionsPerRequest, int maxPartitionsTotal, int electionTimeoutMinMs,
                                  int electionTimeoutMaxMs, long snapshotThreshold, int writeTimeoutMs,
-                                 long raftSegmentBytes, SeededBugs bugs) {
+                                 long raftSegmentBytes, SeededBugs bugs,
+                                 boolean uncleanLeaderElection) {
 
     public static final ControllerSettings DEFAULTS = new ControllerSettings(9000, 2000, (short) 1, 1, 10_000,
-            10_000, 20_000, 500, 1000, 1000, 5_000, 8L << 20, SeededBugs.NONE);
+            10_000, 20_000, 500, 1000, 1000, 5_000, 8L << 20, SeededBugs.NONE, false);
 
     public ControllerSettings {
         if (bugs == null) bugs = SeededBugs.NONE;
@@ -48,36 +49,44 @@ public record ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeat
     public ControllerSettings withSessionTimeout(int sessionMs, int heartbeatMs) {
         return new ControllerSettings(sessionMs, heartbeatMs, defaultReplicationFactor, defaultNumPartitions,
                 maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal, electionTimeoutMinMs,
-                electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs);
+                electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection);
     }
 
     public ControllerSettings withDefaults(short replicationFactor, int numPartitions) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, replicationFactor,
                 numPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs);
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection);
     }
 
     public ControllerSettings withPartitionLimits(int perTopic, int perRequest, int total) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, perTopic, perRequest, total, electionTimeoutMinMs, electionTimeoutMaxMs,
-                snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs);
+                snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection);
     }
 
     public ControllerSettings withRaft(int electionMinMs, int electionMaxMs, long snapshotEvery) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionMinMs, electionMaxMs, snapshotEvery, writeTimeoutMs, raftSegmentBytes, bugs);
+                electionMinMs, electionMaxMs, snapshotEvery, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection);
     }
 
     public ControllerSettings withRaftSegmentBytes(long bytes) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, bytes, bugs);
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, bytes, bugs, uncleanLeaderElection);
     }
 
     public ControllerSettings withBugs(SeededBugs seeded) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, seeded);
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, seeded, uncleanLeaderElection);
+    }
+
+    /** unclean.leader.election.enable of this controller's server.properties: the default below any dynamic one. */
+    public ControllerSettings withUncleanLeaderElection(boolean unclean) {
+        return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
+                defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs,
+                unclean);
     }
 }

@@ -30,19 +30,23 @@ final class PartitionChanges {
         return b != null && b.isActive();
     }
 
-    static boolean uncleanAllowed(MetadataImage image, String topic) {
+    /**
+     * The topic's unclean.leader.election.enable, else the cluster-wide dynamic default, else the controller's own
+     * static setting (server.properties), as Kafka's controller resolves it.
+     */
+    static boolean uncleanAllowed(MetadataImage image, String topic, boolean staticDefault) {
         String v = image.topicConfig(topic).get(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG);
         if (v == null) v = image.brokerConfig("").get(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG);
-        return Boolean.parseBoolean(v);
+        return v == null ? staticDefault : Boolean.parseBoolean(v);
     }
 
     /**
      * Moves partition {@code p} of {@code topic} to {@code targetIsr} (non-empty, within the replicas), electing
      * a leader as described above; adds a record to {@code d} only if something changes.
      */
-    static void change(Decision d, TopicImage topic, int p, List<Integer> targetIsr, SeededBugs bugs) {
+    static void change(Decision d, TopicImage topic, int p, List<Integer> targetIsr, ControllerSettings settings) {
         MetadataImage img = d.image();
-        change(d, img, topic, p, img.topic(topic.id()).orElseThrow().partition(p), targetIsr, bugs);
+        change(d, img, topic, p, img.topic(topic.id()).orElseThrow().partition(p), targetIsr, settings);
     }
 
     /**
@@ -50,7 +54,8 @@ final class PartitionChanges {
      * liveness and configs given by the caller (loops over many partitions read the decision's image once).
      */
     static void change(Decision d, MetadataImage img, TopicImage topic, int p, PartitionRegistration cur,
-                       List<Integer> targetIsr, SeededBugs bugs) {
+                       List<Integer> targetIsr, ControllerSettings settings) {
+        SeededBugs bugs = settings.bugs();
         boolean anyReplica = bugs.on(SeededBug.ELECTION_IGNORES_ISR);
         List<Integer> isr = List.copyOf(targetIsr);
         int leader = PartitionRegistration.NO_LEADER;
@@ -68,7 +73,7 @@ final class PartitionChanges {
                     break;
                 }
             }
-            if (leader == PartitionRegistration.NO_LEADER && uncleanAllowed(img, topic.name())) {
+            if (leader == PartitionRegistration.NO_LEADER && uncleanAllowed(img, topic.name(), settings.uncleanLeaderElection())) {
                 for (int r : cur.replicas()) {
                     if (isActive(img, r)) {
                         leader = r;
@@ -91,7 +96,7 @@ final class PartitionChanges {
      * The broker may no longer lead or be in sync (fenced or shutting down): drop it from every ISR (never
      * below one member) and re-elect where it led.
      */
-    static void removeBroker(Decision d, int brokerId, SeededBugs bugs) {
+    static void removeBroker(Decision d, int brokerId, ControllerSettings settings) {
         MetadataImage img = d.image();
         for (TopicImage t : sortedTopics(img)) {
             for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
@@ -99,29 +104,29 @@ final class PartitionChanges {
                 if (!pr.isr().contains(brokerId) && pr.leader() != brokerId) continue;
                 List<Integer> isr = new ArrayList<>(pr.isr());
                 if (isr.size() > 1) isr.remove(Integer.valueOf(brokerId));
-                change(d, img, t, e.getKey(), pr, isr, bugs);
+                change(d, img, t, e.getKey(), pr, isr, settings);
             }
         }
     }
 
     /** A broker became active: give it the offline partitions it can lead (clean, or unclean where allowed). */
-    static void electOffline(Decision d, int brokerId, SeededBugs bugs) {
+    static void electOffline(Decision d, int brokerId, ControllerSettings settings) {
         MetadataImage img = d.image();
         for (TopicImage t : sortedTopics(img)) {
             for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
                 PartitionRegistration pr = e.getValue();
                 if (pr.hasLeader() || !pr.replicas().contains(brokerId)) continue;
-                change(d, img, t, e.getKey(), pr, pr.isr(), bugs);
+                change(d, img, t, e.getKey(), pr, pr.isr(), settings);
             }
         }
     }
 
     /** Elects a leader for every leaderless partition that can have one now. */
-    static void electLeaderless(Decision d, SeededBugs bugs) {
+    static void electLeaderless(Decision d, ControllerSettings settings) {
         MetadataImage img = d.image();
         for (TopicImage t : sortedTopics(img)) {
             for (Map.Entry<Integer, PartitionRegistration> e : t.partitions().entrySet()) {
-                if (!e.getValue().hasLeader()) change(d, img, t, e.getKey(), e.getValue(), e.getValue().isr(), bugs);
+                if (!e.getValue().hasLeader()) change(d, img, t, e.getKey(), e.getValue(), e.getValue().isr(), settings);
             }
         }
     }

@@ -210,7 +210,7 @@ final class ReplicationControl {
             if (!cur.replicas().contains(r)) return Errors.INVALID_REQUEST;
             if (!cur.isr().contains(r) && !PartitionChanges.isActive(d.image(), r)) return Errors.INELIGIBLE_REPLICA;
         }
-        PartitionChanges.change(d, topic, pd.partitionIndex(), newIsr, settings.bugs());
+        PartitionChanges.change(d, topic, pd.partitionIndex(), newIsr, settings);
         return Errors.NONE;
     }
 }

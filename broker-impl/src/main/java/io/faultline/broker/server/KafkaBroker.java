@@ -235,7 +235,8 @@ public final class KafkaBroker implements AutoCloseable {
                 .withPartitionLimits(io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_TOPIC,
                         io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_REQUEST,
                         io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_BROKER)
-                .withBugs(config.bugs());
+                .withBugs(config.bugs())
+                .withUncleanLeaderElection(config.cluster().uncleanLeaderElection());
         int election = config.cluster().quorumElectionTimeoutMs();
         if (election > 0) {
             settings = settings.withRaft(election, 2 * election, settings.snapshotThreshold());

@@ -82,6 +82,29 @@ class ElectionTest {
     }
 
     @Test
+    void theControllersStaticUncleanSettingIsTheDefaultBelowTopicAndClusterConfigs() {
+        for (boolean topicSaysNo : new boolean[] {false, true}) {
+            LogicHarness h = new LogicHarness(ControllerSettings.DEFAULTS.withSessionTimeout(2000, 500).withUncleanLeaderElection(true));
+            h.brokers(1, 2, 3);
+            assertEquals(0, h.createTopic("t", 1, 3).errorCode());
+            if (topicSaysNo) {
+                assertEquals(Errors.NONE, h.setTopicConfig("t", TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false"));
+            }
+            PartitionRegistration p = h.partition("t", 0);
+            int leader = p.leader();
+            h.alterIsr("t", 0, leader, p.leaderEpoch(), p.partitionEpoch(), leader);
+            killAndExpire(h, leader, others(leader, 1, 2, 3));
+            PartitionRegistration after = h.partition("t", 0);
+            if (topicSaysNo) {
+                assertEquals(PartitionRegistration.NO_LEADER, after.leader(), "the topic's false overrides the default");
+            } else {
+                assertTrue(after.hasLeader() && after.leader() != leader, "server.properties' true allows it");
+                assertEquals(List.of(after.leader()), after.isr());
+            }
+        }
+    }
+
+    @Test
     void alterPartitionChecksBrokerLeaderAndPartitionEpochs() {
         LogicHarness h = threeReplicas();
         PartitionRegistration p = h.partition("t", 0);
