@@ -25,6 +25,9 @@ public final class FailoverComparison {
             }
             List<List<Long>> failovers = List.of(new ArrayList<>(), new ArrayList<>());
             List<List<Long>> rejoins = List.of(new ArrayList<>(), new ArrayList<>());
+            // failovers split by whether the killed leader was also the active controller: [system][0 = no, 1 = yes]
+            List<List<List<Long>>> byKind = List.of(List.of(new ArrayList<>(), new ArrayList<>()),
+                    List.of(new ArrayList<>(), new ArrayList<>()));
             var producers = clusters.stream().map(c -> KafkaTestClients.producer(c.bootstrapServers(), "all", 60_000)).toList();
             try {
                 for (int i = 0; i < tries; i++) {
@@ -32,8 +35,9 @@ public final class FailoverComparison {
                         long[] r = FailoverMeasurement.failoverOnce(clusters.get(s), producers.get(s), "failover", i);
                         failovers.get(s).add(r[0]);
                         rejoins.get(s).add(r[1]);
-                        System.out.printf("try %d %-12s failover %5d ms, rejoin %5d ms%n", i + 1,
-                                clusters.get(s).sut().name(), r[0], r[1]);
+                        byKind.get(s).get((int) r[2]).add(r[0]);
+                        System.out.printf("try %d %-12s failover %5d ms, rejoin %5d ms%s%n", i + 1,
+                                clusters.get(s).sut().name(), r[0], r[1], r[2] == 1 ? " (leader was the controller too)" : "");
                     }
                 }
             } finally {
@@ -42,6 +46,12 @@ public final class FailoverComparison {
             for (int s = 0; s < clusters.size(); s++) {
                 System.out.printf("%-12s failover ms (min/median/max of %d): %s  all %s%n", clusters.get(s).sut().name(),
                         tries, FailoverMeasurement.summary(failovers.get(s)), failovers.get(s));
+                for (int kind = 0; kind < 2; kind++) {
+                    List<Long> v = byKind.get(s).get(kind);
+                    if (!v.isEmpty()) System.out.printf("%-12s failover ms, leader %s: median %s of %d %s%n",
+                            clusters.get(s).sut().name(), kind == 1 ? "and controller" : "only          ",
+                            v.stream().sorted().toList().get(v.size() / 2), v.size(), v);
+                }
                 System.out.printf("%-12s rejoin ms   (min/median/max of %d): %s  all %s%n", clusters.get(s).sut().name(),
                         tries, FailoverMeasurement.summary(rejoins.get(s)), rejoins.get(s));
             }
