@@ -56,7 +56,12 @@ public final class FailoverComparison {
                         tries, FailoverMeasurement.summary(rejoins.get(s)), rejoins.get(s));
             }
         } finally {
-            clusters.forEach(SutCluster::close);
+            // Keep the nodes' logs (-Dfaultline.collect=DIR) to see why a try was slow or failed.
+            String collect = System.getProperty("faultline.collect");
+            for (SutCluster c : clusters) {
+                if (collect == null) c.close();
+                else c.teardown(java.nio.file.Path.of(collect, c.sut().name()));
+            }
         }
     }
 }

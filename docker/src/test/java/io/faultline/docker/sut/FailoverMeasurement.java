@@ -54,6 +54,10 @@ public final class FailoverMeasurement {
             throws Exception {
         String bootstrap = kafka.bootstrapServers();
         var sut = (KafkaProtocolSut) kafka.sut();
+        // Only a full ISR makes the kill a failover test: with one replica already out (a lagging follower on a
+        // loaded machine), min ISR 2 would leave the partition unwritable until that replica catches up again.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (KafkaTestClients.isr(bootstrap, topic, 0).size() < 3 && System.nanoTime() < deadline) Thread.sleep(200);
         producer.send(new ProducerRecord<>(topic, 0, null, "warm-" + i)).get(60, TimeUnit.SECONDS);
         var leader = sut.leaderOf(kafka.cluster(), topic, 0).orElseThrow();
         int id = Integer.parseInt(leader.name().substring(1));
