@@ -10,6 +10,13 @@ import java.util.List;
  * kill; then restart → back in the ISR). Both 3-node clusters run at once with the same settings
  * ({@link KafkaSettings#defaults()}: RF 3, min ISR 2, fast detection) and the same JVM flags; the kills alternate
  * A B A B … so that load on the machine falls on both alike.
+ *
+ * <p>Measured 2026-11-30 on 2 shared cores (load average 31-118 from other helpers' runs), medians of 5 alternating
+ * tries: before the epoch-cache fix in PartitionLog.truncateTo (load ~20) broker-impl 3205 ms [2159..4960], Kafka
+ * 3256 ms [3105..3386]; a later pre-fix run stalled at try 2 for 60 s (a restarted follower never rejoined the ISR).
+ * After the fix (load 31-90, a Docker test running beside tries 1-3): broker-impl 4225 ms [3249..10725], Kafka
+ * 3624 ms [3158..4760]; in every broker-impl try the controller fenced the dead leader and the new leader applied
+ * its leadership about 1.8 s after the kill, so the rest of the time is between that and the client's first ack.
  * Run: java -cp docker/target/test-classes:docker/target/classes:CP io.faultline.docker.sut.FailoverComparison [tries]
  */
 public final class FailoverComparison {
