@@ -84,6 +84,23 @@ public final class QueueWorkload {
         return Gens.timeLimit(cfg.timeLimit().toNanos(), g);
     }
 
+    /**
+     * A few acknowledged writes to each key after the final heal, before the final drain. A broker that lost an
+     * acknowledged tail hands its offsets out again: each of these writes then lands on an offset already
+     * acknowledged for another value (inconsistent-offsets, with no drain needed), and the drain's targets move
+     * past the hole so it can finish. Values start above {@code maxWritesPerKey}, which the main phase never sends.
+     */
+    public static Gen topUp(java.util.Collection<Integer> keys, int writesPerKey, int maxWritesPerKey) {
+        List<Gen> sends = new java.util.ArrayList<>();
+        for (int i = 1; i <= writesPerKey; i++) {
+            for (int k : new java.util.TreeSet<>(keys)) {
+                sends.add(Gens.once(Gens.op(Op.SEND, new io.faultline.checker.history.OpValue.Txn(
+                        List.of(MicroOp.Send.invoke(k, (long) maxWritesPerKey + i))))));
+            }
+        }
+        return Gens.seq(sends.toArray(Gen[]::new));
+    }
+
     /** The checker matching this run's settings; see {@link #allowedAnomalies}. */
     public static QueueChecker checker(QueueWorkloadConfig cfg) {
         return new QueueChecker(new QueueChecker.Options(allowedAnomalies(cfg.settings()),
