@@ -39,8 +39,15 @@ public interface LogStore extends AutoCloseable {
      */
     static LogStore open(List<Path> dataDirs, Function<TopicPartition, LogConfig> configFor,
                          io.faultline.broker.common.Time clock) throws IOException {
+        return open(dataDirs, configFor, clock, io.faultline.broker.common.SeededBugs.NONE);
+    }
+
+    /** As above, recovering with this node's seeded bugs. */
+    static LogStore open(List<Path> dataDirs, Function<TopicPartition, LogConfig> configFor,
+                         io.faultline.broker.common.Time clock, io.faultline.broker.common.SeededBugs bugs)
+            throws IOException {
         List<LogManager> managers = new ArrayList<>();
-        for (Path d : dataDirs) managers.add(LogManager.open(d, configFor, clock));
+        for (Path d : dataDirs) managers.add(LogManager.open(d, configFor, clock, bugs));
         for (int i = 0; i < managers.size(); i++) {
             for (int j = i + 1; j < managers.size(); j++) {
                 for (PartitionLog pl : managers.get(i).allLogs()) {

@@ -248,7 +248,8 @@ public final class Partition {
                 throw new NotLeaderOrFollowerException("node " + localNodeId + " leads " + tp + ": no follower appends");
             }
             LogAppendInfo info = log.appendAsFollower(records);
-            for (MutableRecordBatch batch : records.batches()) recordProducerBatch(batch);
+            // Seeded bug dedup-not-rebuilt: a follower that becomes leader knows none of these producers' sequences.
+            if (!bugs.on(SeededBug.DEDUP_NOT_REBUILT)) for (MutableRecordBatch batch : records.batches()) recordProducerBatch(batch);
             return info;
         }
     }

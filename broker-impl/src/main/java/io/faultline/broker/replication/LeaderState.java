@@ -228,7 +228,18 @@ public final class LeaderState {
      * Periodic check (every replica.lag.time.max.ms / 2): followers in the ISR that have not caught up for
      * replica.lag.time.max.ms are proposed for removal. Returns whether a shrink was proposed.
      */
-    public synchronized boolean maybeShrinkIsr() {
+    public boolean maybeShrinkIsr() {
+        boolean shrunk;
+        boolean hwMoved = false;
+        synchronized (this) {
+            shrunk = shrinkIsrLocked();
+            if (shrunk && config.bugs().on(SeededBug.ISR_SHRINK_LOCAL)) hwMoved = maybeIncrementHighWatermark();
+        }
+        if (hwMoved) onHighWatermarkMoved.run(); // outside the lock, as every other HW move
+        return shrunk;
+    }
+
+    private boolean shrinkIsrLocked() {
         if (isrState.isPending()) return false;
         long now = time.milliseconds();
         long leaderEnd = replicaLog.logEndOffset();
@@ -238,6 +249,14 @@ public final class LeaderState {
             if (!remotes.get(r).isCaughtUp(leaderEnd, now, config.replicaLagTimeMaxMs())) outOfSync.add(r);
         }
         if (outOfSync.isEmpty()) return false;
+        if (config.bugs().on(SeededBug.ISR_SHRINK_LOCAL)) {
+            // Seeded bug: the controller never hears of it, so it may later elect a replica this leader left behind.
+            Set<Integer> smaller = new HashSet<>(isrState.isr());
+            smaller.removeAll(outOfSync);
+            log.info("{}: removing {} from ISR {} locally only (seeded bug)", tp, outOfSync, isrState.isr());
+            isrState = new IsrState.Committed(smaller, isrState.lastCommitted().partitionEpoch());
+            return true;
+        }
         IsrState.PendingShrink pending = new IsrState.PendingShrink(isrState.lastCommitted(), outOfSync);
         log.info("{}: proposing to remove {} from ISR {} (leader end {})", tp, outOfSync, isrState.isr(), leaderEnd);
         propose(pending, pending.proposedIsr());

@@ -81,7 +81,7 @@ public final class KafkaBroker implements AutoCloseable {
         String clusterId = ClusterId.of(config, dir);
         // A log is created while its topic's change is applied: the partition manager already holds the new image.
         LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
-                partitionImage().topicConfig(tp.topic())), time);
+                partitionImage().topicConfig(tp.topic())), time, config.bugs());
         partitions = new PartitionManager(config.nodeId(), logs, dir, time, config.bugs());
         if (!config.bugs().isEmpty()) log.warn("Broker {} runs with SEEDED BUGS {} (faultline.bugs.allowed=true)",
                 config.nodeId(), config.bugs());

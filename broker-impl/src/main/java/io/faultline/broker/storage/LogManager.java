@@ -76,6 +76,12 @@ public final class LogManager implements Closeable {
      */
     public static LogManager open(Path dataDir, Function<TopicPartition, LogConfig> configFor, Time clock)
             throws IOException {
+        return open(dataDir, configFor, clock, io.faultline.broker.common.SeededBugs.NONE);
+    }
+
+    /** As above, recovering with this node's seeded bugs (recovery-keeps-torn-batch). */
+    public static LogManager open(Path dataDir, Function<TopicPartition, LogConfig> configFor, Time clock,
+                                  io.faultline.broker.common.SeededBugs bugs) throws IOException {
         Files.createDirectories(dataDir);
         Path marker = dataDir.resolve(CLEAN_SHUTDOWN_FILE);
         boolean clean = Files.exists(marker);
@@ -97,7 +103,7 @@ public final class LogManager implements Closeable {
             }
             RecoveryState state = new RecoveryState(rp.getOrDefault(tp, 0L), lso.getOrDefault(tp, 0L),
                     hw.getOrDefault(tp, 0L), clean);
-            lm.logs.put(tp, PartitionLog.open(d, configFor.apply(tp), clock, state));
+            lm.logs.put(tp, PartitionLog.open(d, configFor.apply(tp), clock, state, bugs));
         }
         // From now on a crash is an unclean shutdown: remove the marker only after recovery succeeded.
         Files.deleteIfExists(marker);

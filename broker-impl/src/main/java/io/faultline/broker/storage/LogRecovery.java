@@ -1,5 +1,7 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.SeededBug;
+import io.faultline.broker.common.SeededBugs;
 import io.faultline.broker.common.Time;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,6 +42,12 @@ final class LogRecovery {
 
     static Loaded load(Path dir, LogConfig config, Time clock, RecoveryState state, LeaderEpochCache epochCache)
             throws IOException {
+        return load(dir, config, clock, state, epochCache, SeededBugs.NONE);
+    }
+
+    static Loaded load(Path dir, LogConfig config, Time clock, RecoveryState state, LeaderEpochCache epochCache,
+                       SeededBugs bugs) throws IOException {
+        boolean verifyContent = !bugs.on(SeededBug.RECOVERY_KEEPS_TORN_BATCH);
         long now = clock.milliseconds();
         TreeSet<Long> bases = cleanUpAndListSegments(dir);
         TreeMap<Long, LogSegment> segments = new TreeMap<>();
@@ -77,7 +85,8 @@ final class LogRecovery {
                     epochCacheTruncated = true;
                 }
                 long min = Math.max(prevNext, 0);
-                cut = seg.recover(min, !config.compact(), h -> epochCache.assign(h.partitionLeaderEpoch(), h.baseOffset()));
+                cut = seg.recover(min, !config.compact(), verifyContent,
+                        h -> epochCache.assign(h.partitionLeaderEpoch(), h.baseOffset()));
                 if (seg.nextOffset() > upper) {
                     // batches running into the next segment's range: keep this one, drop the later ones
                     cut = Math.max(cut, 1);

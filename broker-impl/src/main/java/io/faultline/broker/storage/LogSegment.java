@@ -283,6 +283,11 @@ final class LogSegment {
      * the file at the first bad byte. Returns the number of bytes cut.
      */
     int recover(long minOffset, boolean contiguous, Consumer<BatchHeader> onBatch) {
+        return recover(minOffset, contiguous, true, onBatch);
+    }
+
+    /** As above; {@code verifyContent} false (seeded bug recovery-keeps-torn-batch) keeps a batch whose CRC fails. */
+    int recover(long minOffset, boolean contiguous, boolean verifyContent, Consumer<BatchHeader> onBatch) {
         offsetIndex.reset();
         timeIndex.reset();
         nextOffset = baseOffset;
@@ -323,7 +328,7 @@ final class LogSegment {
                 ByteBuffer batch = ByteBuffer.allocate(h.sizeInBytes());
                 readFully(batch, pos);
                 batch.flip();
-                RecordBatchAdapter.ensureValid(batch);
+                if (verifyContent) RecordBatchAdapter.ensureValid(batch);
                 observeBatch(h, pos);
                 onBatch.accept(h);
                 pos += h.sizeInBytes();

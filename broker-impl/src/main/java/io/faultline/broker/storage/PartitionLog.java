@@ -89,10 +89,16 @@ public final class PartitionLog implements Closeable {
      * errors.
      */
     public static PartitionLog open(Path dir, LogConfig config, Time clock, RecoveryState state) throws IOException {
+        return open(dir, config, clock, state, io.faultline.broker.common.SeededBugs.NONE);
+    }
+
+    /** As above, with the seeded bugs of this node (recovery-keeps-torn-batch). */
+    public static PartitionLog open(Path dir, LogConfig config, Time clock, RecoveryState state,
+                                    io.faultline.broker.common.SeededBugs bugs) throws IOException {
         Files.createDirectories(dir);
         TopicPartition tp = parseTopicPartition(dir);
         LeaderEpochCache cache = new LeaderEpochCache(dir);
-        LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock, state, cache);
+        LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock, state, cache, bugs);
         PartitionLog pl = new PartitionLog(tp, dir, config, clock, cache);
         pl.segments.putAll(loaded.segments());
         pl.active = loaded.segments().lastEntry().getValue();

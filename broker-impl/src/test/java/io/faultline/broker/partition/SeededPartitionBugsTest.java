@@ -113,4 +113,31 @@ class SeededPartitionBugsTest {
                 afterLosingLeadership(SeededBug.FENCED_LEADER_SERVES), "the deposed leader still takes and serves");
         assertEquals(List.of("refused", "refused", "latest epoch: 1"), afterLosingLeadership());
     }
+
+    /**
+     * A follower gets producer 5's batch (sequence 0) from its leader, then becomes leader; the producer retries
+     * the batch. Returns whether the retry was recognised as a duplicate, and the new leader's log end.
+     */
+    private List<Object> retryOnNewLeader(SeededBug... bugs) throws Exception {
+        Partition leader = open();
+        leader.makeLeader(1, Set.of(1));
+        MemoryRecords batch = MemoryRecords.withIdempotentRecords(Compression.NONE, 5L, (short) 0, 0,
+                new SimpleRecord("x".getBytes()));
+        leader.appendAsLeader(batch);
+        MemoryRecords replicated = (MemoryRecords) leader.log().read(0, 1 << 20, Long.MAX_VALUE).records();
+        Partition follower = open(bugs);
+        follower.makeFollower(1, 0, 2, List.of(1, 2), Set.of(1, 2));
+        follower.appendAsFollower(replicated);
+        follower.makeLeader(2, 1, List.of(1, 2), Set.of(2));
+        MemoryRecords retry = MemoryRecords.withIdempotentRecords(Compression.NONE, 5L, (short) 0, 0,
+                new SimpleRecord("x".getBytes()));
+        boolean duplicate = follower.appendAsLeader(retry).duplicate();
+        return List.of(duplicate, follower.log().logEndOffset());
+    }
+
+    @Test
+    void dedupNotRebuilt() throws Exception {
+        assertEquals(List.of(false, 2L), retryOnNewLeader(SeededBug.DEDUP_NOT_REBUILT), "the retry was written twice");
+        assertEquals(List.of(true, 1L), retryOnNewLeader());
+    }
 }

@@ -127,4 +127,25 @@ class SeededReplicationBugsTest {
                 "acks=all acknowledged with the leader alone in the ISR");
         assertEquals(List.of(Errors.NOT_ENOUGH_REPLICAS, Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND), acksAllBelowMinIsr());
     }
+
+    /** Follower 3 dies and lags out: the ISR the controller holds, the leader's own, and the leader's HW. */
+    private List<Object> isrAfterFollowerDies(SeededBug... bugs) {
+        try (InJvmCluster c = cluster(3, 1, bugs)) {
+            c.elect(1);
+            c.produce("a");
+            c.replicate(2);
+            c.node(3).crash();
+            c.produce("b");
+            c.replicate(2);
+            c.tick(11_000);
+            return List.of(c.isr, c.node(1).leaderState().orElseThrow().isrState().isr(), c.node(1).log.highWatermark());
+        }
+    }
+
+    @Test
+    void isrShrinkLocal() {
+        assertEquals(List.of(java.util.Set.of(1, 2, 3), java.util.Set.of(1, 2), 2L),
+                isrAfterFollowerDies(SeededBug.ISR_SHRINK_LOCAL), "the controller still counts 3 as in sync");
+        assertEquals(List.of(java.util.Set.of(1, 2), java.util.Set.of(1, 2), 2L), isrAfterFollowerDies());
+    }
 }
