@@ -44,8 +44,18 @@ final class BugHunt {
     private BugHunt() {}
 
     static Plan plan(List<String> only, int seeds, Shape shape, long huntSeed) {
+        return plan(only, seeds, seeds, shape, huntSeed);
+    }
+
+    /**
+     * @param only       bug names; empty for all; {@code none} for no bug (only the clean broker, under every mix)
+     * @param cleanSeeds runs of the clean broker per mix (0: none)
+     */
+    static Plan plan(List<String> only, int seeds, int cleanSeeds, Shape shape, long huntSeed) {
         if (seeds < 1) throw new IllegalArgumentException("--seeds must be at least 1, got " + seeds);
-        List<SeededBugCatalog.Entry> chosen = only == null || only.isEmpty() ? SeededBugCatalog.ALL
+        if (cleanSeeds < 0) throw new IllegalArgumentException("--clean-seeds must be at least 0, got " + cleanSeeds);
+        boolean none = only != null && only.equals(List.of("none"));
+        List<SeededBugCatalog.Entry> chosen = only == null || only.isEmpty() || none ? SeededBugCatalog.ALL
                 : only.stream().distinct().map(SeededBugCatalog::named).toList();
         var random = new SplittableRandom(huntSeed);
         Map<SeededBugCatalog.Entry, List<TestConfig>> bugs = new LinkedHashMap<>();
@@ -56,11 +66,12 @@ final class BugHunt {
                 cs.add(config(e.mix(), shape, random.nextLong() & Long.MAX_VALUE)
                         .withBrokerProperties(SeededBugCatalog.properties(List.of(e.name()))));
             }
-            bugs.put(e, cs);
+            if (!none) bugs.put(e, cs);
             clean.putIfAbsent(e.mix(), new ArrayList<>());
         }
+        if (cleanSeeds == 0) clean.clear();
         for (var m : clean.entrySet()) {
-            for (int i = 0; i < seeds; i++) m.getValue().add(config(m.getKey(), shape, random.nextLong() & Long.MAX_VALUE));
+            for (int i = 0; i < cleanSeeds; i++) m.getValue().add(config(m.getKey(), shape, random.nextLong() & Long.MAX_VALUE));
         }
         return new Plan(huntSeed, bugs, clean);
     }

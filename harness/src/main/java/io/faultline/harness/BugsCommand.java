@@ -24,11 +24,15 @@ final class BugsCommand implements Callable<Integer> {
     @Option(names = "--time-limit", description = "Seconds of workload and faults per run (default: ${DEFAULT-VALUE})")
     int timeLimit = 30;
 
-    @Option(names = "--only", split = ",", description = "Only these bugs (comma separated; default: all). Known: "
+    @Option(names = "--only", split = ",", description = "Only these bugs (comma separated; default: all; none: only the"
+            + " unseeded broker). Known: "
             + "hw-from-leader-leo, acks-all-leader-only, min-isr-ignored, follower-no-truncate, election-ignores-isr, "
             + "epoch-not-bumped, fenced-leader-serves, read-past-hw, isr-shrink-local, dedup-not-rebuilt, "
             + "offset-commit-unreplicated, recovery-keeps-torn-batch")
     List<String> only = List.of();
+
+    @Option(names = "--clean-seeds", description = "Runs of the unseeded broker per fault mix (default: --seeds; 0: none)")
+    Integer cleanSeeds;
 
     @Option(names = "--seed", description = "Seed of the hunt; every run's seed derives from it (default: random, printed first)")
     Long seed;
@@ -39,7 +43,7 @@ final class BugsCommand implements Callable<Integer> {
     /** The runs this command would do, validated before any cluster starts. */
     BugHunt.Plan plan(long huntSeed) {
         if (timeLimit < 5) throw new IllegalArgumentException("--time-limit must be at least 5 seconds for faults to happen");
-        return BugHunt.plan(only, seeds, BugHunt.Shape.defaults(timeLimit), huntSeed);
+        return BugHunt.plan(only, seeds, cleanSeeds != null ? cleanSeeds : seeds, BugHunt.Shape.defaults(timeLimit), huntSeed);
     }
 
     @Override

@@ -40,6 +40,7 @@ final class TestRunner {
     /** Hooks run while the JVM exits; this bounds how long Ctrl-C waits for the partial report. */
     private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(150);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /** Writes per key after the final heal, before the final drain. */
 
     /**
      * How a run ended: its verdict, folder and exit code, the forbidden anomalies found (with counts) and the

@@ -99,6 +99,13 @@ class BugsCommandTest {
                 two.bugs().keySet().stream().map(SeededBugCatalog.Entry::name).toList());
         assertEquals(1, two.clean().size(), "both share one mix");
         assertThrows(IllegalArgumentException.class, () -> BugHunt.plan(List.of(), 0, shape, 1));
+
+        BugHunt.Plan cleanOnly = BugHunt.plan(List.of("none"), 2, 2, shape, 5);
+        assertEquals(0, cleanOnly.bugs().size());
+        assertEquals(mixes, cleanOnly.clean().keySet(), "none: the clean broker under every mix");
+        BugHunt.Plan bugsOnly = BugHunt.plan(List.of("read-past-hw"), 2, 0, shape, 5);
+        assertEquals(1, bugsOnly.bugs().size());
+        assertEquals(0, bugsOnly.clean().size());
     }
 
     @Test

@@ -79,8 +79,7 @@ public final class PhaseRunner {
             faults.heal();
 
             List<Op> before = recorder.ops();
-            Gen finalGen = workload.finalReads().generator(before);
-            if (finalGen == null) {
+            if (workload.finalReads().generator(before) == null) {
                 return new Outcome(before.size(), before.size(), Duration.ofNanos(t1 - t0), Duration.ZERO, true);
             }
             phases.enter(RECOVERY);
@@ -88,7 +87,12 @@ public final class PhaseRunner {
 
             phases.enter(FINAL_READS);
             long t2 = recorder.now();
-            interpreter.run(finalGen);
+            Gen writes = workload.finalReads().writesBeforeReads(before);
+            if (writes != null) {
+                interpreter.run(writes);
+                before = recorder.ops();
+            }
+            interpreter.run(workload.finalReads().generator(before));
             List<Op> all = recorder.ops();
             boolean reached = workload.finalReads().reached(before, all.subList(before.size(), all.size()));
             return new Outcome(all.size(), before.size(), Duration.ofNanos(t1 - t0), Duration.ofNanos(recorder.now() - t2), reached);

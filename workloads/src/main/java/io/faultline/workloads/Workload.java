@@ -84,6 +84,14 @@ public record Workload(String name, Setup setup, Gen generator, FinalReads final
         /** The final phase's ops; null for none. */
         Gen generator(List<Op> before);
 
+        /**
+         * Writes to make after the recovery wait and before the reads ({@code null}: none); the reads'
+         * {@link #generator} then sees them in its {@code before}.
+         */
+        default Gen writesBeforeReads(List<Op> before) {
+            return null;
+        }
+
         /** Whether {@code finalOps} read everything {@code before} said there was (only then is an unread value lost). */
         boolean reached(List<Op> before, List<Op> finalOps);
     }

@@ -363,7 +363,14 @@ public final class PartitionLog implements Closeable {
         writer.lock();
         try {
             ensureOpen();
-            if (offset >= logEndOffset) return;
+            if (offset >= logEndOffset) {
+                // No record goes, but an epoch entry at the end with no batch behind it does (as in Kafka): a node
+                // that became leader, assigned its epoch's start offset and lost leadership before appending would
+                // otherwise keep sending that epoch as lastFetchedEpoch, get the same diverging answer for ever and
+                // never rejoin the ISR (seen in FailoverComparison: min ISR 2 unwritable after the next kill).
+                epochCache.truncateFromEnd(logEndOffset);
+                return;
+            }
             if (offset <= segments.firstKey()) {
                 truncateFullyAndStartAt(offset);
                 return;

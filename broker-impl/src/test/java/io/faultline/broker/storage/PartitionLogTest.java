@@ -222,6 +222,21 @@ class PartitionLogTest {
     }
 
     @Test
+    void truncateToTheEndDropsAnEpochThatHasNoBatches() throws IOException {
+        open(LogConfig.DEFAULT);
+        log.appendAsLeader(batch(1, 1), 0);
+        log.appendAsLeader(batch(1, 1), 1);
+        log.assignEpochStartOffset(2); // leader in epoch 2 at offset 2, then deposed before appending anything
+        assertEquals(Optional.of(2), log.latestEpoch());
+        // The next leader answers the fetch (offset 2, last fetched epoch 2) with "epoch 1 ends at 2": truncating to
+        // 2 removes no record but must forget epoch 2, or the follower asks with epoch 2 again and never moves on.
+        log.truncateTo(2);
+        assertEquals(2, log.logEndOffset());
+        assertEquals(Optional.of(1), log.latestEpoch());
+        assertEquals(new EpochEndOffset(1, 2), log.endOffsetForEpoch(1));
+    }
+
+    @Test
     void truncateFullyAndStartAt() throws IOException {
         open(LogConfig.DEFAULT);
         log.appendAsLeader(batch(5, 1), 3);

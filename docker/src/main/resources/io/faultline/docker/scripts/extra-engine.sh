@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A second (third, ...) Docker engine on this machine, for campaigns spread over several engines
-# (`campaign --docker-hosts`). Each engine has its own socket, data-root, exec-root, pidfile and address pool, and
-# no default bridge (Faultline puts every node on a network it creates), so it shares nothing with the main engine.
+# (`campaign --docker-hosts`). Each engine has its own socket, data-root, exec-root, pidfile, address pool and
+# default bridge (fl-NAME; Faultline puts every node on a network it creates), so it shares nothing with the main
+# engine (never --bridge none: dockerd then deletes the main engine's docker0 as a stale default bridge).
 #
 # Usage: extra-engine.sh start NAME    start engine NAME (e.g. docker2) unless it answers; prints its DOCKER_HOST
 #        extra-engine.sh stop NAME     stop it (SIGTERM, bounded wait), keeping its data-root for the next start
@@ -26,6 +27,9 @@ log=/var/log/faultline-$name.log
 # A pool of its own: the main engine's project networks are 10.213.x.0/24 (Cluster), its bridge 172.17/16.
 pool=${FAULTLINE_ENGINE_POOL:-10.$(( 214 + $(printf '%s' "$name" | cksum | cut -d' ' -f1) % 20 )).0.0/16}
 base=${FAULTLINE_BASE_IMAGE:-faultline/base:bookworm-jre17-fuse}
+bridge=fl-$(printf '%s' "$name" | cut -c1-12)
+# the bridge's own /24 at the top of the engine's pool (networks it creates are allocated from the bottom)
+bridge_ip=$(printf '%s' "$pool" | cut -d. -f1-2).255.1/24
 
 answers() { timeout 10 docker -H "$host" info >/dev/null 2>&1; }
 
@@ -38,10 +42,17 @@ case "$cmd" in
       [ "$(id -u)" = 0 ] || { echo "faultline: starting engine $name needs root" >&2; exit 1; }
       command -v dockerd >/dev/null 2>&1 || bash "$(dirname "$0")/provision-engine.sh"
       mkdir -p "$exec_root" "$data_root"
+      # Its own default bridge. With --bridge none, dockerd deletes any "docker0" it finds as a stale default bridge,
+      # and that one is the main engine's: every build on the main engine then failed.
+      if ! ip link show "$bridge" >/dev/null 2>&1; then
+        ip link add "$bridge" type bridge
+        ip addr add "$bridge_ip" dev "$bridge"
+        ip link set "$bridge" up
+      fi
       echo "faultline: starting engine $name on $host (log: $log) ..." >&2
       # setsid: the engine outlives the shell and JVM that started it; `stop` ends it.
       setsid nohup dockerd --host "$host" --data-root "$data_root" --exec-root "$exec_root" \
-        --pidfile "$pidfile" --bridge none --default-address-pool "base=$pool,size=24" \
+        --pidfile "$pidfile" --bridge "$bridge" --default-address-pool "base=$pool,size=24" \
         >"$log" 2>&1 </dev/null &
       for _ in $(seq 1 "${FAULTLINE_DOCKER_WAIT:-90}"); do
         answers && break
@@ -68,6 +79,7 @@ case "$cmd" in
         fi
       fi
     fi
+    ip link del "$bridge" 2>/dev/null || true
     ;;
   *)
     echo "usage: extra-engine.sh start|stop|host NAME" >&2

@@ -10,6 +10,13 @@ import java.util.List;
  * kill; then restart → back in the ISR). Both 3-node clusters run at once with the same settings
  * ({@link KafkaSettings#defaults()}: RF 3, min ISR 2, fast detection) and the same JVM flags; the kills alternate
  * A B A B … so that load on the machine falls on both alike.
+ *
+ * <p>Measured 2026-11-30 on 2 shared cores (load average 31-118 from other helpers' runs), medians of 5 alternating
+ * tries: before the epoch-cache fix in PartitionLog.truncateTo (load ~20) broker-impl 3205 ms [2159..4960], Kafka
+ * 3256 ms [3105..3386]; a later pre-fix run stalled at try 2 for 60 s (a restarted follower never rejoined the ISR).
+ * After the fix (load 31-90, a Docker test running beside tries 1-3): broker-impl 4225 ms [3249..10725], Kafka
+ * 3624 ms [3158..4760]; in every broker-impl try the controller fenced the dead leader and the new leader applied
+ * its leadership about 1.8 s after the kill, so the rest of the time is between that and the client's first ack.
  * Run: java -cp docker/target/test-classes:docker/target/classes:CP io.faultline.docker.sut.FailoverComparison [tries]
  */
 public final class FailoverComparison {
@@ -25,6 +32,9 @@ public final class FailoverComparison {
             }
             List<List<Long>> failovers = List.of(new ArrayList<>(), new ArrayList<>());
             List<List<Long>> rejoins = List.of(new ArrayList<>(), new ArrayList<>());
+            // failovers split by whether the killed leader was also the active controller: [system][0 = no, 1 = yes]
+            List<List<List<Long>>> byKind = List.of(List.of(new ArrayList<>(), new ArrayList<>()),
+                    List.of(new ArrayList<>(), new ArrayList<>()));
             var producers = clusters.stream().map(c -> KafkaTestClients.producer(c.bootstrapServers(), "all", 60_000)).toList();
             try {
                 for (int i = 0; i < tries; i++) {
@@ -32,8 +42,9 @@ public final class FailoverComparison {
                         long[] r = FailoverMeasurement.failoverOnce(clusters.get(s), producers.get(s), "failover", i);
                         failovers.get(s).add(r[0]);
                         rejoins.get(s).add(r[1]);
-                        System.out.printf("try %d %-12s failover %5d ms, rejoin %5d ms%n", i + 1,
-                                clusters.get(s).sut().name(), r[0], r[1]);
+                        byKind.get(s).get((int) r[2]).add(r[0]);
+                        System.out.printf("try %d %-12s failover %5d ms, rejoin %5d ms%s%n", i + 1,
+                                clusters.get(s).sut().name(), r[0], r[1], r[2] == 1 ? " (leader was the controller too)" : "");
                     }
                 }
             } finally {
@@ -42,11 +53,22 @@ public final class FailoverComparison {
             for (int s = 0; s < clusters.size(); s++) {
                 System.out.printf("%-12s failover ms (min/median/max of %d): %s  all %s%n", clusters.get(s).sut().name(),
                         tries, FailoverMeasurement.summary(failovers.get(s)), failovers.get(s));
+                for (int kind = 0; kind < 2; kind++) {
+                    List<Long> v = byKind.get(s).get(kind);
+                    if (!v.isEmpty()) System.out.printf("%-12s failover ms, leader %s: median %s of %d %s%n",
+                            clusters.get(s).sut().name(), kind == 1 ? "and controller" : "only          ",
+                            v.stream().sorted().toList().get(v.size() / 2), v.size(), v);
+                }
                 System.out.printf("%-12s rejoin ms   (min/median/max of %d): %s  all %s%n", clusters.get(s).sut().name(),
                         tries, FailoverMeasurement.summary(rejoins.get(s)), rejoins.get(s));
             }
         } finally {
-            clusters.forEach(SutCluster::close);
+            // Keep the nodes' logs (-Dfaultline.collect=DIR) to see why a try was slow or failed.
+            String collect = System.getProperty("faultline.collect");
+            for (SutCluster c : clusters) {
+                if (collect == null) c.close();
+                else c.teardown(java.nio.file.Path.of(collect, c.sut().name()));
+            }
         }
     }
 }

@@ -105,6 +105,11 @@ public final class QueueWorkload {
             }
 
             @Override
+            public Gen writesBeforeReads(List<Op> before) {
+                return topUp(FinalDrain.targetsFrom(before).keySet(), TOP_UP_WRITES, cfg.keys().maxWritesPerKey());
+            }
+
+            @Override
             public boolean reached(List<Op> before, List<Op> finalOps) {
                 return drainReached(finalOps, FinalDrain.targetsFrom(before), cfg.concurrency());
             }
@@ -119,6 +124,26 @@ public final class QueueWorkload {
             g = Gens.stagger((long) (1e9 / cfg.opsPerSecond()), cfg.seed() * 31 + 7, g);
         }
         return Gens.timeLimit(cfg.timeLimit().toNanos(), g);
+    }
+
+    /** Writes per key after the final heal (see {@link #topUp}). */
+    public static final int TOP_UP_WRITES = 20;
+
+    /**
+     * A few acknowledged writes to each key after the final heal, before the final drain. A broker that lost an
+     * acknowledged tail hands its offsets out again: each of these writes then lands on an offset already
+     * acknowledged for another value (inconsistent-offsets, with no drain needed), and the drain's targets move
+     * past the hole so it can finish. Values start above {@code maxWritesPerKey}, which the main phase never sends.
+     */
+    public static Gen topUp(java.util.Collection<Integer> keys, int writesPerKey, int maxWritesPerKey) {
+        List<Gen> sends = new java.util.ArrayList<>();
+        for (int i = 1; i <= writesPerKey; i++) {
+            for (int k : new java.util.TreeSet<>(keys)) {
+                sends.add(Gens.once(Gens.op(Op.SEND, new io.faultline.checker.history.OpValue.Txn(
+                        List.of(MicroOp.Send.invoke(k, (long) maxWritesPerKey + i))))));
+            }
+        }
+        return Gens.seq(sends.toArray(Gen[]::new));
     }
 
     /** The checker matching this run's settings; see {@link #allowedAnomalies}. */

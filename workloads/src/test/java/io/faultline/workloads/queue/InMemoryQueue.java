@@ -35,6 +35,12 @@ final class InMemoryQueue {
         return log.size() - 1;
     }
 
+    /** Forgets everything from {@code size} on, as a broker that lost an acknowledged tail. */
+    synchronized void truncate(int key, int size) {
+        List<Long> log = logs.getOrDefault(key, new ArrayList<>());
+        while (log.size() > size) log.remove(log.size() - 1);
+    }
+
     /** Up to {@code max} visible records from {@code from}; returns the position after the last one looked at. */
     synchronized long read(int key, long from, int max, List<MicroOp.Record> into) {
         List<Long> log = logs.getOrDefault(key, List.of());
