@@ -79,7 +79,8 @@ public final class PhaseRunner {
             faults.heal();
 
             List<Op> before = recorder.ops();
-            if (workload.finalReads().generator(before) == null) {
+            Gen finalGen = workload.finalReads().generator(before);
+            if (finalGen == null) {
                 return new Outcome(before.size(), before.size(), Duration.ofNanos(t1 - t0), Duration.ZERO, true);
             }
             phases.enter(RECOVERY);
@@ -91,8 +92,9 @@ public final class PhaseRunner {
             if (writes != null) {
                 interpreter.run(writes);
                 before = recorder.ops();
+                finalGen = workload.finalReads().generator(before); // the reads' targets include those writes
             }
-            interpreter.run(workload.finalReads().generator(before));
+            interpreter.run(finalGen);
             List<Op> all = recorder.ops();
             boolean reached = workload.finalReads().reached(before, all.subList(before.size(), all.size()));
             return new Outcome(all.size(), before.size(), Duration.ofNanos(t1 - t0), Duration.ofNanos(recorder.now() - t2), reached);

@@ -80,6 +80,36 @@ class PhaseRunnerTest {
     }
 
     @Test
+    void writesBeforeReadsRunAfterTheRecoveryWaitAndTheReadsAreMadeFromAHistoryWithThem() throws Exception {
+        List<Integer> seenBefore = new ArrayList<>();
+        var finalReads = new Workload.FinalReads() {
+            @Override
+            public Gen generator(List<Op> before) {
+                seenBefore.add(before.size());
+                return Gens.limit(1, Gens.repeat(Gens.op("read", OpValue.None.INSTANCE)));
+            }
+
+            @Override
+            public Gen writesBeforeReads(List<Op> before) {
+                return Gens.limit(2, Gens.repeat(Gens.op("top-up", OpValue.None.INSTANCE)));
+            }
+
+            @Override
+            public boolean reached(List<Op> before, List<Op> finalOps) {
+                return finalOps.size() == 2;
+            }
+        };
+        var rec = HistoryRecorder.inMemory(1, () -> 0L);
+        var o = PhaseRunner.run(workload(finalReads), "b:1", rec, faults, Duration.ofSeconds(7),
+                d -> events.add("pause " + d.toSeconds()), p -> events.add("phase " + p));
+        List<String> tail = events.subList(events.indexOf("pause 7"), events.size());
+        assertEquals(List.of("pause 7", "phase final-drain", "op top-up", "op top-up", "op read", "close"), tail);
+        assertEquals(List.of(6, 10), seenBefore, "made again once the 2 top-up writes are in the history");
+        assertEquals(10, o.opsBeforeFinal());
+        assertTrue(o.reached());
+    }
+
+    @Test
     void withoutFinalReadsThereIsNoRecoveryWaitAndTheEndCountsAsReached() throws Exception {
         var rec = HistoryRecorder.inMemory(1, () -> 0L);
         var o = PhaseRunner.run(workload(Workload.FinalReads.NONE), "b:1", rec, faults, Duration.ofSeconds(7),
