@@ -24,8 +24,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * socket, data-root, exec-root and address pool). Each run's whole cluster lives on one engine, images built there;
  * the campaign page names the engine of each run. The second engine is started here when it does not answer (a
  * fresh CI machine) and stopped again afterwards.
+ *
+ * <p>Only with {@code -Pengines}: during its first runs here the main engine's docker0 bridge disappeared while the
+ * second engine started (with {@code --bridge none}, and once more with a bridge of its own), which fails every
+ * later image build on the main engine; until that is understood it stays out of the default suite.
  */
 @DockerBacked
+@org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "faultline.engines", matches = "true")
 class CampaignEnginesTest {
     private static final ExtraEngine SECOND = new ExtraEngine("docker2");
     private static final String MAIN = "unix:///var/run/docker.sock";
