@@ -28,9 +28,16 @@ public final class ControllerApis implements RequestDispatcher {
     private final RequestChannel channel;
     private final ControllerNode controller;
 
+    /** Connection id → the broker (id, epoch) whose heartbeats it carries: its close may mean that broker died. */
+    private final java.util.Map<String, long[]> heartbeatsOn = new java.util.concurrent.ConcurrentHashMap<>();
+
     public ControllerApis(RequestChannel channel, ControllerNode controller) {
         this.channel = channel;
         this.controller = controller;
+        channel.onConnectionClosed(id -> {
+            long[] broker = heartbeatsOn.remove(id);
+            if (broker != null) controller.connectionLost((int) broker[0], broker[1]);
+        });
     }
 
     public static boolean isSupported(ApiKeys api, short version) {
@@ -51,6 +58,9 @@ public final class ControllerApis implements RequestDispatcher {
         if (r.body() == null || !SERVED.contains(r.apiKey())) {
             channel.closeConnection(r);
             return;
+        }
+        if (r.body().data() instanceof org.apache.kafka.common.message.BrokerHeartbeatRequestData hb) {
+            heartbeatsOn.put(r.connectionId(), new long[] {hb.brokerId(), hb.brokerEpoch()});
         }
         controller.handle(r.header(), r.body().data()).whenComplete((resp, e) -> {
             if (e == null) {

@@ -27,6 +27,12 @@ import org.apache.kafka.common.protocol.Errors;
  * times live only in memory on the active controller, on the injected clock, taken when a heartbeat arrives
  * ({@link #heartbeatArrived}) rather than when the controller thread gets to it; a newly active controller gives
  * every registered broker a fresh session ({@link #activate}).
+ *
+ * <p>A broker whose heartbeat connection closed ({@link #connectionLost}: its process died and the kernel closed its
+ * sockets, or it reconnects) gets a shorter grace, {@link #lostConnectionGraceMs}: a live broker reconnects and
+ * heartbeats within its interval, a dead one never does, so it is fenced without waiting out the full session.
+ * Kafka's controller waits the whole session here; a crashed leader's partitions are then unavailable that much longer.
+ * A broker cut off by the network (no FIN arrives) is still fenced only when its session lapses.
  */
 final class ClusterControl {
     private final Time time;
@@ -41,6 +47,9 @@ final class ClusterControl {
     private final Map<Integer, Arrival> arrivals = new ConcurrentHashMap<>();
 
     private record Arrival(long brokerEpoch, long nanos) { }
+
+    /** Broker id → when the connection its heartbeats came on closed (for that registration's epoch). */
+    private final Map<Integer, Arrival> connectionsLost = new ConcurrentHashMap<>();
     /**
      * Broker id → image offset when its controlled shutdown was decided: it may stop once its metadata offset is
      * past this, i.e. it has applied the records that moved its leaderships away.
@@ -64,6 +73,26 @@ final class ClusterControl {
     void heartbeatArrived(int brokerId, long brokerEpoch) {
         Arrival now = new Arrival(brokerEpoch, time.nanoseconds());
         arrivals.merge(brokerId, now, (old, n) -> old.brokerEpoch() == n.brokerEpoch() && old.nanos() > n.nanos() ? old : n);
+    }
+
+    /** Any thread: the connection that carried {@code brokerId}'s heartbeats at {@code brokerEpoch} closed now. */
+    void connectionLost(int brokerId, long brokerEpoch) {
+        connectionsLost.put(brokerId, new Arrival(brokerEpoch, time.nanoseconds()));
+    }
+
+    /**
+     * How long a broker whose heartbeat connection closed has to heartbeat again: two heartbeat intervals (one to
+     * notice and reconnect, one for the heartbeat), never more than the session timeout.
+     */
+    long lostConnectionGraceMs() {
+        return Math.min(settings.brokerSessionTimeoutMs(), 2L * settings.brokerHeartbeatIntervalMs());
+    }
+
+    /** Whether the broker's heartbeat connection closed after its last contact and it stayed silent for the grace. */
+    private boolean silentSinceConnectionLost(BrokerRegistration b, long last, long now) {
+        Arrival lost = connectionsLost.get(b.id());
+        if (lost == null || lost.brokerEpoch() != b.epoch() || last > lost.nanos()) return false;
+        return now - lost.nanos() >= lostConnectionGraceMs() * 1_000_000L;
     }
 
     /** The last contact with the broker's current registration: processed, or arrived and still queued. */
@@ -168,7 +197,8 @@ final class ClusterControl {
             if (last == null) {
                 // Registered under another controller after we activated: start its session now.
                 lastContactNs.put(b.id(), now);
-            } else if (now - last >= settings.brokerSessionTimeoutMs() * 1_000_000L) {
+            } else if (now - last >= settings.brokerSessionTimeoutMs() * 1_000_000L
+                    || silentSinceConnectionLost(b, last, now)) {
                 expired.add(b.id());
             }
         }

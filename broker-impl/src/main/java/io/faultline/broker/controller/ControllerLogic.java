@@ -63,6 +63,14 @@ public final class ControllerLogic {
         cluster.heartbeatArrived(brokerId, brokerEpoch);
     }
 
+    /**
+     * Any thread: the connection that carried this broker's heartbeats closed. Unless it heartbeats again within
+     * two heartbeat intervals, the next session check fences it (a crashed process closes its sockets at once).
+     */
+    public void connectionLost(int brokerId, long brokerEpoch) {
+        cluster.connectionLost(brokerId, brokerEpoch);
+    }
+
     /** Decides on one request; throws IllegalArgumentException for a request type the controller does not handle. */
     public ControllerResult<? extends ApiMessage> handle(MetadataImage image, ApiMessage request) {
         ControllerResult<? extends ApiMessage> r = decide(image, request);

@@ -228,6 +228,14 @@ public final class ControllerNode implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Any thread: the connection that carried {@code brokerId}'s heartbeats closed (see
+     * {@link ControllerLogic#connectionLost}); a live broker heartbeats again on a new one within its interval.
+     */
+    public void connectionLost(int brokerId, long brokerEpoch) {
+        logic.connectionLost(brokerId, brokerEpoch);
+    }
+
     private ApiMessage decideAndWrite(ApiMessage request) {
         if (!isActive() || !awaitAppliedLog()) return ErrorResponses.of(request, Errors.NOT_CONTROLLER);
         ControllerResult<? extends ApiMessage> r = logic.handle(stateMachine.image(), request);

@@ -370,6 +370,7 @@ public final class Processor implements Runnable {
         c.key.cancel();
         closeQuietly(c.socket);
         connectionCount.decrementAndGet();
+        channel.connectionClosed(c.id);
     }
 
     private static void closeQuietly(SocketChannel sc) {

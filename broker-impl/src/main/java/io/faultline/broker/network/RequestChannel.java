@@ -22,6 +22,9 @@ public final class RequestChannel {
     private final RateLimitedLog unserializable = new RateLimitedLog(log::error, io.faultline.broker.common.Time.SYSTEM,
             60_000);
 
+    /** Told the id of every connection a processor closes, for whatever reason (see {@link #onConnectionClosed}). */
+    private final CopyOnWriteArrayList<java.util.function.Consumer<String>> closeListeners = new CopyOnWriteArrayList<>();
+
     public RequestChannel(int queueSize) {
         this.requests = new ArrayBlockingQueue<>(queueSize);
     }
@@ -58,6 +61,24 @@ public final class RequestChannel {
             return;
         }
         enqueue(new Response.Send(request, bytes));
+    }
+
+    /**
+     * Calls {@code listener} on the processor thread with the id ({@link Request#connectionId()}) of each connection
+     * that closes: the peer closed it, it failed, or the broker closed it. Keep the listener short.
+     */
+    public void onConnectionClosed(java.util.function.Consumer<String> listener) {
+        closeListeners.add(listener);
+    }
+
+    void connectionClosed(String connectionId) {
+        for (var l : closeListeners) {
+            try {
+                l.accept(connectionId);
+            } catch (RuntimeException e) {
+                log.error("connection-close listener failed for {}", connectionId, e);
+            }
+        }
     }
 
     public void noResponse(Request request) {

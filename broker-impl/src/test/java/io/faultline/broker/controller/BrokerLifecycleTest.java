@@ -85,6 +85,50 @@ class BrokerLifecycleTest {
     }
 
     @Test
+    void aBrokerWhoseHeartbeatConnectionClosedIsFencedAfterTwoHeartbeatIntervalsNotTheWholeSession() {
+        LogicHarness h = new LogicHarness(); // session 2000 ms, heartbeat 500 ms: grace 1000 ms
+        h.brokers(1, 2);
+        long epoch1 = h.image.broker(1).orElseThrow().epoch();
+        h.time.advance(100);
+        h.heartbeat(1);
+        h.heartbeat(2);
+        h.logic.connectionLost(1, epoch1); // broker 1's process died: its kernel closed the socket
+        h.time.advance(999);
+        assertEquals(List.of(), h.tick());
+        h.time.advance(1);
+        assertEquals(List.of(1), h.tick());
+        assertTrue(h.image.broker(1).orElseThrow().fenced());
+        assertFalse(h.image.broker(2).orElseThrow().fenced(), "2 still has its full session");
+    }
+
+    @Test
+    void aBrokerThatReconnectsAndHeartbeatsKeepsItsFullSession() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1);
+        long epoch = h.image.broker(1).orElseThrow().epoch();
+        h.heartbeat(1);
+        h.logic.connectionLost(1, epoch);
+        h.time.advance(600);
+        h.logic.heartbeatArrived(1, epoch); // on a new connection
+        h.heartbeat(1);
+        h.time.advance(1999);
+        assertEquals(List.of(), h.tick(), "the closed connection no longer counts");
+        h.time.advance(1);
+        assertEquals(List.of(1), h.tick(), "silence for a whole session still fences");
+    }
+
+    @Test
+    void aClosedConnectionOfAnEarlierRegistrationDoesNotShortenTheNewOnesSession() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1);
+        long epoch = h.image.broker(1).orElseThrow().epoch();
+        h.heartbeat(1);
+        h.logic.connectionLost(1, epoch - 1);
+        h.time.advance(1999);
+        assertEquals(List.of(), h.tick());
+    }
+
+    @Test
     void retriedRegistrationKeepsTheEpochAndANewIncarnationMustWaitForTheOldSession() {
         LogicHarness h = new LogicHarness();
         long epoch = h.register(1);

@@ -16,15 +16,20 @@ final class NetTestSupport implements AutoCloseable {
     final SocketServer server;
     final RequestHandlerPool handlers;
     final FatalErrorHandler fatal;
+    final RequestChannel channel;
+    /** The connection id of the last request answered. */
+    volatile String lastConnectionId;
     volatile Integer halted;
 
     NetTestSupport(int maxRequestBytes, long poolBytes, long frameTimeoutMs) throws IOException {
         fatal = new FatalErrorHandler(status -> halted = status);
-        RequestChannel channel = new RequestChannel(10);
+        channel = new RequestChannel(10);
         server = new SocketServer(new SocketServer.Settings("127.0.0.1", 0, 1, maxRequestBytes, 100, 600_000,
                 poolBytes, frameTimeoutMs), channel, time, (api, v) -> api == ApiKeys.API_VERSIONS, fatal);
-        handlers = new RequestHandlerPool(1, channel, r -> channel.sendResponse(r, new ApiVersionsResponseData()),
-                fatal);
+        handlers = new RequestHandlerPool(1, channel, r -> {
+            lastConnectionId = r.connectionId();
+            channel.sendResponse(r, new ApiVersionsResponseData());
+        }, fatal);
         server.start();
     }
 
