@@ -61,12 +61,18 @@ final class ClusterControl {
         this.settings = settings;
     }
 
-    /** This node just became the active controller: every registered broker starts a fresh session now. */
-    void activate(MetadataImage image) {
+    /**
+     * This node just became the active controller: every registered broker starts a fresh session now, except that
+     * {@code suspect} (the previous controller's node, or -1) is treated as having lost its connection now.
+     */
+    void activate(MetadataImage image, int suspect) {
         lastContactNs.clear();
         shutdownDecidedAt.clear();
+        connectionsLost.clear();
         long now = time.nanoseconds();
         for (int id : image.brokers().keySet()) lastContactNs.put(id, now);
+        BrokerRegistration s = image.brokers().get(suspect);
+        if (s != null && !s.fenced()) connectionsLost.put(suspect, new Arrival(s.epoch(), now));
     }
 
     /** Any thread: a heartbeat from {@code brokerId} at {@code brokerEpoch} arrived now. */

@@ -52,7 +52,16 @@ public final class ControllerLogic {
 
     /** This node became the active controller with {@code image}: every registered broker gets a fresh session. */
     public void activate(MetadataImage image) {
-        cluster.activate(image);
+        cluster.activate(image, -1);
+    }
+
+    /**
+     * As {@link #activate(MetadataImage)}, but broker {@code suspect} (the node of the Raft leader this node replaced,
+     * or -1) gets only the grace of a lost connection: alive, it heartbeats the new controller within two intervals;
+     * dead, it is fenced without waiting out a whole fresh session.
+     */
+    public void activate(MetadataImage image, int suspect) {
+        cluster.activate(image, suspect);
     }
 
     /**

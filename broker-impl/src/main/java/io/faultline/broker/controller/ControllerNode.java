@@ -55,6 +55,8 @@ public final class ControllerNode implements AutoCloseable {
     private final List<MetadataListener> listeners = new ArrayList<>();
     private MetadataImage lastPublished = MetadataImage.EMPTY;
     private volatile int knownLeader = -1;
+    /** The Raft leader before {@link #knownLeader}: when this node takes over, most likely dead or cut off. */
+    private volatile int leaderBefore = -1;
     /** The Raft term in which this node activated as controller, or -1. */
     private volatile long activeTerm = -1;
     private volatile boolean closed;
@@ -74,8 +76,10 @@ public final class ControllerNode implements AutoCloseable {
 
             @Override
             public void leaderChanged(RaftPeerId leader) {
-                knownLeader = RaftSetup.nodeId(leader);
-                if (knownLeader != cfg.nodeId()) activeTerm = -1;
+                int now = RaftSetup.nodeId(leader);
+                if (now >= 0 && now != knownLeader && knownLeader >= 0) leaderBefore = knownLeader;
+                if (now >= 0) knownLeader = now;
+                if (now != cfg.nodeId()) activeTerm = -1;
             }
 
             @Override
@@ -266,7 +270,9 @@ public final class ControllerNode implements AutoCloseable {
             if (!leaderReady) {
                 activeTerm = -1;
             } else if (activeTerm != term && awaitAppliedLog()) {
-                logic.activate(stateMachine.image());
+                // Raft replaced the previous leader because it went silent: its broker (same node) is suspect.
+                int suspect = leaderBefore != cfg.nodeId() ? leaderBefore : -1;
+                logic.activate(stateMachine.image(), suspect);
                 activeTerm = term;
                 knownLeader = cfg.nodeId();
                 LOG.info("node {}: active controller in term {} at offset {}", cfg.nodeId(), term, stateMachine.image().offset());

@@ -118,6 +118,29 @@ class BrokerLifecycleTest {
     }
 
     @Test
+    void aNewControllerGivesThePreviousControllersNodeOnlyTheLostConnectionGrace() {
+        LogicHarness h = new LogicHarness();
+        h.brokers(1, 2, 3);
+        h.time.advance(300);
+        ControllerLogic next = new ControllerLogic(h.time, h.settings);
+        next.activate(h.image, 3); // 3's node led the Raft quorum before: it went silent
+        h.time.advance(500);
+        next.heartbeatArrived(1, h.image.broker(1).orElseThrow().epoch());
+        var beat = next.handle(h.image, new BrokerHeartbeatRequestData().setBrokerId(1)
+                .setBrokerEpoch(h.image.broker(1).orElseThrow().epoch()).setCurrentMetadataOffset(h.image.offset()));
+        h.commit(beat.records());
+        h.time.advance(499);
+        assertEquals(List.of(), next.fenceExpiredBrokers(h.image).response());
+        h.time.advance(1);
+        var r = next.fenceExpiredBrokers(h.image);
+        assertEquals(List.of(3), r.response(), "3 stayed silent for the grace; 2 still has its fresh session");
+        h.commit(r.records());
+        assertTrue(h.image.broker(3).orElseThrow().fenced());
+        h.time.advance(1000);
+        assertEquals(List.of(2), next.fenceExpiredBrokers(h.image).response(), "2's fresh session ends 2 s after activation");
+    }
+
+    @Test
     void aClosedConnectionOfAnEarlierRegistrationDoesNotShortenTheNewOnesSession() {
         LogicHarness h = new LogicHarness();
         h.brokers(1);
