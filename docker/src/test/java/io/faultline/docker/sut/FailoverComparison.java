@@ -17,6 +17,11 @@ import java.util.List;
  * After the fix (load 31-90, a Docker test running beside tries 1-3): broker-impl 4225 ms [3249..10725], Kafka
  * 3624 ms [3158..4760]; in every broker-impl try the controller fenced the dead leader and the new leader applied
  * its leadership about 1.8 s after the kill, so the rest of the time is between that and the client's first ack.
+ * Then the controller fences a broker whose heartbeat connection closed after two heartbeat intervals instead of the
+ * whole session, and a new controller does the same for the previous controller's node. Before that second change
+ * (load 8-11): broker-impl 3193 ms [1808..5125] (leader only 1873 of 3; leader and controller 3572, 5125), Kafka
+ * 3904 ms [3361..4258]. After both (load 10-36): broker-impl 1853 ms [1589..2474], Kafka 3487 ms [3322..3965]; in
+ * that run no killed leader was also the controller.
  * Run: java -cp docker/target/test-classes:docker/target/classes:CP io.faultline.docker.sut.FailoverComparison [tries]
  */
 public final class FailoverComparison {
