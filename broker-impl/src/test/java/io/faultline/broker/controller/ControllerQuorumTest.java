@@ -115,9 +115,13 @@ class ControllerQuorumTest {
     }
 
     private void createTopic(String name, int partitions) {
+        createTopic(name, partitions, (short) 3);
+    }
+
+    private void createTopic(String name, int partitions, short replicationFactor) {
         CreateTopicsRequestData req = new CreateTopicsRequestData();
         req.topics().add(new CreateTopicsRequestData.CreatableTopic().setName(name).setNumPartitions(partitions)
-                .setReplicationFactor((short) 3));
+                .setReplicationFactor(replicationFactor));
         CreateTopicsResponseData r = send(ApiKeys.CREATE_TOPICS, req,
                 x -> Errors.forCode(x.topics().iterator().next().errorCode()));
         short code = r.topics().iterator().next().errorCode();
@@ -165,7 +169,10 @@ class ControllerQuorumTest {
         int newId = active().orElseThrow().nodeId();
         assertNotEquals(oldId, newId);
         await().atMost(PATIENCE).until(() -> nodes.get(4).activeControllerId().orElse(-1) == newId);
-        for (int i = 0; i < 4; i++) createTopic("after-" + i);
+        // The old controller's node is gone with its broker: the new controller fences that broker after two
+        // heartbeat intervals (not its 10-minute session), so new topics fit on the two brokers left.
+        await().atMost(PATIENCE).until(() -> active().orElseThrow().image().broker(oldId).orElseThrow().fenced());
+        for (int i = 0; i < 4; i++) createTopic("after-" + i, 2, (short) 2);
         awaitConverged();
         assertEquals(9, nodes.get(4).image().topicsById().size());
         assertTrue(seenByListener.containsAll(List.of("after-0", "after-3")));
@@ -179,6 +186,7 @@ class ControllerQuorumTest {
         List<String> restored = new CopyOnWriteArrayList<>();
         restarted.addListener((delta, image) -> delta.createdTopics().values().forEach(t -> restored.add(t.name())));
         await().atMost(PATIENCE).until(() -> restored.size() == 9);
+        registerBroker(oldId); // the restarted node's broker heartbeats again and is unfenced
         createTopic("last");
         awaitConverged();
         assertTrue(nodes.get(oldId).image().topic("last").isPresent());
