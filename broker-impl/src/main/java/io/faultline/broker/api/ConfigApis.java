@@ -57,7 +57,60 @@ public final class ConfigApis {
 
     /** IncrementalAlterConfigs and AlterConfigs belong to the controller: forwarded, answered once visible here. */
     public void alterConfigs(Request r) {
-        Forwarding.forward(ctx, r, resp -> img -> true);
+        Forwarding.forward(ctx, r, resp -> img -> showsAlteredValues(r.body().data(), succeeded(resp), img));
+    }
+
+    /**
+     * Whether this node's image shows the values a config change set or removed on topics and groups (so a describe
+     * sent here next sees them). Only resources the controller accepted ({@code ok}: "type/name") are waited for.
+     */
+    static boolean showsAlteredValues(org.apache.kafka.common.protocol.ApiMessage request, java.util.Set<String> ok,
+                                      MetadataImage img) {
+        if (request instanceof org.apache.kafka.common.message.IncrementalAlterConfigsRequestData inc) {
+            for (var res : inc.resources()) {
+                if (!ok.contains(res.resourceType() + "/" + res.resourceName())) continue;
+                Map<String, String> now = configsOf(img, res.resourceType(), res.resourceName());
+                if (now == null) continue;
+                for (var c : res.configs()) {
+                    boolean set = c.configOperation() == org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET.id();
+                    boolean delete = c.configOperation() == org.apache.kafka.clients.admin.AlterConfigOp.OpType.DELETE.id();
+                    if (set && !java.util.Objects.equals(now.get(c.name()), c.value())) return false;
+                    if (delete && now.get(c.name()) != null) return false;
+                }
+            }
+        } else if (request instanceof org.apache.kafka.common.message.AlterConfigsRequestData all) {
+            for (var res : all.resources()) {
+                if (!ok.contains(res.resourceType() + "/" + res.resourceName())) continue;
+                Map<String, String> now = configsOf(img, res.resourceType(), res.resourceName());
+                if (now == null) continue;
+                for (var c : res.configs()) {
+                    if (c.value() != null && !c.value().equals(now.get(c.name()))) return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The resources ("type/name") a config change response reports as done. */
+    private static java.util.Set<String> succeeded(org.apache.kafka.common.protocol.ApiMessage resp) {
+        java.util.Set<String> ok = new java.util.HashSet<>();
+        if (resp instanceof org.apache.kafka.common.message.IncrementalAlterConfigsResponseData inc) {
+            inc.responses().forEach(x -> {
+                if (x.errorCode() == Errors.NONE.code()) ok.add(x.resourceType() + "/" + x.resourceName());
+            });
+        } else if (resp instanceof org.apache.kafka.common.message.AlterConfigsResponseData all) {
+            all.responses().forEach(x -> {
+                if (x.errorCode() == Errors.NONE.code()) ok.add(x.resourceType() + "/" + x.resourceName());
+            });
+        }
+        return ok;
+    }
+
+    /** A topic's or group's overrides in the image; null for other resources (nothing to wait for). */
+    private static Map<String, String> configsOf(MetadataImage img, byte type, String name) {
+        if (type == ConfigResource.Type.TOPIC.id()) return img.topic(name).isPresent() ? img.topicConfig(name) : null;
+        if (type == ConfigResource.Type.GROUP.id()) return img.groupConfig(name);
+        return null;
     }
 
     /**

@@ -103,18 +103,22 @@ class FetchAndOffsetsTest {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
             admin.createTopics(List.of(new NewTopic("ts", 1, (short) 1))).all().get();
             TopicPartition tp = new TopicPartition("ts", 0);
+            long base = System.currentTimeMillis() / 1000 * 1000; // only a base for the stamps, never a duration
             try (KafkaProducer<String, String> p = b.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
-                long[] stamps = {1000, 2000, 5000, 3000, 4000};
-                for (long ts : stamps) p.send(new ProducerRecord<>("ts", 0, ts, "k", "v" + ts)).get();
+                // Recent stamps: records stamped in 1970 breach retention.ms, and the broker's maintenance (every
+                // 5 s) may delete them in the middle of a slow test, as Kafka would.
+                for (long ts : new long[] {1000, 2000, 5000, 3000, 4000}) {
+                    p.send(new ProducerRecord<>("ts", 0, base + ts, "k", "v" + ts)).get();
+                }
             }
             assertEquals(0, offset(admin, tp, OffsetSpec.earliest()).offset());
             assertEquals(5, offset(admin, tp, OffsetSpec.latest()).offset());
-            assertEquals(1, offset(admin, tp, OffsetSpec.forTimestamp(1500)).offset());
-            assertEquals(2, offset(admin, tp, OffsetSpec.forTimestamp(2500)).offset(), "first record with ts >= 2500");
-            assertEquals(-1, offset(admin, tp, OffsetSpec.forTimestamp(9000)).offset(), "nothing that new");
+            assertEquals(1, offset(admin, tp, OffsetSpec.forTimestamp(base + 1500)).offset());
+            assertEquals(2, offset(admin, tp, OffsetSpec.forTimestamp(base + 2500)).offset(), "first record with ts >= 2500");
+            assertEquals(-1, offset(admin, tp, OffsetSpec.forTimestamp(base + 9000)).offset(), "nothing that new");
             ListOffsetsResultInfo max = offset(admin, tp, OffsetSpec.maxTimestamp());
             assertEquals(2, max.offset());
-            assertEquals(5000, max.timestamp());
+            assertEquals(base + 5000, max.timestamp());
         }
     }
 
