@@ -124,16 +124,20 @@ final class FastJsonl {
             List<Integer> keys = null; // an assign/subscribe value: built at the end, when seek is known
             if (peek() != '}') {
                 do {
-                    String name = string();
-                    expect(':');
+                    // Matched as bytes: a String per field name and per type cost a fifth of this reader.
+                    String name = skip("\"index\":") ? "index" : skip("\"type\":") ? "type"
+                            : skip("\"process\":") ? "process" : skip("\"time\":") ? "time"
+                            : skip("\"f\":") ? "f" : skip("\"value\":") ? "value" : fieldName();
                     switch (name) {
                         case "index" -> index = longNumber();
-                        case "type" -> type = typeOf(string());
+                        case "type" -> type = skip("\"ok\"") ? OpType.OK : skip("\"invoke\"") ? OpType.INVOKE
+                                : typeOf(string());
                         case "process" -> process = intNumber();
                         case "time" -> time = longNumber();
                         case "f" -> {
                             if (f != null) throw NotCanonical.INSTANCE; // which f the value was read for: Jackson's
-                            f = HistoryJson.canonical(string());
+                            f = skip("\"send\"") ? Op.SEND : skip("\"poll\"") ? Op.POLL
+                                    : HistoryJson.canonical(string());
                         }
                         case "error" -> error = peek() == 'n' ? literal("null", null) : string();
                         case "seekToBeginning" -> seek = peek() == 't' ? literal("true", true) : literal("false", false);
@@ -160,6 +164,12 @@ final class FastJsonl {
             if (!blankFrom(pos) || type == null || f == null) throw NotCanonical.INSTANCE;
             if (keys != null) value = new OpValue.Keys(keys, seek);
             return new Op(index, type, process, time, f, value, error);
+        }
+
+        private String fieldName() throws NotCanonical {
+            String name = string();
+            expect(':');
+            return name;
         }
 
         private static OpType typeOf(String s) throws NotCanonical {
