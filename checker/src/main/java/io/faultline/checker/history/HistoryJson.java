@@ -168,7 +168,7 @@ public final class HistoryJson {
     }
 
     /** The usual op names as one shared string each: a long history would otherwise hold a copy per op. */
-    private static String canonical(String f) {
+    static String canonical(String f) {
         return switch (f) {
             case Op.SEND -> Op.SEND;
             case Op.POLL -> Op.POLL;

@@ -37,7 +37,11 @@ public final class HistoryReader {
     }
 
     public static Read readWithCaveats(Path file) throws IOException {
-        // Fast path: one byte-level parser over the whole file. Any problem sends us to the line-by-line reader,
+        List<Op> fast = FastJsonl.tryRead(file);
+        if (fast != null) {
+            return new Read(fast, List.of());
+        }
+        // Next: one byte-level parser over the whole file. Any problem sends us to the line-by-line reader,
         // which knows which line is bad and whether it is the last one.
         try (InputStream in = Files.newInputStream(file);
              JsonParser p = HistoryJson.FACTORY.createParser(new BufferedInputStream(in, 1 << 16))) {

@@ -47,6 +47,12 @@ final class KeyLog {
 
     // Filled by seal():
     long[] offsets; // non-empty offsets, ascending
+    /**
+     * offset - denseBase → dense index (-1: nothing there), when the observed offsets are dense enough for an
+     * array; else null and {@link #indexOfOffset} searches {@link #offsets}. The walk looks up every record read.
+     */
+    private int[] denseIndex;
+    private long denseBase;
     /** value → first dense index. */
     LongLongMap firstIndex;
     /** value → last dense index, only where it differs from the first (duplicates). */
@@ -91,6 +97,16 @@ final class KeyLog {
     void seal() {
         offsets = valueAt.keys();
         Arrays.sort(offsets);
+        int n = offsets.length;
+        long span = n == 0 ? -1 : offsets[n - 1] - offsets[0]; // negative if it overflowed
+        if (span >= 0 && span < 4L * n + 64) {
+            denseBase = offsets[0];
+            denseIndex = new int[(int) span + 1];
+            Arrays.fill(denseIndex, -1);
+            for (int i = 0; i < n; i++) {
+                denseIndex[(int) (offsets[i] - denseBase)] = i;
+            }
+        }
         firstIndex = new LongLongMap(Math.max(16, offsets.length));
         lastIndexIfDifferent = new LongLongMap(16);
         for (int i = 0; i < offsets.length; i++) {
@@ -117,6 +133,10 @@ final class KeyLog {
 
     /** Dense index of an observed offset, or -1 if nothing was observed there. */
     int indexOfOffset(long offset) {
+        if (denseIndex != null) {
+            long d = offset - denseBase;
+            return d >= 0 && d < denseIndex.length ? denseIndex[(int) d] : -1;
+        }
         int i = Arrays.binarySearch(offsets, offset);
         return i >= 0 ? i : -1;
     }

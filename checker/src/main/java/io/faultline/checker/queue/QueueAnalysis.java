@@ -409,7 +409,7 @@ final class QueueAnalysis {
         // Everything whose last appearance is at or below the bound should have been read by someone.
         for (int i = 0; i <= bound; i++) {
             checkLost(l, i, l.valueAtIndex(i), bound, boundValue[0], (int) boundReader[0]);
-            Set<Long> others = l.otherValuesAt.get(l.offsetAtIndex(i));
+            Set<Long> others = l.otherValuesAt.isEmpty() ? null : l.otherValuesAt.get(l.offsetAtIndex(i));
             if (others != null) {
                 for (long v : others) {
                     checkLost(l, i, v, bound, boundValue[0], (int) boundReader[0]);

@@ -24,6 +24,10 @@ final class QueueRules {
 
     /** Every record an op polled, per key, in the order its polls returned them (kafka.clj's op-reads). */
     static Map<Integer, List<MicroOp.Record>> opReads(OpValue.Txn txn) {
+        Map<Integer, List<MicroOp.Record>> single = onlyPollsReads(txn);
+        if (single != null) {
+            return single;
+        }
         Map<Integer, List<MicroOp.Record>> out = null;
         for (MicroOp m : txn.mops()) {
             if (m instanceof MicroOp.Poll p && p.reads() != null) {
@@ -39,5 +43,30 @@ final class QueueRules {
             }
         }
         return out == null ? Map.of() : out;
+    }
+
+    /**
+     * The usual case without copying: the reads of the op's one completed poll, if it has exactly one and that
+     * poll read something from every key it lists (else null, and the records are joined as above).
+     */
+    private static Map<Integer, List<MicroOp.Record>> onlyPollsReads(OpValue.Txn txn) {
+        Map<Integer, List<MicroOp.Record>> found = null;
+        for (MicroOp m : txn.mops()) {
+            if (m instanceof MicroOp.Poll p && p.reads() != null) {
+                if (found != null) {
+                    return null;
+                }
+                found = p.reads();
+            }
+        }
+        if (found == null) {
+            return Map.of();
+        }
+        for (List<MicroOp.Record> recs : found.values()) {
+            if (recs.isEmpty()) {
+                return null;
+            }
+        }
+        return found;
     }
 }

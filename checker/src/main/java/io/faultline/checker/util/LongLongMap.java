@@ -69,10 +69,22 @@ public final class LongLongMap {
 
     /** Puts only if absent; returns true if it was absent. */
     public boolean putIfAbsent(long key, long value) {
-        if (containsKey(key)) {
+        if (key == FREE) {
+            if (hasFreeKey) {
+                return false;
+            }
+            put(key, value);
+            return true;
+        }
+        int s = slot(key); // one probe, not two: the readers' index calls this once per record read
+        if (keys[s] != FREE) {
             return false;
         }
-        put(key, value);
+        keys[s] = key;
+        values[s] = value;
+        if (++size * 2 > keys.length) {
+            grow();
+        }
         return true;
     }
 
