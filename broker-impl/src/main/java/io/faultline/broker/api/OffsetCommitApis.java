@@ -122,6 +122,12 @@ public final class OffsetCommitApis {
             String groupId, List<OffsetFetchRequestData.OffsetFetchRequestTopics> topics, boolean byId) {
         OffsetFetchResponseData.OffsetFetchResponseGroup out = new OffsetFetchResponseData.OffsetFetchResponseGroup()
                 .setGroupId(groupId).setErrorCode(Errors.NONE.code());
+        try {
+            // Not while loading: a view older than the log's tail would contradict acknowledged commits.
+            store.checkReadable(groupId);
+        } catch (ApiException e) {
+            return out.setErrorCode(Errors.forException(e).code());
+        }
         if (topics == null) { // all committed offsets of the group
             Map<String, OffsetFetchResponseData.OffsetFetchResponseTopics> byTopic = new LinkedHashMap<>();
             store.fetchAll(groupId).forEach((tp, c) -> {

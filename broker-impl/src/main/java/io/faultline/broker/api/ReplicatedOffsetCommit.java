@@ -54,7 +54,7 @@ public final class ReplicatedOffsetCommit {
         OptionalLong required;
         try {
             if (!unreplicated) replicationLeader.apply(tp).ifPresent(l -> l.checkEnoughReplicasForAppend((short) -1));
-            required = store.commit(groupId, commits);
+            required = store.commit(groupId, commits, unreplicated);
         } catch (ApiException e) {
             done.accept(coordinatorError(Errors.forException(e)));
             return;
