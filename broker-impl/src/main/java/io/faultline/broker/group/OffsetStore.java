@@ -88,7 +88,7 @@ public final class OffsetStore {
     }
 
     public int partitionFor(String groupId) {
-        return (groupId.hashCode() & 0x7fffffff) % numPartitions;
+        return org.apache.kafka.common.utils.Utils.abs(groupId.hashCode()) % numPartitions; // as Kafka's coordinator
     }
 
     /** Replays {@code __consumer_offsets}; returns the groups that have offsets. */
