@@ -41,6 +41,8 @@ public final class OffsetStore {
     private static final short GROUP_KEY_VERSION = 2;
     private static final short GROUP_VALUE_VERSION = 0;
     private static final short VALUE_VERSION = 3;
+    /** Key version of a read barrier: a record replay ignores (Kafka's loaders skip unknown key versions too). */
+    private static final short BARRIER_KEY_VERSION = 0x7f00;
 
     public record CommittedOffset(long offset, int leaderEpoch, String metadata, long commitTimestamp) {
     }
@@ -267,6 +269,24 @@ public final class OffsetStore {
                 materialize(p, part);
             }
             return java.util.OptionalLong.of(r.lastOffset() + 1);
+        }
+    }
+
+    /**
+     * Appends a read barrier to the group's offsets partition and returns the offset the high watermark must reach
+     * for it to be replicated. Once it is, this node still led when the barrier went out: an in-sync follower fetched
+     * it in this leader epoch, so (with min.insync.replicas of at least all but one replica) no other leader can have
+     * acknowledged a commit before that, and the view answers as of then.
+     *
+     * @throws org.apache.kafka.common.errors.ApiException if the append fails
+     */
+    public long barrier(String groupId) {
+        Partition part = offsetsLeaderPartition(groupId);
+        byte[] key = ByteBuffer.allocate(2).putShort(BARRIER_KEY_VERSION).array();
+        synchronized (lockFor(groupId)) {
+            Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                    new SimpleRecord(time.milliseconds(), key, null)));
+            return r.lastOffset() + 1;
         }
     }
 

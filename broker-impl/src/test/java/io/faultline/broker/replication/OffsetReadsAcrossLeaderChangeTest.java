@@ -118,6 +118,31 @@ class OffsetReadsAcrossLeaderChangeTest {
     }
 
     @Test
+    void aReadIsAnsweredOnlyOnceABarrierReplicatesInTheLeadersEpoch() {
+        try (MetadataCluster c = new MetadataCluster(dir, 3, ReplicationConfig.DEFAULT.withReplicaLagTimeMaxMs(10_000))) {
+            c.createTopic(Topic.GROUP_METADATA_TOPIC_NAME, 3, 2);
+            MetadataCluster.Broker leader = c.leaderOf(OFFSETS);
+            OffsetStore store = coordinatorOn(leader, c);
+            var commits = new ReplicatedOffsetCommit(leader.partitions, leader.replicas::leader, store, SeededBugs.NONE);
+            AtomicReference<Errors> healthy = new AtomicReference<>();
+            commits.barrier(GROUP, healthy::set);
+            assertNull(healthy.get(), "waits for a follower to fetch the barrier");
+            c.replicate(2);
+            assertEquals(Errors.NONE, healthy.get());
+
+            // Cut off from both followers (which a controller would soon replace): it must not answer from its view.
+            for (MetadataCluster.Broker f : c.brokers.values()) if (f != leader) f.link(leader.id).cut(true);
+            AtomicReference<Errors> cutOff = new AtomicReference<>();
+            commits.barrier(GROUP, cutOff::set);
+            c.replicate(2);
+            assertNull(cutOff.get());
+            c.time.advance(ReplicatedOffsetCommit.COMMIT_TIMEOUT_MS + 250);
+            c.tick(250);
+            assertEquals(Errors.NOT_COORDINATOR, cutOff.get(), "the client looks for the coordinator again");
+        }
+    }
+
+    @Test
     void theSeededBugShowsACommitBeforeItIsReplicated() {
         try (MetadataCluster c = new MetadataCluster(dir, 3, ReplicationConfig.DEFAULT.withReplicaLagTimeMaxMs(10_000))) {
             c.createTopic(Topic.GROUP_METADATA_TOPIC_NAME, 3, 2);
