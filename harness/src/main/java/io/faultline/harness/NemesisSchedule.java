@@ -40,12 +40,19 @@ final class NemesisSchedule implements FaultSchedule {
                 .seed(config.seed())
                 .build();
         List<PartitionRef> primaries = new ArrayList<>();
-        for (String t : topics) primaries.add(new PartitionRef(t, 0));
+        for (String t : topics) primaries.add(primary(t));
         this.packages = FaultPackages.create(config.nemesis(), context, FaultOptions.defaults().withPrimaries(primaries));
         this.scheduler = new Scheduler(context, packages);
         Schedule all = Schedule.of(Duration.ofSeconds(config.nemesisIntervalSeconds()),
                 Duration.ofSeconds(config.timeLimitSeconds()), config.seed());
         this.schedule = onlyCycles == null ? all : all.withOnlyCycles(onlyCycles);
+    }
+
+    /** A fault target: "topic" (its partition 0) or "topic:partition" (topic names cannot hold a colon). */
+    static PartitionRef primary(String target) {
+        int colon = target.lastIndexOf(':');
+        if (colon < 0) return new PartitionRef(target, 0);
+        return new PartitionRef(target.substring(0, colon), Integer.parseInt(target.substring(colon + 1)));
     }
 
     static FaultSchedule create(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics,

@@ -42,8 +42,12 @@ final class SeededBugCatalog {
     // A segment's tail cut or flipped while the node is down (one node per run), between kills: a restarted node
     // boots for seconds, so a kill and the next disk fault overlap and the ISR can shrink to the node that is hit.
     private static final Mix QUEUE_DISK = new Mix("queue", List.of("kill", "disk"), "all", true, 3, 2, 1, 3);
-    // Committed consumer offsets as registers: loss of a commit shows as a non-linearizable read.
-    private static final Mix OFFSETS_LEADER_FAULTS = new Mix("offsets", List.of("partition", "kill"), "all", true, 3, 2, 2, 3);
+    // Committed consumer offsets as registers: loss of a commit shows as a non-linearizable read. Partitions only, aimed
+    // by the workload at the group's coordinator: a cut-off coordinator with the bug acknowledges commits for as long
+    // as the cut lasts while clients that find the new one read past them. A killed one loses only its last few
+    // milliseconds of commits, which a later write often hides: with partition+kill three hunts needed runs 3, 1 and
+    // 3, and every run that missed had no cut of the current coordinator.
+    private static final Mix OFFSETS_LEADER_FAULTS = new Mix("offsets", List.of("partition"), "all", true, 3, 2, 2, 3);
 
     static final List<Entry> ALL = List.of(
             new Entry("hw-from-leader-leo", "HW advanced from the leader's own log end", QUEUE_LEADER_FAULTS,
@@ -67,7 +71,7 @@ final class SeededBugCatalog {
             new Entry("dedup-not-rebuilt", "producer dedup state not rebuilt on followers", QUEUE_LEADER_FAULTS,
                     "an idempotent producer's retry after a leader kill is appended twice by the new leader"),
             new Entry("offset-commit-unreplicated", "offset commit answered before replicated", OFFSETS_LEADER_FAULTS,
-                    "a commit acknowledged by a killed or isolated coordinator is gone when the next one reads"),
+                    "a commit acknowledged by a cut-off coordinator is gone when the next one reads"),
             new Entry("recovery-keeps-torn-batch", "recovery keeps a torn last batch", QUEUE_DISK,
                     "a crashed node whose segment tail was cut restarts with the torn batch in its log"));
 

@@ -84,7 +84,29 @@ public final class OffsetCommitApis {
         });
     }
 
+    /**
+     * Answered once a read barrier per group is replicated (see {@link ReplicatedOffsetCommit#barrier}), so a
+     * coordinator that has been replaced without knowing it answers no stale offsets.
+     */
     public void offsetFetch(Request r) {
+        OffsetFetchRequestData req = r.data();
+        List<String> groups = r.version() < FIRST_MULTI_GROUP_FETCH_VERSION ? List.of(req.groupId())
+                : req.groups().stream().map(OffsetFetchRequestData.OffsetFetchRequestGroup::groupId).distinct().toList();
+        Map<String, Errors> refused = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(groups.size());
+        if (groups.isEmpty()) {
+            answerFetch(r, refused);
+            return;
+        }
+        for (String g : groups) {
+            replicated.barrier(g, err -> {
+                if (err != Errors.NONE) refused.put(g, err);
+                if (left.decrementAndGet() == 0) answerFetch(r, refused);
+            });
+        }
+    }
+
+    private void answerFetch(Request r, Map<String, Errors> refused) {
         OffsetFetchRequestData req = r.data();
         short v = r.version();
         OffsetFetchResponseData resp = new OffsetFetchResponseData().setThrottleTimeMs(0);
@@ -97,7 +119,7 @@ public final class OffsetCommitApis {
                             .setPartitionIndexes(t.partitionIndexes()));
                 }
             }
-            OffsetFetchResponseData.OffsetFetchResponseGroup g = fetchGroup(req.groupId(), topics, false);
+            OffsetFetchResponseData.OffsetFetchResponseGroup g = fetchGroup(req.groupId(), topics, false, refused);
             for (OffsetFetchResponseData.OffsetFetchResponseTopics t : g.topics()) {
                 OffsetFetchResponseData.OffsetFetchResponseTopic ot = new OffsetFetchResponseData.OffsetFetchResponseTopic()
                         .setName(t.name());
@@ -112,16 +134,24 @@ public final class OffsetCommitApis {
             resp.setErrorCode(g.errorCode());
         } else {
             for (OffsetFetchRequestData.OffsetFetchRequestGroup g : req.groups()) {
-                resp.groups().add(fetchGroup(g.groupId(), g.topics(), v >= FIRST_TOPIC_ID_VERSION));
+                resp.groups().add(fetchGroup(g.groupId(), g.topics(), v >= FIRST_TOPIC_ID_VERSION, refused));
             }
         }
         ctx.channel().sendResponse(r, resp);
     }
 
     private OffsetFetchResponseData.OffsetFetchResponseGroup fetchGroup(
-            String groupId, List<OffsetFetchRequestData.OffsetFetchRequestTopics> topics, boolean byId) {
+            String groupId, List<OffsetFetchRequestData.OffsetFetchRequestTopics> topics, boolean byId,
+            Map<String, Errors> refused) {
         OffsetFetchResponseData.OffsetFetchResponseGroup out = new OffsetFetchResponseData.OffsetFetchResponseGroup()
                 .setGroupId(groupId).setErrorCode(Errors.NONE.code());
+        if (refused.containsKey(groupId)) return out.setErrorCode(refused.get(groupId).code());
+        try {
+            // Not while loading: a view older than the log's tail would contradict acknowledged commits.
+            store.checkReadable(groupId);
+        } catch (ApiException e) {
+            return out.setErrorCode(Errors.forException(e).code());
+        }
         if (topics == null) { // all committed offsets of the group
             Map<String, OffsetFetchResponseData.OffsetFetchResponseTopics> byTopic = new LinkedHashMap<>();
             store.fetchAll(groupId).forEach((tp, c) -> {

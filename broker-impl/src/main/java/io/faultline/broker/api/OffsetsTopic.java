@@ -39,7 +39,7 @@ public final class OffsetsTopic {
     }
 
     public int partitionFor(String groupId) {
-        return (groupId.hashCode() & 0x7fffffff) % partitions;
+        return org.apache.kafka.common.utils.Utils.abs(groupId.hashCode()) % partitions; // as Kafka's coordinator
     }
 
     /** Whether this node leads the group's offsets partition, i.e. coordinates the group. */

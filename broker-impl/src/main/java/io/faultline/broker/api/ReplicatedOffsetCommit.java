@@ -54,7 +54,7 @@ public final class ReplicatedOffsetCommit {
         OptionalLong required;
         try {
             if (!unreplicated) replicationLeader.apply(tp).ifPresent(l -> l.checkEnoughReplicasForAppend((short) -1));
-            required = store.commit(groupId, commits);
+            required = store.commit(groupId, commits, unreplicated);
         } catch (ApiException e) {
             done.accept(coordinatorError(Errors.forException(e)));
             return;
@@ -64,6 +64,30 @@ public final class ReplicatedOffsetCommit {
             return;
         }
         partitions.watchProduce(new Waiting(tp, required.getAsLong(), done), List.of(tp));
+    }
+
+    /**
+     * Before an OffsetFetch is answered: a barrier replicated in this leader epoch proves this node still coordinates
+     * the group (a coordinator cut off from the others would otherwise answer from a view a new coordinator has
+     * moved past). {@code done} gets NONE, or NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE so the client looks again.
+     * Seeded bug offset-commit-unreplicated answers from the local view at once, as it commits.
+     */
+    public void barrier(String groupId, Consumer<Errors> done) {
+        if (bugs.on(SeededBug.OFFSET_COMMIT_UNREPLICATED)) {
+            done.accept(Errors.NONE);
+            return;
+        }
+        TopicPartition tp = store.offsetsPartition(groupId);
+        long required;
+        try {
+            replicationLeader.apply(tp).ifPresent(l -> l.checkEnoughReplicasForAppend((short) -1));
+            required = store.barrier(groupId);
+        } catch (ApiException e) {
+            done.accept(coordinatorError(Errors.forException(e)));
+            return;
+        }
+        partitions.watchProduce(new Waiting(tp, required, e -> done.accept(
+                e == Errors.REQUEST_TIMED_OUT ? Errors.NOT_COORDINATOR : e)), List.of(tp));
     }
 
     /** Kafka's GroupMetadataManager.storeOffsets: produce errors as the coordinator reports them. */

@@ -28,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * Committed offsets: an in-memory view backed by the compacted internal topic {@code __consumer_offsets}
  * (partition = hash(group) mod partitions), in Kafka's record layout (key v1: group, topic, partition;
  * value v3: offset, leader epoch, metadata, commit time). Loaded back at startup, so commits survive restarts.
+ * <p>
+ * The view holds only what is replicated: an appended change waits, in log order, until the partition's high
+ * watermark passes it (as Kafka's coordinator reads at its last committed offset), so a reader never sees a commit
+ * that a leader change can still truncate. A node that starts to lead a partition replays its log to the high
+ * watermark and queues the rest, and serves no read until the high watermark reaches the log end it loaded: the
+ * tail may hold commits the previous leader acknowledged, which an older view would contradict.
  */
 public final class OffsetStore {
     private static final Logger log = LoggerFactory.getLogger(OffsetStore.class);
@@ -35,6 +41,8 @@ public final class OffsetStore {
     private static final short GROUP_KEY_VERSION = 2;
     private static final short GROUP_VALUE_VERSION = 0;
     private static final short VALUE_VERSION = 3;
+    /** Key version of a read barrier: a record replay ignores (Kafka's loaders skip unknown key versions too). */
+    private static final short BARRIER_KEY_VERSION = 0x7f00;
 
     public record CommittedOffset(long offset, int leaderEpoch, String metadata, long commitTimestamp) {
     }
@@ -50,6 +58,15 @@ public final class OffsetStore {
      * log and the view apply concurrent commits and deletes in the same order.
      */
     private final Object[] partitionLocks;
+    /** Per offsets partition, appended changes above the high watermark, in log order (guarded by its lock). */
+    private final List<java.util.ArrayDeque<Pending>> pending = new ArrayList<>();
+    /** Per offsets partition, the leader epoch and log end offset of its last load (-1: never loaded). */
+    private final int[] loadedEpoch;
+    private final long[] loadEnd;
+
+    /** Offset changes of one append, visible once the high watermark reaches {@code end}; a null value deletes. */
+    private record Pending(long end, String group, Map<TopicPartition, CommittedOffset> changes) {
+    }
 
     public OffsetStore(PartitionManager partitions, int numPartitions, Time time) {
         this.partitions = partitions;
@@ -57,6 +74,10 @@ public final class OffsetStore {
         this.time = time;
         this.partitionLocks = new Object[numPartitions];
         for (int i = 0; i < numPartitions; i++) partitionLocks[i] = new Object();
+        this.loadedEpoch = new int[numPartitions];
+        this.loadEnd = new long[numPartitions];
+        java.util.Arrays.fill(loadedEpoch, -1);
+        for (int i = 0; i < numPartitions; i++) pending.add(new java.util.ArrayDeque<>());
     }
 
     private Object lockFor(String groupId) {
@@ -69,7 +90,7 @@ public final class OffsetStore {
     }
 
     public int partitionFor(String groupId) {
-        return (groupId.hashCode() & 0x7fffffff) % numPartitions;
+        return org.apache.kafka.common.utils.Utils.abs(groupId.hashCode()) % numPartitions; // as Kafka's coordinator
     }
 
     /** Replays {@code __consumer_offsets}; returns the groups that have offsets. */
@@ -80,29 +101,118 @@ public final class OffsetStore {
     }
 
     /**
-     * Replays one partition of {@code __consumer_offsets} (when this node starts to lead it, its state is what the
-     * log holds up to the high watermark); returns the groups of that partition with offsets or membership.
+     * Replays one partition of {@code __consumer_offsets} (when this node starts to lead it): the view of its groups
+     * is rebuilt from the log up to the high watermark and the rest of the log is queued until it is replicated.
+     * Returns the groups of that partition with offsets or membership.
      */
     public synchronized Set<String> loadPartition(int p) {
         Set<String> groups = new java.util.HashSet<>();
         Optional<Partition> part = partitions.get(new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, p));
         if (part.isPresent()) synchronized (partitionLocks[p]) {
+            // Forget what an earlier term left in memory: only the log says what is committed.
+            offsets.keySet().removeIf(g -> partitionFor(g) == p);
+            pending.get(p).clear();
+            loadedEpoch[p] = part.get().leaderEpoch();
             long offset = part.get().log().logStartOffset();
-            long end = part.get().highWatermark();
+            long hw = part.get().highWatermark();
+            long end = part.get().log().logEndOffset();
+            loadEnd[p] = end;
             while (offset < end) {
                 LogReadResult r = part.get().log().read(offset, 1 << 20, end);
                 for (MutableRecordBatch b : r.records().batches()) {
                     for (Record rec : b) {
-                        if (rec.offset() >= offset && rec.hasKey()) apply(rec.key(), rec.hasValue() ? rec.value() : null);
+                        if (rec.offset() < offset || !rec.hasKey()) continue;
+                        ByteBuffer value = rec.hasValue() ? rec.value() : null;
+                        if (rec.offset() < hw) apply(rec.key(), value);
+                        else queue(p, rec.offset() + 1, rec.key(), value);
                     }
                 }
                 if (r.nextOffset() <= offset) break;
                 offset = r.nextOffset();
             }
+            materialize(p, part.get());
         }
         for (String g : offsets.keySet()) if (partitionFor(g) == p) groups.add(g);
         for (String g : loadedGroups.keySet()) if (partitionFor(g) == p) groups.add(g);
+        for (Pending q : pending.get(p)) groups.add(q.group());
         return groups;
+    }
+
+    /** Whether the last load of partition {@code p} was at this leader epoch. */
+    public boolean loadedAt(int p, int leaderEpoch) {
+        synchronized (partitionLocks[p]) {
+            return loadedEpoch[p] == leaderEpoch;
+        }
+    }
+
+    /**
+     * Throws unless this node may answer a read of the group's offsets: it leads the group's partition, has loaded
+     * it in the current leader epoch, and the high watermark has reached the end of what it loaded.
+     */
+    public void checkReadable(String groupId) {
+        int p = partitionFor(groupId);
+        Partition part = partitions.get(offsetsPartition(groupId)).orElseThrow(() ->
+                new org.apache.kafka.common.errors.CoordinatorNotAvailableException("offsets partition " + p + " not here"));
+        if (!part.isLeader()) {
+            throw new org.apache.kafka.common.errors.NotCoordinatorException("not the leader of offsets partition " + p);
+        }
+        synchronized (partitionLocks[p]) {
+            if (loadedEpoch[p] != part.leaderEpoch() || part.highWatermark() < loadEnd[p]) {
+                throw new org.apache.kafka.common.errors.CoordinatorLoadInProgressException("offsets partition " + p
+                        + " is loading (epoch " + part.leaderEpoch() + ", high watermark " + part.highWatermark()
+                        + " of " + loadEnd[p] + ")");
+            }
+        }
+    }
+
+    /** A replayed offset record above the high watermark (group records apply at once, as before). */
+    private void queue(int p, long end, ByteBuffer key, ByteBuffer value) {
+        ByteBuffer k = key.duplicate();
+        short kv = k.getShort();
+        if (kv != 0 && kv != KEY_VERSION) {
+            apply(key, value);
+            return;
+        }
+        String group = readString(k);
+        TopicPartition tp = new TopicPartition(readString(k), k.getInt());
+        Map<TopicPartition, CommittedOffset> change = new HashMap<>();
+        if (value == null) {
+            change.put(tp, null);
+        } else {
+            ByteBuffer v = value.duplicate();
+            v.getShort();
+            change.put(tp, new CommittedOffset(v.getLong(), v.getInt(), readString(v), v.getLong()));
+        }
+        pending.get(p).add(new Pending(end, group, change));
+    }
+
+    /** Makes visible, in log order, the queued changes of partition {@code p} below its high watermark (lock held). */
+    private void materialize(int p, Partition part) {
+        long hw = part.highWatermark();
+        java.util.ArrayDeque<Pending> q = pending.get(p);
+        while (!q.isEmpty() && q.peekFirst().end() <= hw) {
+            Pending next = q.pollFirst();
+            show(next.group(), next.changes());
+        }
+    }
+
+    private void materialize(String groupId) {
+        int p = partitionFor(groupId);
+        Optional<Partition> part = partitions.get(offsetsPartition(groupId));
+        if (part.isEmpty()) return;
+        synchronized (partitionLocks[p]) {
+            materialize(p, part.get());
+        }
+    }
+
+    /** Applies changes to the view: a null value deletes; a group left without offsets is dropped. */
+    private void show(String group, Map<TopicPartition, CommittedOffset> changes) {
+        Map<TopicPartition, CommittedOffset> m = offsets.computeIfAbsent(group, g -> new ConcurrentHashMap<>());
+        changes.forEach((tp, c) -> {
+            if (c == null) m.remove(tp);
+            else m.put(tp, c);
+        });
+        if (m.isEmpty()) offsets.remove(group);
     }
 
     private void apply(ByteBuffer key, ByteBuffer value) {
@@ -128,22 +238,55 @@ public final class OffsetStore {
     }
 
     /**
-     * Appends the commits to the group's offsets partition and, once written, makes them visible. Returns the offset
+     * Appends the commits to the group's offsets partition; they become visible once replicated. Returns the offset
      * the partition's high watermark must reach for the commits to be replicated (empty when there was nothing).
      *
      * @throws org.apache.kafka.common.errors.ApiException if the append fails
      */
     public java.util.OptionalLong commit(String groupId, Map<TopicPartition, CommittedOffset> commits) {
+        return commit(groupId, commits, false);
+    }
+
+    /**
+     * As {@link #commit(String, Map)}; with {@code visibleAtOnce} (seeded bug offset-commit-unreplicated) the view
+     * shows the commits right after the leader's append, as a broker that treats the append as the commit would.
+     */
+    public java.util.OptionalLong commit(String groupId, Map<TopicPartition, CommittedOffset> commits, boolean visibleAtOnce) {
         if (commits.isEmpty()) return java.util.OptionalLong.empty();
         Partition part = offsetsLeaderPartition(groupId);
         List<SimpleRecord> records = new ArrayList<>();
         long now = time.milliseconds();
         commits.forEach((p, c) -> records.add(new SimpleRecord(now, key(groupId, p), value(c))));
+        int p = partitionFor(groupId);
         synchronized (lockFor(groupId)) {
             Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
                     records.toArray(new SimpleRecord[0])));
-            offsets.computeIfAbsent(groupId, g -> new ConcurrentHashMap<>()).putAll(commits);
+            if (visibleAtOnce) {
+                materialize(p, part);
+                show(groupId, new HashMap<>(commits));
+            } else {
+                pending.get(p).add(new Pending(r.lastOffset() + 1, groupId, new HashMap<>(commits)));
+                materialize(p, part);
+            }
             return java.util.OptionalLong.of(r.lastOffset() + 1);
+        }
+    }
+
+    /**
+     * Appends a read barrier to the group's offsets partition and returns the offset the high watermark must reach
+     * for it to be replicated. Once it is, this node still led when the barrier went out: an in-sync follower fetched
+     * it in this leader epoch, so (with min.insync.replicas of at least all but one replica) no other leader can have
+     * acknowledged a commit before that, and the view answers as of then.
+     *
+     * @throws org.apache.kafka.common.errors.ApiException if the append fails
+     */
+    public long barrier(String groupId) {
+        Partition part = offsetsLeaderPartition(groupId);
+        byte[] key = ByteBuffer.allocate(2).putShort(BARRIER_KEY_VERSION).array();
+        synchronized (lockFor(groupId)) {
+            Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                    new SimpleRecord(time.milliseconds(), key, null)));
+            return r.lastOffset() + 1;
         }
     }
 
@@ -220,64 +363,68 @@ public final class OffsetStore {
 
     /** Tombstones every committed offset of a deleted topic, so a new topic of that name starts fresh. */
     public void removeTopic(String topic) {
-        for (String groupId : offsets.keySet()) {
+        Set<String> groups = new java.util.HashSet<>(offsets.keySet());
+        for (int p = 0; p < numPartitions; p++) synchronized (partitionLocks[p]) {
+            pending.get(p).forEach(x -> groups.add(x.group()));
+        }
+        for (String groupId : groups) {
             Optional<Partition> part = partitions.get(offsetsPartition(groupId));
             if (part.isEmpty()) continue;
             synchronized (lockFor(groupId)) {
-                Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
-                if (m == null) continue;
-                List<SimpleRecord> tombstones = new ArrayList<>();
-                for (TopicPartition tp : m.keySet()) {
-                    if (tp.topic().equals(topic)) tombstones.add(new SimpleRecord(time.milliseconds(), key(groupId, tp), null));
-                }
-                if (tombstones.isEmpty()) continue;
-                part.get().appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                        tombstones.toArray(new SimpleRecord[0])));
-                offsets.computeIfPresent(groupId, (g, cur) -> {
-                    cur.keySet().removeIf(tp -> tp.topic().equals(topic));
-                    return cur;
-                });
+                List<TopicPartition> gone = known(groupId).stream().filter(tp -> tp.topic().equals(topic)).toList();
+                if (gone.isEmpty()) continue;
+                tombstone(groupId, part.get(), gone, false);
             }
         }
     }
 
     /**
-     * OffsetDelete: tombstones the group's offsets of {@code partitions} (those it has), in one append, then
-     * forgets them.
+     * OffsetDelete: tombstones the group's offsets of {@code partitions} (those it has), in one append; they are
+     * forgotten once replicated.
      */
     public void deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
         synchronized (lockFor(groupId)) {
-            Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
-            if (m == null) return;
-            List<SimpleRecord> tombstones = new ArrayList<>();
-            long now = time.milliseconds();
-            for (TopicPartition tp : partitions) {
-                if (m.containsKey(tp)) tombstones.add(new SimpleRecord(now, key(groupId, tp), null));
-            }
-            if (tombstones.isEmpty()) return;
-            offsetsLeaderPartition(groupId).appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                    tombstones.toArray(new SimpleRecord[0])));
-            offsets.computeIfPresent(groupId, (g, cur) -> {
-                partitions.forEach(cur::remove);
-                return cur.isEmpty() ? null : cur;
-            });
+            Set<TopicPartition> have = known(groupId);
+            List<TopicPartition> gone = partitions.stream().filter(have::contains).distinct().toList();
+            if (gone.isEmpty()) return;
+            tombstone(groupId, offsetsLeaderPartition(groupId), gone, false);
         }
     }
 
     /** DeleteGroups: tombstones every offset of the group and its membership record, in one append. */
     public void deleteGroup(String groupId) {
         synchronized (lockFor(groupId)) {
-            Map<TopicPartition, CommittedOffset> m = offsets.getOrDefault(groupId, Map.of());
-            List<SimpleRecord> tombstones = new ArrayList<>();
-            long now = time.milliseconds();
-            for (TopicPartition tp : m.keySet()) tombstones.add(new SimpleRecord(now, key(groupId, tp), null));
+            tombstone(groupId, offsetsLeaderPartition(groupId), List.copyOf(known(groupId)), true);
+        }
+    }
+
+    /** The partitions the group has offsets for, shown or still queued (lock held). */
+    private Set<TopicPartition> known(String groupId) {
+        Set<TopicPartition> out = new java.util.HashSet<>(offsets.getOrDefault(groupId, Map.of()).keySet());
+        for (Pending q : pending.get(partitionFor(groupId))) if (q.group().equals(groupId)) out.addAll(q.changes().keySet());
+        return out;
+    }
+
+    /** Appends tombstones (and the membership's, for a deleted group) and queues them like commits (lock held). */
+    private void tombstone(String groupId, Partition part, List<TopicPartition> gone, boolean membershipToo) {
+        List<SimpleRecord> tombstones = new ArrayList<>();
+        long now = time.milliseconds();
+        Map<TopicPartition, CommittedOffset> changes = new HashMap<>();
+        for (TopicPartition tp : gone) {
+            tombstones.add(new SimpleRecord(now, key(groupId, tp), null));
+            changes.put(tp, null);
+        }
+        if (membershipToo) {
             byte[] group = groupId.getBytes(StandardCharsets.UTF_8);
             tombstones.add(new SimpleRecord(now, ByteBuffer.allocate(2 + 2 + group.length).putShort(GROUP_KEY_VERSION)
                     .putShort((short) group.length).put(group).array(), null));
-            offsetsLeaderPartition(groupId).appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                    tombstones.toArray(new SimpleRecord[0])));
-            offsets.remove(groupId);
         }
+        if (tombstones.isEmpty()) return;
+        Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                tombstones.toArray(new SimpleRecord[0])));
+        int p = partitionFor(groupId);
+        if (!changes.isEmpty()) pending.get(p).add(new Pending(r.lastOffset() + 1, groupId, changes));
+        materialize(p, part);
     }
 
     private Partition offsetsLeaderPartition(String groupId) {
@@ -286,12 +433,15 @@ public final class OffsetStore {
                 new org.apache.kafka.common.errors.CoordinatorNotAvailableException("offsets partition " + tp + " not loaded"));
     }
 
+    /** The group's replicated offset of {@code tp} (see {@link #checkReadable} for whether to trust this node). */
     public Optional<CommittedOffset> fetch(String groupId, TopicPartition tp) {
+        materialize(groupId);
         Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
         return m == null ? Optional.empty() : Optional.ofNullable(m.get(tp));
     }
 
     public Map<TopicPartition, CommittedOffset> fetchAll(String groupId) {
+        materialize(groupId);
         Map<TopicPartition, CommittedOffset> m = offsets.get(groupId);
         return m == null ? Map.of() : new HashMap<>(m);
     }

@@ -70,7 +70,8 @@ final class GroupWiring implements AutoCloseable {
             if (!tip.topic().equals(Topic.GROUP_METADATA_TOPIC_NAME)) return;
             boolean wasLeader = delta.before().topic(tip.topicId()).map(t -> t.partition(tip.partition()))
                     .map(p -> p.leader() == base.nodeId()).orElse(false);
-            if (wasLeader) return;
+            // A new term (even with the same leader) reloads: the view must be rebuilt from this term's log.
+            if (wasLeader && store.loadedAt(tip.partition(), reg.leaderEpoch())) return;
             for (String g : store.loadPartition(tip.partition())) coordinator.ensureGroup(g);
             store.loadedGroups().values().stream().filter(g -> offsetsTopic.partitionFor(g.groupId()) == tip.partition())
                     .forEach(coordinator::restore);

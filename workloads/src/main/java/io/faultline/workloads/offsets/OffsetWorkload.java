@@ -42,6 +42,32 @@ public final class OffsetWorkload {
         }
     }
 
+    /**
+     * The {@code __consumer_offsets} partition that holds the group (Kafka's rule: abs(hash) mod its partitions),
+     * once a first OffsetFetch has made the coordinator create the topic; empty if it does not show up in time.
+     */
+    static java.util.Optional<Integer> coordinatorPartition(String bootstrap, String group) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        String offsets = org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME;
+        try (Admin admin = Admin.create(p)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                try {
+                    admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+                    int n = admin.describeTopics(List.of(offsets)).allTopicNames().get(10, TimeUnit.SECONDS)
+                            .get(offsets).partitions().size();
+                    return java.util.Optional.of(org.apache.kafka.common.utils.Utils.abs(group.hashCode()) % n);
+                } catch (ExecutionException | java.util.concurrent.TimeoutException notYet) {
+                    Thread.sleep(500);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return java.util.Optional.empty();
+    }
+
     /** Seeded reads and writes at {@code opsPerSecond} for {@code timeLimit}. */
     public static Gen mainGenerator(long seed, int keys, double opsPerSecond, Duration timeLimit) {
         Gen g = OffsetOps.random(seed, keys);
@@ -57,8 +83,13 @@ public final class OffsetWorkload {
                                     Duration timeLimit, int clientTimeoutMs, List<Checker> checkers) {
         Workload.Setup setup = bootstrap -> {
             createTopic(bootstrap, names, replication);
+            // Leader-aimed faults hit the coordinator of the first group (the leader of its offsets partition): the
+            // workload's topic holds no data, so its leader is no better a target than any node.
+            String target = coordinatorPartition(bootstrap, OffsetOps.groupName(names.prefix(), 0))
+                    .map(p -> org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME + ":" + p)
+                    .orElse(names.topic());
             return Workload.Session.of(thread -> new OffsetClient(bootstrap, names.topic(), names.prefix(), clientTimeoutMs),
-                    List.of(names.topic()), () -> {});
+                    List.of(target), () -> {});
         };
         return new Workload("offsets", setup, mainGenerator(seed, keys, opsPerSecond, timeLimit),
                 new Workload.FinalReads() {
