@@ -21,8 +21,8 @@ import java.util.Map;
  * and only then counts the entries as flushed (acknowledging them to the leader, or committing them), so this
  * runs there: fsync the {@code current/} directory (and once, its ancestors up to the metadata directory's
  * parent, whose entries hold {@code current/} itself). A truncation shortens a closed segment without forcing it,
- * so every closed segment not yet forced at its present name and length is forced too. One remaining window:
- * a vote Ratis persisted (raft-meta renamed) is only made durable by this node's next log flush.
+ * so every closed segment not yet forced at its present name and length is forced too. A vote (raft-meta renamed)
+ * must be durable before any entry of its term exists: {@link DurableVoteRpc} fsyncs for it.
  */
 final class RaftLogDirectorySync {
     private final Path current;
