@@ -55,6 +55,8 @@ final class MetadataStateMachine extends BaseStateMachine {
     private volatile MetadataImage image = MetadataImage.EMPTY;
 
     private final DurableFiles.Syncer syncer;
+    /** Set in initialize; used on Ratis' log worker thread. */
+    private volatile RaftLogDirectorySync logDirectorySync;
 
     MetadataStateMachine(Events events) {
         this(events, DurableFiles.FSYNC);
@@ -74,6 +76,8 @@ final class MetadataStateMachine extends BaseStateMachine {
         getLifeCycle().startAndTransition(() -> {
             super.initialize(server, groupId, raftStorage);
             storage.init(raftStorage);
+            logDirectorySync = RaftLogDirectorySync.forCurrentDir(
+                    raftStorage.getStorageDir().getCurrentDir().toPath(), syncer);
             loadLatestSnapshot();
         });
     }
@@ -141,6 +145,24 @@ final class MetadataStateMachine extends BaseStateMachine {
             events.applied(before, after);
         }
         return CompletableFuture.completedFuture(Message.valueOf(outcome));
+    }
+
+    /**
+     * Ratis' log worker calls this right before it forces the open segment and counts its entries as flushed:
+     * the directory operations of the Raft log become durable here ({@link RaftLogDirectorySync}). A failure
+     * fails the log (Ratis then stops this server): an entry must not be acknowledged on a log that may vanish.
+     */
+    @Override
+    public CompletableFuture<Void> flush(long logIndex) {
+        RaftLogDirectorySync sync = logDirectorySync;
+        if (sync == null) return CompletableFuture.completedFuture(null);
+        try {
+            sync.beforeLogForce();
+            return CompletableFuture.completedFuture(null);
+        } catch (IOException | RuntimeException e) {
+            LOG.error("cannot make the Raft log's directory durable before flushing up to index {}", logIndex, e);
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     @Override

@@ -17,7 +17,6 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
@@ -63,7 +62,8 @@ final class RaftSetup {
         ControllerSettings s = cfg.settings();
         InetSocketAddress self = cfg.isVoter() ? cfg.raftVoters().get(cfg.nodeId()) : cfg.raftListeners().get(cfg.nodeId());
         RaftProperties p = new RaftProperties();
-        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
+        // Netty, with every vote made durable before it is sent or granted (Ratis never fsyncs raft-meta's directory).
+        RaftConfigKeys.Rpc.setType(p, new DurableVoteRpc());
         NettyConfigKeys.Server.setPort(p, self.getPort());
         // Bind to the given address when it is loopback (tests); otherwise on every interface (containers,
         // where the advertised name may resolve differently from inside).

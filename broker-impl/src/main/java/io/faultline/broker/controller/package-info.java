@@ -16,6 +16,9 @@
  * {@code controller.quorum.voters} plus {@link io.faultline.broker.controller.QuorumVoters#DEFAULT_RAFT_PORT_OFFSET}
  * ({@link io.faultline.broker.controller.ControllerNodeConfig#fromQuorumVoters}); tests may give explicit maps.
  * The Raft log and image snapshots live in the metadata directory; a restart loads the latest snapshot and
- * replays the log after it; a peer that missed purged entries installs the leader's snapshot.
+ * replays the log after it; a peer that missed purged entries installs the leader's snapshot. Ratis never fsyncs a
+ * directory, so the controller does it where a power cut would otherwise undo what Raft counts on: before the log's
+ * entries count as flushed ({@link io.faultline.broker.controller.RaftLogDirectorySync}) and before a vote leaves the
+ * node ({@link io.faultline.broker.controller.DurableVoteRpc}).
  */
 package io.faultline.broker.controller;
