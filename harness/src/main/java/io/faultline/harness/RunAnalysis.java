@@ -16,10 +16,15 @@ import io.faultline.results.RunResults;
 
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The end of every run, and all of `analyze`: check the history, write results.json, history.edn and the
@@ -90,8 +95,21 @@ final class RunAnalysis {
         // What the client settings permit by design (duplicates without idempotence, loss with acks=0) is
         // reported but allowed; everything else is a broken promise.
         List<Checker> checkers = Workloads.checkers(config);
+        var faultVocabulary = StoredRun.vocabulary(testJson);
+        // The checkers and the report's history-only parts only read the history (records nobody changes), so
+        // they run side by side; results keep the checkers' order, so results.json is as from one thread.
         Map<String, CheckResult> checks = new LinkedHashMap<>();
-        for (Checker c : checkers) checks.put(c.name(), c.check(history));
+        HtmlReport.Prepared prepared;
+        ExecutorService pool = readersPool(Math.min(checkers.size() + 1, Runtime.getRuntime().availableProcessors()));
+        try {
+            List<Future<CheckResult>> pending = new ArrayList<>();
+            for (Checker c : checkers) pending.add(pool.submit(() -> c.check(history)));
+            Future<HtmlReport.Prepared> preparing = pool.submit(() -> HtmlReport.prepare(history, faultVocabulary));
+            for (int i = 0; i < checkers.size(); i++) checks.put(checkers.get(i).name(), await(pending.get(i)));
+            prepared = await(preparing);
+        } finally {
+            pool.shutdownNow();
+        }
         List<String> caveats = new java.util.ArrayList<>(readCaveats);
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
@@ -109,13 +127,35 @@ final class RunAnalysis {
                 .nodesDir(run.nodesDir())
                 .startedAt(startedAt)
                 .complete(ending.complete())
-                .faults(StoredRun.vocabulary(testJson))
+                .faults(faultVocabulary)
                 .durability(durability)
                 .build();
-        HtmlReport.Summary summary = HtmlReport.write(input, run.dir());
+        HtmlReport.Summary summary = HtmlReport.write(input, run.dir(), prepared);
         run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats,
                 durability == null ? null : durability.explanation()));
         return new Outcome(verdict, checks, summary, caveats);
+    }
+
+    private static ExecutorService readersPool(int threads) {
+        return Executors.newFixedThreadPool(Math.max(1, threads), r -> {
+            Thread t = new Thread(r, "analysis");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** A checker never throws; what escapes one anyway (an Error such as running out of memory) escapes here. */
+    private static <T> T await(Future<T> result) {
+        try {
+            return result.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the history", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error err) throw err;
+            if (e.getCause() instanceof RuntimeException re) throw re;
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     /**

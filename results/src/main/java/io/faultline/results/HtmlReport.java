@@ -15,7 +15,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,12 +54,31 @@ public final class HtmlReport {
 
     /** Writes runDir/report.html and runDir/plots/*.svg; returns what the report found. */
     public static Summary write(ReportInput input, Path runDir) throws IOException {
+        return write(input, runDir, prepare(input.history(), input.faults()));
+    }
+
+    /**
+     * The parts of the report that depend on the history alone, so a caller can work them out while the checks
+     * run. Only reads the history.
+     */
+    public record Prepared(FaultBands faults, HistoryMetrics metrics, PositionOfIndex positions) {
+    }
+
+    /** Works out {@link Prepared} for this history and fault vocabulary (null: the fallback vocabulary). */
+    public static Prepared prepare(List<Op> history, FaultVocabulary vocabulary) {
+        FaultVocabulary v = vocabulary == null ? FaultVocabulary.FALLBACK : vocabulary;
+        FaultBands faults = safe(() -> FaultBands.of(history, v), FaultBands.of(List.of()));
+        HistoryMetrics metrics = safe(() -> HistoryMetrics.of(history, faults), HistoryMetrics.of(List.of(), faults));
+        return new Prepared(faults, metrics, new PositionOfIndex(history));
+    }
+
+    /** As {@link #write(ReportInput, Path)}, with the history's parts worked out beforehand from the same history. */
+    public static Summary write(ReportInput input, Path runDir, Prepared prepared) throws IOException {
         Files.createDirectories(runDir);
-        FaultBands faults = safe(() -> FaultBands.of(input.history(), input.faults()), FaultBands.of(List.of()));
-        HistoryMetrics metrics = safe(() -> HistoryMetrics.of(input.history(), faults),
-                HistoryMetrics.of(List.of(), faults));
+        FaultBands faults = prepared.faults();
+        HistoryMetrics metrics = prepared.metrics();
         List<Charts.Chart> charts = new ArrayList<>();
-        String body = new Builder(input, faults, metrics, charts).build();
+        String body = new Builder(input, faults, metrics, prepared.positions(), charts).build();
         writeAtomically(runDir.resolve("report.html"), Html.page("Faultline: " + input.testName(), body));
 
         Path plots = runDir.resolve("plots");
@@ -94,20 +112,18 @@ public final class HtmlReport {
         private final FaultBands faults;
         private final HistoryMetrics metrics;
         private final List<Charts.Chart> charts;
-        private final Map<Long, Integer> positionOfIndex = new HashMap<>();
+        private final PositionOfIndex positionOfIndex;
         private final TreeSet<Integer> embeddedRows = new TreeSet<>();
         private final TreeSet<Long> exampleOps = new TreeSet<>();
         private final StringBuilder out = new StringBuilder(64 * 1024);
 
-        Builder(ReportInput in, FaultBands faults, HistoryMetrics metrics, List<Charts.Chart> charts) {
+        Builder(ReportInput in, FaultBands faults, HistoryMetrics metrics, PositionOfIndex positions,
+                List<Charts.Chart> charts) {
             this.in = in;
             this.faults = faults;
             this.metrics = metrics;
             this.charts = charts;
-            List<Op> h = in.history();
-            for (int i = 0; i < h.size(); i++) {
-                positionOfIndex.putIfAbsent(h.get(i).index(), i);
-            }
+            this.positionOfIndex = positions;
         }
 
         String build() {
