@@ -67,12 +67,20 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
         }
     }
 
-    /** The replicas a step names, resolved against the workload partition once the script starts. */
+    /**
+     * The replicas a step names, resolved against the workload partition once the script starts. FOLLOWER_1 and
+     * FOLLOWER_2 are the first and second follower in replica order: a clean election takes the first live ISR
+     * member in that order, so a script can tell which follower would be elected.
+     */
     enum Role {
-        LEADER, FOLLOWERS, OTHERS;
+        LEADER, FOLLOWERS, OTHERS, FOLLOWER_1, FOLLOWER_2;
 
         String label() {
-            return name().toLowerCase();
+            return switch (this) {
+                case FOLLOWER_1 -> "first follower";
+                case FOLLOWER_2 -> "second follower";
+                default -> name().toLowerCase();
+            };
         }
     }
 

@@ -320,6 +320,8 @@ final class ScenarioSchedule implements FaultSchedule {
                     out.put(Role.LEADER, List.of(leader));
                     out.put(Role.FOLLOWERS, List.copyOf(followers));
                     out.put(Role.OTHERS, List.copyOf(others));
+                    out.put(Role.FOLLOWER_1, followers.isEmpty() ? List.of() : List.of(followers.get(0)));
+                    out.put(Role.FOLLOWER_2, followers.size() < 2 ? List.of() : List.of(followers.get(1)));
                     log.line("scenario roles of " + partition + ": leader " + leader + ", followers " + followers + ", others " + others);
                     return out;
                 }

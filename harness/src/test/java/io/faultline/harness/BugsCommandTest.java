@@ -87,7 +87,10 @@ class BugsCommandTest {
         });
         plan.clean().forEach((m, cs) -> cs.forEach(c -> {
             seeds.add(c.seed());
-            assertEquals(Map.of(), c.brokerProperties(), "the clean broker has no switch at all");
+            assertEquals(List.of(), c.brokerProperties().keySet().stream().filter(k -> k.startsWith("faultline.")).toList(),
+                    "the clean broker has no switch at all");
+            assertEquals(m.scenario() == null ? Map.of() : Scenarios.named(m.scenario()).settings().brokerProps(),
+                    c.brokerProperties(), "only the scenario's own settings");
             assertEquals(m.workload(), c.workload());
         }));
         assertEquals(36 + 3 * mixes.size(), seeds.size(), "every run its own seed");
@@ -113,7 +116,7 @@ class BugsCommandTest {
         BugHunt.Plan plan = BugHunt.plan(List.of("acks-all-leader-only", "read-past-hw", "epoch-not-bumped"), 3,
                 BugHunt.Shape.defaults(30), 7);
         List<TestConfig> ran = new ArrayList<>();
-        BugHunt.Runner runner = c -> {
+        BugHunt.Runner runner = (c, mix) -> {
             ran.add(c);
             List<String> bugs = SeededBugCatalog.switchedOn(c);
             int nth = (int) ran.stream().filter(x -> SeededBugCatalog.switchedOn(x).equals(bugs)).count();
@@ -127,7 +130,7 @@ class BugsCommandTest {
         List<BugsPage.Input> partial = new ArrayList<>();
         BugsPage.Input in = BugHunt.run(plan, runner, new PrintStream(out, true), "t", partial::add, () -> false);
 
-        assertEquals(2 + 3 + 3 + 3, ran.size(), "acks: 2 runs; read-past-hw: 3 (one failed); epoch: 3; clean: 3");
+        assertEquals(2 + 3 + 3 + 3 * 3, ran.size(), "acks: 2 runs; read-past-hw: 3 (one failed); epoch: 3; clean: 3 per mix (3 mixes)");
         var acks = in.bugs().get(0);
         assertTrue(acks.detected());
         assertEquals(2, acks.runsUntilDetection());
@@ -139,7 +142,7 @@ class BugsCommandTest {
         assertEquals("unknown", read.attempts().get(1).verdict());
         assertEquals(1, in.falseAlarms());
         assertEquals(1, in.detected());
-        assertEquals(2 + 3 + 3 + 3, partial.size(), "the page is rewritten after every run");
+        assertEquals(2 + 3 + 3 + 3 * 3, partial.size(), "the page is rewritten after every run");
         assertTrue(out.toString().contains("DETECTED (lost-write 3)"), out.toString());
         assertTrue(out.toString().contains("FALSE ALARM"), out.toString());
     }
@@ -148,7 +151,7 @@ class BugsCommandTest {
     void noRunStartsOnceStopped(@TempDir Path dir) {
         BugHunt.Plan plan = BugHunt.plan(List.of("acks-all-leader-only"), 3, BugHunt.Shape.defaults(30), 7);
         List<TestConfig> ran = new ArrayList<>();
-        BugsPage.Input in = BugHunt.run(plan, c -> {
+        BugsPage.Input in = BugHunt.run(plan, (c, mix) -> {
             ran.add(c);
             return new TestRunner.Result(Verdict.UNKNOWN, dir, 2, List.of(), List.of("interrupted"), 5);
         }, new PrintStream(new ByteArrayOutputStream()), "t", p -> {}, () -> !ran.isEmpty());

@@ -62,7 +62,7 @@ class SeededBugsEndToEndTest {
     private static BugsPage.Input hunt(BugHunt.Plan plan, Path store) {
         var runStore = new RunStore(store);
         var log = new PrintStream(new ByteArrayOutputStream(), true);
-        return BugHunt.run(plan, c -> new TestRunner(c, runStore, log, NemesisSchedule::create).run(), System.err, "test");
+        return BugHunt.run(plan, (c, mix) -> new TestRunner(c, runStore, log, BugHunt.schedule(mix)).run(), System.err, "test");
     }
 
     /** The detecting run's test.json carries the bug, so `replay RUN_DIR` runs the same broker again. */
