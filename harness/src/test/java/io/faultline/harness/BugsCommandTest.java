@@ -48,6 +48,20 @@ class BugsCommandTest {
         assertTrue(SeededBugCatalog.named("dedup-not-rebuilt").mix().idempotence());
         assertTrue(SeededBugCatalog.named("dedup-not-rebuilt").mix().nemesis().contains("kill"));
         assertTrue(SeededBugCatalog.named("recovery-keeps-torn-batch").mix().nemesis().contains("disk"));
+        for (var e : SeededBugCatalog.ALL) {
+            var script = e.mix().script();
+            if (script.isEmpty()) continue;
+            // a scripted mix runs with safe settings: the clean broker under it must stay valid
+            var s = script.get().settings();
+            assertEquals("all", s.acks(), e.name());
+            assertFalse(s.unclean(), e.name());
+            assertTrue(s.idempotence(), e.name());
+            assertEquals(io.faultline.checker.Verdict.VALID, script.get().expectationFor("broker-impl", null).verdict(), e.name());
+            TestConfig c = BugHunt.config(e.mix(), BugHunt.Shape.defaults(30), 1);
+            assertEquals(ScenarioCommand.defaultTimeLimit(script.get()), c.timeLimitSeconds(), "the script's own time limit");
+            assertEquals(script.get().packages(), c.nemesis());
+        }
+        assertEquals("isolated-leader", SeededBugCatalog.named("hw-from-leader-leo").mix().scenario());
     }
 
     @Test
@@ -97,8 +111,8 @@ class BugsCommandTest {
         assertEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 99).seedLines(), "the hunt replays from its seed");
         assertNotEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 100).seedLines());
 
-        BugHunt.Plan two = BugHunt.plan(List.of("follower-no-truncate", "acks-all-leader-only"), 2, shape, 5);
-        assertEquals(List.of("follower-no-truncate", "acks-all-leader-only"),
+        BugHunt.Plan two = BugHunt.plan(List.of("follower-no-truncate", "epoch-not-bumped"), 2, shape, 5);
+        assertEquals(List.of("follower-no-truncate", "epoch-not-bumped"),
                 two.bugs().keySet().stream().map(SeededBugCatalog.Entry::name).toList());
         assertEquals(1, two.clean().size(), "both share one mix");
         assertThrows(IllegalArgumentException.class, () -> BugHunt.plan(List.of(), 0, shape, 1));
