@@ -182,6 +182,17 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
                 return "truncate " + bytes + " bytes of the " + role.label() + "'s segment tail";
             }
         }
+
+        /**
+         * Crash, zero the last {@code bytes} of a segment file keeping its length (the size reached the disk, the last
+         * page did not), start again: the last batch is torn and fails its CRC.
+         */
+        record TearTail(Role role, long bytes) implements Step {
+            @Override
+            public String toString() {
+                return "tear (zero) the last " + bytes + " bytes of the " + role.label() + "'s segment tail";
+            }
+        }
     }
 
     /** The nemesis packages the script acts through, in a fixed order (a run's --nemesis, so replay has them too). */
@@ -190,7 +201,7 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
         for (Step s : steps) {
             if (s instanceof Step.Cut || s instanceof Step.Heal) out.add(io.faultline.nemesis.FaultPackages.PARTITION);
             if (s instanceof Step.Kill || s instanceof Step.Start) out.add(io.faultline.nemesis.FaultPackages.KILL);
-            if (s instanceof Step.TruncateTail) out.add(io.faultline.nemesis.FaultPackages.DISK);
+            if (s instanceof Step.TruncateTail || s instanceof Step.TearTail) out.add(io.faultline.nemesis.FaultPackages.DISK);
             if (s instanceof Step.PowerOff || s instanceof Step.PowerOn) out.add(io.faultline.nemesis.FaultPackages.POWER);
         }
         return List.copyOf(out);

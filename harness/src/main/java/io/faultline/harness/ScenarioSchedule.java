@@ -216,6 +216,7 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.Kill k) return " " + roles.get(k.role());
         if (step instanceof Step.Start st) return " " + roles.get(st.role());
         if (step instanceof Step.TruncateTail t) return " " + roles.get(t.role());
+        if (step instanceof Step.TearTail t) return " " + roles.get(t.role());
         if (step instanceof Step.PowerOff p) return " " + names(p.roles());
         if (step instanceof Step.PowerOn p) return " " + roles.get(p.role());
         if (step instanceof Step.Cut c) return " " + names(c.side()) + " | " + names(c.from());
@@ -232,6 +233,9 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.Start st) return scheduler.invoke(FaultPackages.KILL, FaultOp.of(ProcessNemesis.START, nodes(st.role())));
         if (step instanceof Step.TruncateTail t) {
             return scheduler.invoke(FaultPackages.DISK, FaultOp.of(DiskNemesis.TRUNCATE, new DiskFault.Truncate(nodes(t.role()), t.bytes())));
+        }
+        if (step instanceof Step.TearTail t) {
+            return scheduler.invoke(FaultPackages.DISK, FaultOp.of(DiskNemesis.TEAR, new DiskFault.Tear(nodes(t.role()), t.bytes())));
         }
         if (step instanceof Step.PowerOff p) {
             return scheduler.invoke(FaultPackages.POWER, FaultOp.of(PowerNemesis.OFF, new Target.Nodes(List.copyOf(names(p.roles())))));

@@ -186,6 +186,18 @@ final class Scenarios {
                             new Step.Start(Role.FOLLOWER_1), waitS(8)),
                     Map.of(KAFKA, valid("the new leader's epoch tells the old one where its log diverged: it truncates there"),
                             BROKER, valid("as Kafka (leader-epoch truncation)")),
+                    ""),
+            new Scenario("torn-follower-leads",
+                    "acks=all, rf=3, min.insync.replicas=2: the first follower crashes and the last 16 bytes of its newest "
+                            + "segment are zeroed with the file's length kept (its last page never reached the disk); it "
+                            + "restarts, recovers and catches up; then the leader is killed so the first follower (first "
+                            + "in replica order) leads and its log is read",
+                    SAFE,
+                    List.of(waitS(8), new Step.TearTail(Role.FOLLOWER_1, 16), waitS(15), new Step.Kill(Role.LEADER),
+                            awaitLeader(Role.FOLLOWER_1), waitS(8), new Step.Start(Role.LEADER), waitS(8)),
+                    Map.of(KAFKA, valid("recovery checks every batch after the recovery point and cuts the torn one; the "
+                                    + "follower fetches it again from the leader"),
+                            BROKER, valid("as Kafka")),
                     ""));
 
     /**

@@ -61,9 +61,6 @@ final class SeededBugCatalog {
     // again, which takes several leader changes in one run.
     // One key: all writes go to the one partition whose leader the aimed faults pick.
     private static final Mix QUEUE_LEADER_FAULTS = new Mix("queue", List.of("partition", "kill"), "all", true, 3, 2, 1, 3);
-    // A segment's tail cut or flipped while the node is down (one node per run), between kills: a restarted node
-    // boots for seconds, so a kill and the next disk fault overlap and the ISR can shrink to the node that is hit.
-    private static final Mix QUEUE_DISK = new Mix("queue", List.of("kill", "disk"), "all", true, 3, 2, 1, 3);
     // Committed consumer offsets as registers: loss of a commit shows as a non-linearizable read.
     private static final Mix OFFSETS_LEADER_FAULTS = new Mix("offsets", List.of("partition", "kill"), "all", true, 3, 2, 2, 3);
     // Scripted mixes (Scenarios): each designed from the bug's code so that one run shows it; the clean broker under
@@ -74,6 +71,7 @@ final class SeededBugCatalog {
     private static final Mix SOLE_REPLICA_POWER_LOSS = Mix.scenario("sole-replica-power-loss");
     private static final Mix RETRY_AFTER_FAILOVER = Mix.scenario("retry-after-failover");
     private static final Mix ISR_SHRINK_UNREPORTED = Mix.scenario("isr-shrink-unreported");
+    private static final Mix TORN_FOLLOWER_LEADS = Mix.scenario("torn-follower-leads");
 
     static final List<Entry> ALL = List.of(
             new Entry("hw-from-leader-leo", "HW advanced from the leader's own log end", ISOLATED_LEADER,
@@ -102,8 +100,9 @@ final class SeededBugCatalog {
                             + "leader, which appends them a second time"),
             new Entry("offset-commit-unreplicated", "offset commit answered before replicated", OFFSETS_LEADER_FAULTS,
                     "a commit acknowledged by a killed or isolated coordinator is gone when the next one reads"),
-            new Entry("recovery-keeps-torn-batch", "recovery keeps a torn last batch", QUEUE_DISK,
-                    "a crashed node whose segment tail was cut restarts with the torn batch in its log"));
+            new Entry("recovery-keeps-torn-batch", "recovery keeps a torn last batch", TORN_FOLLOWER_LEADS,
+                    "the follower restarts with its torn last batch (zeroed tail, length kept) and, leading, serves it: "
+                            + "the consumers' checksum fails (corrupt-read)"));
 
     static List<String> names() {
         return ALL.stream().map(Entry::name).toList();

@@ -146,7 +146,9 @@ public final class ErrorClassifier {
             for (Throwable t = root; t != null; t = t.getCause() == t ? null : t.getCause()) {
                 if (t != root && ONLY_AT_THE_TOP.contains(r.type())) break;
                 if (r.type().isInstance(t)) {
-                    return new Classification(r.outcome(), describe(root));
+                    // the cause that decided is named too: a consumer's checksum failure hides under a KafkaException
+                    return new Classification(r.outcome(), t == root ? describe(root)
+                            : describe(root) + " (cause: " + describe(t) + ")");
                 }
             }
         }
