@@ -14,15 +14,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Did a broker serve data that fails its own checksum? A consumer verifies each batch's CRC (check.crcs, on by
- * default) and a poll then fails with a CorruptRecordException: the broker kept a damaged batch (e.g. a torn write
- * that recovery should have cut) and handed it out. A broker must never serve one, whatever the faults, so a single
- * such poll makes the run invalid ("corrupt-read"). The client's error text names the cause (see the workload's
- * ErrorClassifier), which is all this checker reads.
+ * Did a broker serve a batch its consumer could not decode? A consumer verifies each batch's CRC (check.crcs, on by
+ * default) and parses its records; a damaged batch (e.g. a torn write that recovery should have cut) fails a poll
+ * with a CorruptRecordException, or, as kafka-clients 4.4 reports it once the bad batch is at the consumer's
+ * position, with a KafkaException "Received exception when fetching the next record … seek past the record". A
+ * broker must never serve such a batch, whatever the faults (with String deserializers nothing else raises these),
+ * so a single such poll makes the run invalid ("corrupt-read"). Only the ops' error text is read.
  */
 public final class CorruptReadChecker implements Checker {
     public static final String CATEGORY = "corrupt-read";
-    private static final String MARK = "CorruptRecordException";
+    private static final List<String> MARKS = List.of("CorruptRecordException",
+            "Received exception when fetching the next record");
     private final int maxExamples;
 
     public CorruptReadChecker(int maxExamples) {
@@ -43,7 +45,7 @@ public final class CorruptReadChecker implements Checker {
         for (Op op : history) {
             if (op.type() == OpType.INVOKE || !Op.POLL.equals(op.f())) continue;
             polls++;
-            if (op.type() == OpType.OK || op.error() == null || !op.error().contains(MARK)) continue;
+            if (op.type() == OpType.OK || op.error() == null || MARKS.stream().noneMatch(op.error()::contains)) continue;
             n++;
             if (examples.size() < maxExamples) {
                 examples.add(new Example(CATEGORY, null, "process " + op.process() + ": a poll failed its checksum: "
