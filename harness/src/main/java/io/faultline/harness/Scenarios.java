@@ -67,6 +67,14 @@ final class Scenarios {
     static final Map<String, String> SLOW_FENCING = Map.of("replica.lag.time.max.ms", "1000",
             "broker.session.timeout.ms", "6000");
 
+    /**
+     * The controller fences a silent broker after 17 s, longer than the producers' delivery timeout (15 s): a cut-off
+     * leader keeps taking writes that expire unacknowledged, so the producers move on to new values and the next
+     * leader's log holds other values at those offsets. With a fast fencing the producers retry the same batches to
+     * the next leader in the same order, and the deposed leader's tail equals the new log (no divergence to see).
+     */
+    static final Map<String, String> SLOW_LEADER_FENCING = Map.of("broker.session.timeout.ms", "17000");
+
     private static final Map<String, Expectation> DIVERGENCE_EXPECT = Map.of(
             KAFKA, valid("the tail the leader's disk forgot was never acknowledged (the ISR still held the crashed "
                     + "follower, so acks=all waited), and the old follower truncates to the new leader's epoch end"),
@@ -176,14 +184,15 @@ final class Scenarios {
                             BROKER, valid("as Kafka")),
                     ""),
             new Scenario("deposed-leader-returns",
-                    "acks=all, rf=3, min.insync.replicas=2: the leader is cut from every other node while clients still "
-                            + "reach it (it appends what it can never acknowledge), the first follower takes over; the "
+                    "acks=all, rf=3, min.insync.replicas=2, broker.session.timeout.ms=17000: the leader is cut from every "
+                            + "other node for 20 s while clients still reach it (it appends what it can never acknowledge, "
+                            + "and sends expire), the first follower takes over; the "
                             + "network heals, the old leader follows and must truncate its tail; then the first follower "
                             + "is killed so the old leader (first in replica order) leads again and its log is read",
-                    SAFE,
-                    List.of(waitS(8), new Step.Cut(LEADER, REST), waitS(8), new Step.Heal(), waitS(12),
+                    new Settings(3, 3, "all", true, 2, false, SLOW_LEADER_FENCING),
+                    List.of(waitS(8), new Step.Cut(LEADER, REST), waitS(20), new Step.Heal(), waitS(12),
                             new Step.Kill(Role.FOLLOWER_1), awaitLeader(Role.LEADER), waitS(8),
-                            new Step.Start(Role.FOLLOWER_1), waitS(8)),
+                            new Step.Start(Role.FOLLOWER_1), waitS(5)),
                     Map.of(KAFKA, valid("the new leader's epoch tells the old one where its log diverged: it truncates there"),
                             BROKER, valid("as Kafka (leader-epoch truncation)")),
                     ""),
