@@ -104,7 +104,8 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
 
             @Override
             public String toString() {
-                return "cut " + side + " from " + from;
+                // sorted: a Set's order changes from one JVM to the next, and replay compares this text
+                return "cut " + side.stream().sorted().toList() + " from " + from.stream().sorted().toList();
             }
         }
 

@@ -114,9 +114,20 @@ final class ScenarioSchedule implements FaultSchedule {
         }
         List<Scenario> variants = Scenarios.variants(name);
         if (!(m.get("script") instanceof List<?> stored)) return java.util.Optional.of(Scenarios.forRun(name));
-        for (Scenario s : variants) if (stored.equals(script(s))) return java.util.Optional.of(s);
+        for (Scenario s : variants) if (normalized(stored).equals(normalized(script(s)))) return java.util.Optional.of(s);
         throw new IllegalArgumentException("test.json: scenario " + name + " ran the script " + stored
                 + " but this build's is " + script(Scenarios.forRun(name)) + ": a replay would not repeat it");
+    }
+
+    /**
+     * A stored script with the names inside each [...] sorted: runs stored before the cut's roles were printed sorted
+     * carry them in whatever order that JVM's Set had.
+     */
+    static List<String> normalized(List<?> script) {
+        var bracket = java.util.regex.Pattern.compile("\\[([^\\]]*)\\]");
+        return script.stream().map(String::valueOf).map(line -> bracket.matcher(line).replaceAll(m ->
+                java.util.regex.Matcher.quoteReplacement("[" + String.join(", ", java.util.Arrays.stream(m.group(1).split(",\\s*"))
+                        .sorted().toList()) + "]"))).toList();
     }
 
     private void track(FaultLog.FaultEvent e) {

@@ -90,8 +90,9 @@ final class SeededBugCatalog {
                             + "its tail; when it leads again readers see other values at those offsets"),
             new Entry("fenced-leader-serves", "a fenced or deposed leader keeps serving", QUEUE_LEADER_FAULTS,
                     "an isolated old leader keeps taking writes and serving reads next to the new one"),
-            new Entry("read-past-hw", "consumers read past the high watermark", QUEUE_LEADER_FAULTS,
-                    "values read from an isolated leader's unreplicated tail are truncated and replaced"),
+            new Entry("read-past-hw", "consumers read past the high watermark", DEPOSED_LEADER_RETURNS,
+                    "consumers read the cut-off leader's unacknowledged tail; the next leader holds other values at "
+                            + "those offsets (the random partition+kill mix missed it in 3 of 3 runs once)"),
             new Entry("isr-shrink-local", "ISR shrunk locally without the controller", ISR_SHRINK_UNREPORTED,
                     "the leader acknowledges with the second follower after dropping the first locally; the controller, "
                             + "never told, elects the first follower (first in replica order) without those writes"),
