@@ -38,7 +38,13 @@ final class BugHunt {
 
     /** Runs one test; TestRunner in the command, a fake in unit tests. */
     interface Runner {
-        TestRunner.Result run(TestConfig config) throws Exception;
+        /** One run of {@code config} under {@code mix}'s faults (a scenario's script, or random ones). */
+        TestRunner.Result run(TestConfig config, SeededBugCatalog.Mix mix) throws Exception;
+    }
+
+    /** The fault schedule of a mix: its scenario's script, or random faults of its packages. */
+    static TestRunner.FaultScheduleFactory schedule(SeededBugCatalog.Mix mix) {
+        return mix.script().<TestRunner.FaultScheduleFactory>map(ScenarioSchedule::factory).orElse(NemesisSchedule::create);
     }
 
     private BugHunt() {}
@@ -76,7 +82,12 @@ final class BugHunt {
         return new Plan(huntSeed, bugs, clean);
     }
 
+    /**
+     * A scenario mix takes the scenario's own settings and time limit (its script needs them; --time-limit shapes
+     * only the random mixes).
+     */
     static TestConfig config(SeededBugCatalog.Mix mix, Shape shape, long seed) {
+        if (mix.scenario() != null) return ScenarioCommand.config(mix.script().orElseThrow(), "broker-impl", null, null, seed);
         return new TestConfig("broker-impl", 3, mix.workload(), mix.nemesis(), shape.timeLimitSeconds(), shape.rate(),
                 shape.concurrency(), mix.keys(), mix.acks(), mix.idempotence(), mix.minIsr(), mix.replicationFactor(), false, "assign",
                 mix.nemesisIntervalSeconds(), seed, shape.recoverySeconds(), shape.drainSeconds());
@@ -106,7 +117,7 @@ final class BugHunt {
                 if (stopped.getAsBoolean()) break;
                 out.printf("faultline: bugs: run %d (at most %d): bug %s, seed %d, %s%n", ++done[0], total, entry.name(),
                         c.seed(), entry.mix().describe());
-                BugsPage.Attempt a = attempt(runner, c, out);
+                BugsPage.Attempt a = attempt(runner, c, entry.mix(), out);
                 attempts.add(a);
                 afterEachRun.accept(input(plan, startedAt, bugs, entry, attempts, List.of()));
                 out.printf("faultline: bugs: %s seed %d: %s%n", entry.name(), c.seed(), a.invalid()
@@ -122,7 +133,7 @@ final class BugHunt {
                 if (stopped.getAsBoolean()) break;
                 out.printf("faultline: bugs: run %d (at most %d): unseeded broker, seed %d, %s%n", ++done[0], total, c.seed(),
                         m.getKey().describe());
-                BugsPage.Attempt a = attempt(runner, c, out);
+                BugsPage.Attempt a = attempt(runner, c, m.getKey(), out);
                 attempts.add(a);
                 List<BugsPage.Clean> soFar = new ArrayList<>(clean);
                 soFar.add(new BugsPage.Clean(m.getKey().describe(), attempts));
@@ -145,10 +156,10 @@ final class BugHunt {
     }
 
     /** One run; a harness error is an unknown verdict with the reason, not the end of the hunt. */
-    private static BugsPage.Attempt attempt(Runner runner, TestConfig c, PrintStream out) {
+    private static BugsPage.Attempt attempt(Runner runner, TestConfig c, SeededBugCatalog.Mix mix, PrintStream out) {
         long t0 = System.nanoTime();
         try {
-            TestRunner.Result r = runner.run(c);
+            TestRunner.Result r = runner.run(c, mix);
             return new BugsPage.Attempt(c.seed(), r.verdict().name(), r.verdict() == Verdict.INVALID ? r.anomalies() : List.of(),
                     r.runDir() == null ? null : r.runDir().toString(), r.seconds());
         } catch (Exception e) {

@@ -60,7 +60,7 @@ final class BugsCommand implements Callable<Integer> {
         Thread flag = new Thread(() -> stopping.set(true), "faultline-bugs-stop");
         Runtime.getRuntime().addShutdownHook(flag);
         BugsPage.Input input = BugHunt.run(plan,
-                c -> new TestRunner(c, runStore, System.err, NemesisSchedule::create).run(), System.err, started.toString(),
+                (c, mix) -> new TestRunner(c, runStore, System.err, BugHunt.schedule(mix)).run(), System.err, started.toString(),
                 partial -> {
                     try {
                         BugsPage.write(partial, dir);

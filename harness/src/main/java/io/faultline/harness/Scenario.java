@@ -67,12 +67,20 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
         }
     }
 
-    /** The replicas a step names, resolved against the workload partition once the script starts. */
+    /**
+     * The replicas a step names, resolved against the workload partition once the script starts. FOLLOWER_1 and
+     * FOLLOWER_2 are the first and second follower in replica order: a clean election takes the first live ISR
+     * member in that order, so a script can tell which follower would be elected.
+     */
     enum Role {
-        LEADER, FOLLOWERS, OTHERS;
+        LEADER, FOLLOWERS, OTHERS, FOLLOWER_1, FOLLOWER_2;
 
         String label() {
-            return name().toLowerCase();
+            return switch (this) {
+                case FOLLOWER_1 -> "first follower";
+                case FOLLOWER_2 -> "second follower";
+                default -> name().toLowerCase();
+            };
         }
     }
 
@@ -96,7 +104,8 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
 
             @Override
             public String toString() {
-                return "cut " + side + " from " + from;
+                // sorted: a Set's order changes from one JVM to the next, and replay compares this text
+                return "cut " + side.stream().sorted().toList() + " from " + from.stream().sorted().toList();
             }
         }
 
@@ -174,6 +183,17 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
                 return "truncate " + bytes + " bytes of the " + role.label() + "'s segment tail";
             }
         }
+
+        /**
+         * Crash, zero the last {@code bytes} of a segment file keeping its length (the size reached the disk, the last
+         * page did not), start again: the last batch is torn and fails its CRC.
+         */
+        record TearTail(Role role, long bytes) implements Step {
+            @Override
+            public String toString() {
+                return "tear (zero) the last " + bytes + " bytes of the " + role.label() + "'s segment tail";
+            }
+        }
     }
 
     /** The nemesis packages the script acts through, in a fixed order (a run's --nemesis, so replay has them too). */
@@ -182,7 +202,7 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
         for (Step s : steps) {
             if (s instanceof Step.Cut || s instanceof Step.Heal) out.add(io.faultline.nemesis.FaultPackages.PARTITION);
             if (s instanceof Step.Kill || s instanceof Step.Start) out.add(io.faultline.nemesis.FaultPackages.KILL);
-            if (s instanceof Step.TruncateTail) out.add(io.faultline.nemesis.FaultPackages.DISK);
+            if (s instanceof Step.TruncateTail || s instanceof Step.TearTail) out.add(io.faultline.nemesis.FaultPackages.DISK);
             if (s instanceof Step.PowerOff || s instanceof Step.PowerOn) out.add(io.faultline.nemesis.FaultPackages.POWER);
         }
         return List.copyOf(out);

@@ -114,9 +114,20 @@ final class ScenarioSchedule implements FaultSchedule {
         }
         List<Scenario> variants = Scenarios.variants(name);
         if (!(m.get("script") instanceof List<?> stored)) return java.util.Optional.of(Scenarios.forRun(name));
-        for (Scenario s : variants) if (stored.equals(script(s))) return java.util.Optional.of(s);
+        for (Scenario s : variants) if (normalized(stored).equals(normalized(script(s)))) return java.util.Optional.of(s);
         throw new IllegalArgumentException("test.json: scenario " + name + " ran the script " + stored
                 + " but this build's is " + script(Scenarios.forRun(name)) + ": a replay would not repeat it");
+    }
+
+    /**
+     * A stored script with the names inside each [...] sorted: runs stored before the cut's roles were printed sorted
+     * carry them in whatever order that JVM's Set had.
+     */
+    static List<String> normalized(List<?> script) {
+        var bracket = java.util.regex.Pattern.compile("\\[([^\\]]*)\\]");
+        return script.stream().map(String::valueOf).map(line -> bracket.matcher(line).replaceAll(m ->
+                java.util.regex.Matcher.quoteReplacement("[" + String.join(", ", java.util.Arrays.stream(m.group(1).split(",\\s*"))
+                        .sorted().toList()) + "]"))).toList();
     }
 
     private void track(FaultLog.FaultEvent e) {
@@ -216,6 +227,7 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.Kill k) return " " + roles.get(k.role());
         if (step instanceof Step.Start st) return " " + roles.get(st.role());
         if (step instanceof Step.TruncateTail t) return " " + roles.get(t.role());
+        if (step instanceof Step.TearTail t) return " " + roles.get(t.role());
         if (step instanceof Step.PowerOff p) return " " + names(p.roles());
         if (step instanceof Step.PowerOn p) return " " + roles.get(p.role());
         if (step instanceof Step.Cut c) return " " + names(c.side()) + " | " + names(c.from());
@@ -232,6 +244,9 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.Start st) return scheduler.invoke(FaultPackages.KILL, FaultOp.of(ProcessNemesis.START, nodes(st.role())));
         if (step instanceof Step.TruncateTail t) {
             return scheduler.invoke(FaultPackages.DISK, FaultOp.of(DiskNemesis.TRUNCATE, new DiskFault.Truncate(nodes(t.role()), t.bytes())));
+        }
+        if (step instanceof Step.TearTail t) {
+            return scheduler.invoke(FaultPackages.DISK, FaultOp.of(DiskNemesis.TEAR, new DiskFault.Tear(nodes(t.role()), t.bytes())));
         }
         if (step instanceof Step.PowerOff p) {
             return scheduler.invoke(FaultPackages.POWER, FaultOp.of(PowerNemesis.OFF, new Target.Nodes(List.copyOf(names(p.roles())))));
@@ -320,6 +335,8 @@ final class ScenarioSchedule implements FaultSchedule {
                     out.put(Role.LEADER, List.of(leader));
                     out.put(Role.FOLLOWERS, List.copyOf(followers));
                     out.put(Role.OTHERS, List.copyOf(others));
+                    out.put(Role.FOLLOWER_1, followers.isEmpty() ? List.of() : List.of(followers.get(0)));
+                    out.put(Role.FOLLOWER_2, followers.size() < 2 ? List.of() : List.of(followers.get(1)));
                     log.line("scenario roles of " + partition + ": leader " + leader + ", followers " + followers + ", others " + others);
                     return out;
                 }

@@ -51,6 +51,30 @@ final class Scenarios {
     static final Map<String, String> FLUSH_EVERY_5_SECONDS = Map.of("log.flush.interval.ms", "5000",
             "log.flush.scheduler.interval.ms", "1000");
 
+    /**
+     * Seconds a leader alone in the ISR runs before the next fault: the cut follower still counts as caught up for
+     * replica.lag.time.max.ms (5 s) after its last fetch, so the high watermark follows the leader alone only then.
+     */
+    private static final int SOLO_SECONDS = 10;
+
+    /** acks=all, rf=3, min.insync.replicas=2, unclean off, idempotent producers: nothing acknowledged may be lost. */
+    private static final Settings SAFE = new Settings(3, 3, "all", true, 2, false);
+
+    /**
+     * The leader drops a lagging follower from the ISR after 1 s, while the controller fences a broker only after
+     * 6 s without heartbeats: a follower cut from the leader alone is out of sync but still registered.
+     */
+    static final Map<String, String> SLOW_FENCING = Map.of("replica.lag.time.max.ms", "1000",
+            "broker.session.timeout.ms", "6000");
+
+    /**
+     * The controller fences a silent broker after 17 s, longer than the producers' delivery timeout (15 s): a cut-off
+     * leader keeps taking writes that expire unacknowledged, so the producers move on to new values and the next
+     * leader's log holds other values at those offsets. With a fast fencing the producers retry the same batches to
+     * the next leader in the same order, and the deposed leader's tail equals the new log (no divergence to see).
+     */
+    static final Map<String, String> SLOW_LEADER_FENCING = Map.of("broker.session.timeout.ms", "17000");
+
     private static final Map<String, Expectation> DIVERGENCE_EXPECT = Map.of(
             KAFKA, valid("the tail the leader's disk forgot was never acknowledged (the ISR still held the crashed "
                     + "follower, so acks=all waited), and the old follower truncates to the new leader's epoch end"),
@@ -101,7 +125,89 @@ final class Scenarios {
                             BROKER, valid("leader-epoch truncation: the restarted follower keeps what it fetched"),
                             BROKER_HW, lost("a restarted follower truncates to its high watermark and is then elected: the acked tail is gone")),
                     "--sut broker-impl --truncation high-watermark"),
-            divergence(true));
+            divergence(true),
+            // The scenarios below run with safe settings: both systems should stay valid. Each is the deterministic
+            // fault mix of one or more of broker-impl's seeded bugs (`bugs`, SeededBugCatalog), and the clean broker
+            // under it is that mix's false-alarm control.
+            new Scenario("isolated-leader",
+                    "acks=all, rf=3, min.insync.replicas=2: the leader is cut from every other node while clients still "
+                            + "reach it, then killed; another replica takes over; the old leader restarts and truncates. "
+                            + "A correct leader acknowledges nothing while cut off (no follower fetches)",
+                    SAFE,
+                    List.of(waitS(8), new Step.Cut(LEADER, REST), waitS(6), new Step.Kill(Role.LEADER), new Step.Heal(),
+                            waitS(8), new Step.Start(Role.LEADER), waitS(8)),
+                    Map.of(KAFKA, valid("acks=all waits for the followers, which the isolated leader cannot reach"),
+                            BROKER, valid("as Kafka: the isolated leader's appends stay unacknowledged and are truncated")),
+                    ""),
+            new Scenario("out-of-sync-election",
+                    "unclean off, rf=2, min.insync.replicas=1: the follower is cut off and the ISR shrinks to the leader, "
+                            + "which acknowledges alone; the leader is killed and the out-of-sync follower returns: a clean "
+                            + "election must wait for the leader (offline meanwhile); the leader restarts",
+                    new Settings(3, 2, "all", true, 1, false),
+                    List.of(waitS(8), new Step.Cut(FOLLOWERS, NOT_FOLLOWERS), awaitIsr(Role.LEADER), waitS(SOLO_SECONDS),
+                            new Step.Kill(Role.LEADER), new Step.Heal(), waitS(12), new Step.Start(Role.LEADER), waitS(8)),
+                    Map.of(KAFKA, valid("unclean election is off: only the ISR (the dead leader) may lead, so nothing acknowledged is lost"),
+                            BROKER, valid("as Kafka: the partition is offline until the leader returns")),
+                    ""),
+            new Scenario("sole-replica-power-loss",
+                    "acks=all with min.insync.replicas=2 (rf=2): the follower is cut off and the ISR shrinks to the leader, "
+                            + "which must then refuse writes; the leader loses power (its disk forgets what was not "
+                            + "fsynced: the broker fsyncs once a second) and returns as the only in-sync replica",
+                    new Settings(3, 2, "all", true, 2, false, FLUSH_EVERY_SECOND),
+                    List.of(waitS(8), new Step.Cut(FOLLOWERS, NOT_FOLLOWERS), awaitIsr(Role.LEADER), waitS(SOLO_SECONDS),
+                            new Step.PowerOff(LEADER), new Step.Heal(), waitS(10), new Step.PowerOn(Role.LEADER),
+                            awaitLeader(Role.LEADER), waitS(8)),
+                    Map.of(KAFKA, valid("the leader alone is fewer than min.insync.replicas: it refused every write, so "
+                                    + "the forgotten second held nothing acknowledged (min-isr-1 shows the loss with 1)"),
+                            BROKER, valid("as Kafka")),
+                    "the power-loss filesystem (FUSE on the host)"),
+            new Scenario("retry-after-failover",
+                    "idempotent producers, acks=all, rf=3, min.insync.replicas=2: the second follower is cut from the "
+                            + "leader, so acknowledgements wait while the first follower still copies every batch; the "
+                            + "leader is killed, the first follower takes over and the producers retry those batches",
+                    SAFE,
+                    List.of(waitS(8), new Step.Cut(Set.of(Role.FOLLOWER_2), LEADER), waitS(1), new Step.Kill(Role.LEADER),
+                            new Step.Heal(), waitS(10), new Step.Start(Role.LEADER), waitS(8)),
+                    Map.of(KAFKA, valid("the new leader rebuilt the producers' state from the batches it copied: each retry "
+                                    + "is answered with its first offsets, not appended twice"),
+                            BROKER, valid("as Kafka")),
+                    ""),
+            new Scenario("isr-shrink-unreported",
+                    "acks=all, rf=3, min.insync.replicas=2, replica.lag.time.max.ms=1000, broker.session.timeout.ms=6000: "
+                            + "the first follower (first in replica order) is cut from the leader only, so it stays "
+                            + "registered while the ISR shrinks without it; the leader acknowledges with the second "
+                            + "follower, then is killed: the controller must elect the second follower",
+                    new Settings(3, 3, "all", true, 2, false, SLOW_FENCING),
+                    List.of(waitS(8), new Step.Cut(Set.of(Role.FOLLOWER_1), LEADER), waitS(4), new Step.Kill(Role.LEADER),
+                            new Step.Heal(), waitS(15), new Step.Start(Role.LEADER), waitS(8)),
+                    Map.of(KAFKA, valid("the shrink went through the controller, so the lagging follower is not electable"),
+                            BROKER, valid("as Kafka")),
+                    ""),
+            new Scenario("deposed-leader-returns",
+                    "acks=all, rf=3, min.insync.replicas=2, broker.session.timeout.ms=17000: the leader is cut from every "
+                            + "other node for 20 s while clients still reach it (it appends what it can never acknowledge, "
+                            + "and sends expire), the first follower takes over; the "
+                            + "network heals, the old leader follows and must truncate its tail; then the first follower "
+                            + "is killed so the old leader (first in replica order) leads again and its log is read",
+                    new Settings(3, 3, "all", true, 2, false, SLOW_LEADER_FENCING),
+                    List.of(waitS(8), new Step.Cut(LEADER, REST), waitS(20), new Step.Heal(), waitS(12),
+                            new Step.Kill(Role.FOLLOWER_1), awaitLeader(Role.LEADER), waitS(8),
+                            new Step.Start(Role.FOLLOWER_1), waitS(5)),
+                    Map.of(KAFKA, valid("the new leader's epoch tells the old one where its log diverged: it truncates there"),
+                            BROKER, valid("as Kafka (leader-epoch truncation)")),
+                    ""),
+            new Scenario("torn-follower-leads",
+                    "acks=all, rf=3, min.insync.replicas=2: the first follower crashes and the last 16 bytes of its newest "
+                            + "segment are zeroed with the file's length kept (its last page never reached the disk); it "
+                            + "restarts, recovers and catches up; then the leader is killed so the first follower (first "
+                            + "in replica order) leads and its log is read",
+                    SAFE,
+                    List.of(waitS(8), new Step.TearTail(Role.FOLLOWER_1, 16), waitS(15), new Step.Kill(Role.LEADER),
+                            awaitLeader(Role.FOLLOWER_1), waitS(8), new Step.Start(Role.LEADER), waitS(8)),
+                    Map.of(KAFKA, valid("recovery checks every batch after the recovery point and cuts the torn one; the "
+                                    + "follower fetches it again from the leader"),
+                            BROKER, valid("as Kafka")),
+                    ""));
 
     /**
      * KIP-101 scenario 2. With the power-loss filesystem both replicas lose their unsynced tails at one instant (as in

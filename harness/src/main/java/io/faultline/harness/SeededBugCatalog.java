@@ -17,14 +17,36 @@ final class SeededBugCatalog {
     /** The switch without which broker-impl refuses every seeded bug. */
     static final String ALLOWED = "faultline.bugs.allowed";
 
-    /** The conditions a bug needs to show: workload, faults and client/broker settings (3 nodes, rf 3). */
+    /**
+     * The conditions a bug needs to show: workload, faults and client/broker settings (3 nodes). With
+     * {@code scenario} set, the faults are that named scenario's script (Scenarios), deterministic but for the
+     * workload's seed, and the settings are the scenario's; otherwise they are random, of the given packages.
+     */
     record Mix(String workload, List<String> nemesis, String acks, boolean idempotence, int replicationFactor,
-               int minIsr, int keys, int nemesisIntervalSeconds) {
+               int minIsr, int keys, int nemesisIntervalSeconds, String scenario) {
         Mix {
             nemesis = List.copyOf(nemesis);
         }
 
+        Mix(String workload, List<String> nemesis, String acks, boolean idempotence, int replicationFactor, int minIsr,
+            int keys, int nemesisIntervalSeconds) {
+            this(workload, nemesis, acks, idempotence, replicationFactor, minIsr, keys, nemesisIntervalSeconds, null);
+        }
+
+        /** The mix of a named scenario: its packages and settings, the queue workload on one key. */
+        static Mix scenario(String name) {
+            Scenario s = Scenarios.named(name);
+            var st = s.settings();
+            return new Mix("queue", s.packages(), st.acks(), st.idempotence(), st.replicationFactor(), st.minIsr(), 1, 0, name);
+        }
+
+        /** The scenario this mix runs, if it is one. */
+        java.util.Optional<Scenario> script() {
+            return java.util.Optional.ofNullable(scenario).map(Scenarios::named);
+        }
+
         String describe() {
+            if (scenario != null) return "scenario " + scenario + " (" + Scenarios.named(scenario).settings().describe() + ")";
             return workload + ", " + String.join("+", nemesis) + ", acks=" + acks
                     + (idempotence ? ", idempotent" : "") + ", rf " + replicationFactor + ", min-isr " + minIsr + ", " + keys
                     + (keys == 1 ? " key" : " keys") + ", faults every ~" + nemesisIntervalSeconds + " s";
@@ -39,41 +61,53 @@ final class SeededBugCatalog {
     // again, which takes several leader changes in one run.
     // One key: all writes go to the one partition whose leader the aimed faults pick.
     private static final Mix QUEUE_LEADER_FAULTS = new Mix("queue", List.of("partition", "kill"), "all", true, 3, 2, 1, 3);
-    // A segment's tail cut or flipped while the node is down (one node per run), between kills: a restarted node
-    // boots for seconds, so a kill and the next disk fault overlap and the ISR can shrink to the node that is hit.
-    private static final Mix QUEUE_DISK = new Mix("queue", List.of("kill", "disk"), "all", true, 3, 2, 1, 3);
     // Committed consumer offsets as registers: loss of a commit shows as a non-linearizable read. Partitions only, aimed
     // by the workload at the group's coordinator: a cut-off coordinator with the bug acknowledges commits for as long
     // as the cut lasts while clients that find the new one read past them. A killed one loses only its last few
     // milliseconds of commits, which a later write often hides: with partition+kill three hunts needed runs 3, 1 and
     // 3, and every run that missed had no cut of the current coordinator.
     private static final Mix OFFSETS_LEADER_FAULTS = new Mix("offsets", List.of("partition"), "all", true, 3, 2, 2, 3);
+    // Scripted mixes (Scenarios): each designed from the bug's code so that one run shows it; the clean broker under
+    // the same script is valid.
+    private static final Mix ISOLATED_LEADER = Mix.scenario("isolated-leader");
+    private static final Mix DEPOSED_LEADER_RETURNS = Mix.scenario("deposed-leader-returns");
+    private static final Mix OUT_OF_SYNC_ELECTION = Mix.scenario("out-of-sync-election");
+    private static final Mix SOLE_REPLICA_POWER_LOSS = Mix.scenario("sole-replica-power-loss");
+    private static final Mix RETRY_AFTER_FAILOVER = Mix.scenario("retry-after-failover");
+    private static final Mix ISR_SHRINK_UNREPORTED = Mix.scenario("isr-shrink-unreported");
+    private static final Mix TORN_FOLLOWER_LEADS = Mix.scenario("torn-follower-leads");
 
     static final List<Entry> ALL = List.of(
-            new Entry("hw-from-leader-leo", "HW advanced from the leader's own log end", QUEUE_LEADER_FAULTS,
-                    "acks and reads run ahead of replication; an isolated or killed leader loses them"),
-            new Entry("acks-all-leader-only", "acks=all answered after the leader append", QUEUE_LEADER_FAULTS,
-                    "writes acknowledged by an isolated leader are lost when another replica takes over"),
-            new Entry("min-isr-ignored", "min.insync.replicas not enforced", QUEUE_DISK,
-                    "the ISR shrinks to the leader under a partition; a torn tail on that sole copy loses acknowledged writes"),
-            new Entry("follower-no-truncate", "follower never truncates on leader change", QUEUE_LEADER_FAULTS,
-                    "a deposed leader keeps its unreplicated tail; when it leads again replicas differ at the same offsets"),
-            new Entry("election-ignores-isr", "clean election ignores the ISR", QUEUE_LEADER_FAULTS,
-                    "a lagging replica cut off by a partition is elected when the leader dies"),
-            new Entry("epoch-not-bumped", "leader epoch not bumped on election", QUEUE_LEADER_FAULTS,
-                    "without a new epoch, truncation and fencing after a leader change go wrong"),
+            new Entry("hw-from-leader-leo", "HW advanced from the leader's own log end", ISOLATED_LEADER,
+                    "the cut-off leader's high watermark follows its own appends, so it acknowledges writes no follower has; "
+                            + "killed, it loses them to the follower that takes over"),
+            new Entry("acks-all-leader-only", "acks=all answered after the leader append", ISOLATED_LEADER,
+                    "writes acknowledged by the cut-off leader alone are lost when another replica takes over"),
+            new Entry("min-isr-ignored", "min.insync.replicas not enforced", SOLE_REPLICA_POWER_LOSS,
+                    "the leader, alone in the ISR, acknowledges writes min.insync.replicas=2 forbids; its power loss forgets them"),
+            new Entry("follower-no-truncate", "follower never truncates on leader change", DEPOSED_LEADER_RETURNS,
+                    "the deposed leader keeps its unacknowledged tail; when it leads again readers see other values at those offsets"),
+            new Entry("election-ignores-isr", "clean election ignores the ISR", OUT_OF_SYNC_ELECTION,
+                    "the out-of-sync follower is elected when the leader dies: what the leader acknowledged alone is gone"),
+            new Entry("epoch-not-bumped", "leader epoch not bumped on election", DEPOSED_LEADER_RETURNS,
+                    "the new leader keeps the old epoch, so the deposed leader's epoch check finds no divergence and keeps "
+                            + "its tail; when it leads again readers see other values at those offsets"),
             new Entry("fenced-leader-serves", "a fenced or deposed leader keeps serving", QUEUE_LEADER_FAULTS,
                     "an isolated old leader keeps taking writes and serving reads next to the new one"),
-            new Entry("read-past-hw", "consumers read past the high watermark", QUEUE_LEADER_FAULTS,
-                    "values read from an isolated leader's unreplicated tail are truncated and replaced"),
-            new Entry("isr-shrink-local", "ISR shrunk locally without the controller", QUEUE_LEADER_FAULTS,
-                    "the leader acknowledges alone after shrinking its own ISR; the controller elects a replica without those writes"),
-            new Entry("dedup-not-rebuilt", "producer dedup state not rebuilt on followers", QUEUE_LEADER_FAULTS,
-                    "an idempotent producer's retry after a leader kill is appended twice by the new leader"),
+            new Entry("read-past-hw", "consumers read past the high watermark", DEPOSED_LEADER_RETURNS,
+                    "consumers read the cut-off leader's unacknowledged tail; the next leader holds other values at "
+                            + "those offsets (the random partition+kill mix missed it in 3 of 3 runs once)"),
+            new Entry("isr-shrink-local", "ISR shrunk locally without the controller", ISR_SHRINK_UNREPORTED,
+                    "the leader acknowledges with the second follower after dropping the first locally; the controller, "
+                            + "never told, elects the first follower (first in replica order) without those writes"),
+            new Entry("dedup-not-rebuilt", "producer dedup state not rebuilt on followers", RETRY_AFTER_FAILOVER,
+                    "batches the first follower copied but the leader never acknowledged are retried to it as the new "
+                            + "leader, which appends them a second time"),
             new Entry("offset-commit-unreplicated", "offset commit answered before replicated", OFFSETS_LEADER_FAULTS,
                     "a commit acknowledged by a cut-off coordinator is gone when the next one reads"),
-            new Entry("recovery-keeps-torn-batch", "recovery keeps a torn last batch", QUEUE_DISK,
-                    "a crashed node whose segment tail was cut restarts with the torn batch in its log"));
+            new Entry("recovery-keeps-torn-batch", "recovery keeps a torn last batch", TORN_FOLLOWER_LEADS,
+                    "the follower restarts with its torn last batch (zeroed tail, length kept) and, leading, serves it: "
+                            + "the consumers' checksum fails (corrupt-read)"));
 
     static List<String> names() {
         return ALL.stream().map(Entry::name).toList();

@@ -80,7 +80,8 @@ final class Workloads {
         var allowed = QueueWorkload.allowedAnomalies(queueSettings(config));
         return QueueWorkload.workload(queueConfig(config, prefix, maxWritesPerKey), List.of(
                 new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
-                new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed)));
+                new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed),
+                new io.faultline.checker.queue.CorruptReadChecker(QueueChecker.DEFAULT_MAX_EXAMPLES)));
     }
 
     private static Workload offsets(TestConfig config, String prefix, int maxWritesPerKey) {

@@ -48,6 +48,20 @@ class BugsCommandTest {
         assertTrue(SeededBugCatalog.named("dedup-not-rebuilt").mix().idempotence());
         assertTrue(SeededBugCatalog.named("dedup-not-rebuilt").mix().nemesis().contains("kill"));
         assertTrue(SeededBugCatalog.named("recovery-keeps-torn-batch").mix().nemesis().contains("disk"));
+        for (var e : SeededBugCatalog.ALL) {
+            var script = e.mix().script();
+            if (script.isEmpty()) continue;
+            // a scripted mix runs with safe settings: the clean broker under it must stay valid
+            var s = script.get().settings();
+            assertEquals("all", s.acks(), e.name());
+            assertFalse(s.unclean(), e.name());
+            assertTrue(s.idempotence(), e.name());
+            assertEquals(io.faultline.checker.Verdict.VALID, script.get().expectationFor("broker-impl", null).verdict(), e.name());
+            TestConfig c = BugHunt.config(e.mix(), BugHunt.Shape.defaults(30), 1);
+            assertEquals(ScenarioCommand.defaultTimeLimit(script.get()), c.timeLimitSeconds(), "the script's own time limit");
+            assertEquals(script.get().packages(), c.nemesis());
+        }
+        assertEquals("isolated-leader", SeededBugCatalog.named("hw-from-leader-leo").mix().scenario());
     }
 
     @Test
@@ -87,15 +101,18 @@ class BugsCommandTest {
         });
         plan.clean().forEach((m, cs) -> cs.forEach(c -> {
             seeds.add(c.seed());
-            assertEquals(Map.of(), c.brokerProperties(), "the clean broker has no switch at all");
+            assertEquals(List.of(), c.brokerProperties().keySet().stream().filter(k -> k.startsWith("faultline.")).toList(),
+                    "the clean broker has no switch at all");
+            assertEquals(m.scenario() == null ? Map.of() : Scenarios.named(m.scenario()).settings().brokerProps(),
+                    c.brokerProperties(), "only the scenario's own settings");
             assertEquals(m.workload(), c.workload());
         }));
         assertEquals(36 + 3 * mixes.size(), seeds.size(), "every run its own seed");
         assertEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 99).seedLines(), "the hunt replays from its seed");
         assertNotEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 100).seedLines());
 
-        BugHunt.Plan two = BugHunt.plan(List.of("follower-no-truncate", "acks-all-leader-only"), 2, shape, 5);
-        assertEquals(List.of("follower-no-truncate", "acks-all-leader-only"),
+        BugHunt.Plan two = BugHunt.plan(List.of("follower-no-truncate", "epoch-not-bumped"), 2, shape, 5);
+        assertEquals(List.of("follower-no-truncate", "epoch-not-bumped"),
                 two.bugs().keySet().stream().map(SeededBugCatalog.Entry::name).toList());
         assertEquals(1, two.clean().size(), "both share one mix");
         assertThrows(IllegalArgumentException.class, () -> BugHunt.plan(List.of(), 0, shape, 1));
@@ -113,7 +130,7 @@ class BugsCommandTest {
         BugHunt.Plan plan = BugHunt.plan(List.of("acks-all-leader-only", "read-past-hw", "epoch-not-bumped"), 3,
                 BugHunt.Shape.defaults(30), 7);
         List<TestConfig> ran = new ArrayList<>();
-        BugHunt.Runner runner = c -> {
+        BugHunt.Runner runner = (c, mix) -> {
             ran.add(c);
             List<String> bugs = SeededBugCatalog.switchedOn(c);
             int nth = (int) ran.stream().filter(x -> SeededBugCatalog.switchedOn(x).equals(bugs)).count();
@@ -127,7 +144,7 @@ class BugsCommandTest {
         List<BugsPage.Input> partial = new ArrayList<>();
         BugsPage.Input in = BugHunt.run(plan, runner, new PrintStream(out, true), "t", partial::add, () -> false);
 
-        assertEquals(2 + 3 + 3 + 3, ran.size(), "acks: 2 runs; read-past-hw: 3 (one failed); epoch: 3; clean: 3");
+        assertEquals(2 + 3 + 3 + 3 * 2, ran.size(), "acks: 2 runs; read-past-hw: 3 (one failed); epoch: 3; clean: 3 per mix (2 mixes)");
         var acks = in.bugs().get(0);
         assertTrue(acks.detected());
         assertEquals(2, acks.runsUntilDetection());
@@ -139,7 +156,7 @@ class BugsCommandTest {
         assertEquals("unknown", read.attempts().get(1).verdict());
         assertEquals(1, in.falseAlarms());
         assertEquals(1, in.detected());
-        assertEquals(2 + 3 + 3 + 3, partial.size(), "the page is rewritten after every run");
+        assertEquals(2 + 3 + 3 + 3 * 2, partial.size(), "the page is rewritten after every run");
         assertTrue(out.toString().contains("DETECTED (lost-write 3)"), out.toString());
         assertTrue(out.toString().contains("FALSE ALARM"), out.toString());
     }
@@ -148,7 +165,7 @@ class BugsCommandTest {
     void noRunStartsOnceStopped(@TempDir Path dir) {
         BugHunt.Plan plan = BugHunt.plan(List.of("acks-all-leader-only"), 3, BugHunt.Shape.defaults(30), 7);
         List<TestConfig> ran = new ArrayList<>();
-        BugsPage.Input in = BugHunt.run(plan, c -> {
+        BugsPage.Input in = BugHunt.run(plan, (c, mix) -> {
             ran.add(c);
             return new TestRunner.Result(Verdict.UNKNOWN, dir, 2, List.of(), List.of("interrupted"), 5);
         }, new PrintStream(new ByteArrayOutputStream()), "t", p -> {}, () -> !ran.isEmpty());

@@ -23,7 +23,7 @@ class RegistryTest {
             assertEquals(w, workload.name());
             assertFalse(workload.checkers().isEmpty(), w);
         }
-        assertEquals(List.of("queue", "total-queue"),
+        assertEquals(List.of("queue", "total-queue", "corrupt-read"),
                 Workloads.checkers(config("apache-kafka", "queue")).stream().map(c -> c.name()).toList());
     }
 

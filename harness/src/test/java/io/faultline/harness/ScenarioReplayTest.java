@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -76,6 +77,16 @@ class ScenarioReplayTest {
         var r = CliTestSupport.run("replay", "--schedule", dir.resolve(ScheduleFile.RUN_FILE).toString());
         assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode(), r.err());
         assertTrue(r.err().strip().lines().count() == 1 && r.err().contains("replay the run folder"), r.err());
+    }
+
+    @Test
+    void aCutsRolesPrintSortedAndAStoredScriptInAnotherOrderStillReplays() {
+        var cut = new Scenario.Step.Cut(Set.of(Scenario.Role.LEADER), Set.of(Scenario.Role.OTHERS, Scenario.Role.FOLLOWERS));
+        assertEquals("cut [LEADER] from [FOLLOWERS, OTHERS]", cut.toString(), "a Set's order changes between JVMs");
+        Scenario s = Scenarios.named("deposed-leader-returns");
+        var stored = new java.util.ArrayList<>(ScenarioSchedule.script(s));
+        stored.set(1, "cut [LEADER] from [OTHERS, FOLLOWERS]"); // as a run stored before the sort
+        assertEquals(s, ScenarioSchedule.of(Map.of("scenario", Map.of("name", s.name(), "script", stored))).orElseThrow());
     }
 
     @Test

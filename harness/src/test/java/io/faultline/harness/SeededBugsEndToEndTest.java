@@ -18,36 +18,53 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The harness catches broker bugs: short runs of a 3-node broker-impl with one seeded bug each find a loss
- * (acks=all answered after the leader's append) and a divergence (a follower that never truncates). The full score,
- * every bug and the clean broker, is `bin/faultline bugs`; its long form here runs with -Pscenarios.
+ * The harness catches broker bugs: a scripted run of a 3-node broker-impl finds a loss (acks=all answered after the
+ * leader's append, under isolated-leader: in the default suite) and a divergence (a follower that never truncates,
+ * under deposed-leader-returns: -Pscenarios, see there why). The full score, every bug and the clean broker, is
+ * `bin/faultline bugs` (long form here with -Pscenarios).
  */
 @DockerBacked
 class SeededBugsEndToEndTest {
 
-    /**
-     * At most two short runs per bug; the hunt stops a bug at its first invalid run. Behind -Pscenarios: whether a
-     * randomly timed fault lands where the bug shows is chance, and in a CI run follower-no-truncate escaped both
-     * of its runs (valid, valid), so as a default-suite test it would fail at random.
-     */
+    /** A loss: acks-all-leader-only under isolated-leader, one scripted run (detected in each of 4 runs made). */
     @Test
-    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
-    void lossAndDivergenceBugsAreDetectedByShortRuns(@TempDir Path store) throws Exception {
-        BugHunt.Plan full = BugHunt.plan(List.of("acks-all-leader-only", "follower-no-truncate"), 2,
-                BugHunt.Shape.defaults(30), 1130);
-        // the clean broker under this mix is in the default suite already (BrokerImplClusterEndToEndTest)
-        BugHunt.Plan plan = new BugHunt.Plan(full.seed(), full.bugs(), Map.of());
-        BugsPage.Input score = hunt(plan, store);
-
+    void aLossBugIsDetectedByOneScriptedRun(@TempDir Path store) throws Exception {
+        BugHunt.Plan full = BugHunt.plan(List.of("acks-all-leader-only"), 1, BugHunt.Shape.defaults(30), 1130);
+        assertTrue(full.bugs().keySet().stream().allMatch(e -> e.mix().scenario() != null), "scripted, not random");
+        BugsPage.Input score = hunt(new BugHunt.Plan(full.seed(), full.bugs(), Map.of()), store);
         var loss = score.bugs().get(0);
         assertTrue(loss.detected(), "acks-all-leader-only: " + loss.attempts());
         assertTrue(loss.categories().stream().anyMatch(c -> List.of("lost-write", "inconsistent-offsets").contains(c)),
                 "a loss: " + loss.categories());
-        var divergence = score.bugs().get(1);
+        assertDetectionReplays(loss, "acks-all-leader-only", "isolated-leader");
+        assertTrue(Files.readString(BugsPage.write(score, store.resolve("bugs"))).contains("1 of 1 seeded bugs detected"));
+    }
+
+    /**
+     * A divergence: follower-no-truncate under deposed-leader-returns, up to 3 runs. Behind -Pscenarios: whether the
+     * deposed leader's tail differs from the new leader's log at the same offsets still depends on the producers'
+     * timing (with one workload seed, one test run showed it and the next did not), so one run can miss it.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
+    void aDivergenceBugIsDetectedByScriptedRuns(@TempDir Path store) throws Exception {
+        BugHunt.Plan full = BugHunt.plan(List.of("follower-no-truncate"), 3, BugHunt.Shape.defaults(30), 1130);
+        BugsPage.Input score = hunt(new BugHunt.Plan(full.seed(), full.bugs(), Map.of()), store);
+        var divergence = score.bugs().get(0);
         assertTrue(divergence.detected(), "follower-no-truncate: " + divergence.attempts());
-        assertDetectionReplays(divergence, "follower-no-truncate");
-        assertDetectionReplays(loss, "acks-all-leader-only");
-        assertTrue(Files.readString(BugsPage.write(score, store.resolve("bugs"))).contains("2 of 2 seeded bugs detected"));
+        assertTrue(divergence.categories().contains("inconsistent-offsets"), "a divergence: " + divergence.categories());
+        assertDetectionReplays(divergence, "follower-no-truncate", "deposed-leader-returns");
+    }
+
+    /** The clean broker stays valid under the two scripts of the test above (the false-alarm control). */
+    @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
+    void theCleanBrokerIsValidUnderTheSameScripts(@TempDir Path store) throws Exception {
+        BugHunt.Plan full = BugHunt.plan(List.of("acks-all-leader-only", "follower-no-truncate"), 1, 1,
+                BugHunt.Shape.defaults(30), 1131);
+        BugsPage.Input score = hunt(new BugHunt.Plan(full.seed(), Map.of(), full.clean()), store);
+        assertEquals(2, score.clean().size());
+        assertEquals(0, score.falseAlarms(), "false alarms: " + score.clean());
     }
 
     /** Every seeded bug detected and no false alarm on the clean broker: the bar of `bugs --seeds 3` (long). */
@@ -62,13 +79,15 @@ class SeededBugsEndToEndTest {
     private static BugsPage.Input hunt(BugHunt.Plan plan, Path store) {
         var runStore = new RunStore(store);
         var log = new PrintStream(new ByteArrayOutputStream(), true);
-        return BugHunt.run(plan, c -> new TestRunner(c, runStore, log, NemesisSchedule::create).run(), System.err, "test");
+        return BugHunt.run(plan, (c, mix) -> new TestRunner(c, runStore, log, BugHunt.schedule(mix)).run(), System.err, "test");
     }
 
-    /** The detecting run's test.json carries the bug, so `replay RUN_DIR` runs the same broker again. */
-    private static void assertDetectionReplays(BugsPage.Bug bug, String name) throws Exception {
+    /** The detecting run's test.json carries the bug and the script, so `replay RUN_DIR` runs the same broker again. */
+    private static void assertDetectionReplays(BugsPage.Bug bug, String name, String scenario) throws Exception {
         Path run = Path.of(bug.detection().orElseThrow().runDir());
-        TestConfig stored = StoredRun.configOf(run.resolve("test.json"), StoredRun.readTestJson(run));
+        var testJson = StoredRun.readTestJson(run);
+        TestConfig stored = StoredRun.configOf(run.resolve("test.json"), testJson);
+        assertEquals(scenario, ScenarioSchedule.of(testJson).orElseThrow().name(), "replay runs the same script");
         assertEquals(List.of(name), SeededBugCatalog.switchedOn(stored));
         assertEquals("true", stored.brokerProperties().get(SeededBugCatalog.ALLOWED));
         assertEquals(bug.detection().orElseThrow().seed(), stored.seed());

@@ -68,7 +68,7 @@ public final class FaultPackages {
                 new FaultPackage.Legend(STOP, "#F4A261", Set.of(ProcessNemesis.STOP), Set.of(ProcessNemesis.START)),
                 new FaultPackage.Legend(RESTART, "#D98880", Set.of(ProcessNemesis.RESTART), Set.of()),
                 new FaultPackage.Legend(POWER, "#6D597A", Set.of(PowerNemesis.OFF), Set.of(PowerNemesis.ON)),
-                new FaultPackage.Legend(DISK, "#8AB6D6", Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.DELETE_INDEX), Set.of()));
+                new FaultPackage.Legend(DISK, "#8AB6D6", Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.TEAR, DiskNemesis.DELETE_INDEX), Set.of()));
     }
 
     private static String colour(String name) {
@@ -235,6 +235,6 @@ public final class FaultPackages {
                 r -> FaultOp.of(DiskNemesis.BITFLIP, new DiskFault.BitFlip(one, 1 + r.nextInt(options.maxBitFlips()))),
                 r -> FaultOp.of(DiskNemesis.DELETE_INDEX, new DiskFault.DeleteIndex(one)));
         return new FaultPackage(DISK, new DiskNemesis(), OpGenerator.anyOf(makers), List.of(FaultOp.of(DiskNemesis.RECOVER)),
-                colour(DISK), Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.DELETE_INDEX), Set.of());
+                colour(DISK), Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.TEAR, DiskNemesis.DELETE_INDEX), Set.of());
     }
 }

@@ -236,10 +236,13 @@ public final class LeaderState {
      */
     public boolean maybeShrinkIsr() {
         boolean shrunk;
-        boolean hwMoved = false;
+        boolean hwMoved;
         synchronized (this) {
             shrunk = shrinkIsrLocked();
-            if (shrunk && config.bugs().on(SeededBug.ISR_SHRINK_LOCAL)) hwMoved = maybeIncrementHighWatermark();
+            // Also the moment a follower outside the ISR stops counting as caught up (its lag window ended): without
+            // this the high watermark waited for the next append or fetch, and acks=all produces blocked on it
+            // (no appends come while they block) stayed stuck until the producers' delivery timeout.
+            hwMoved = maybeIncrementHighWatermark();
         }
         if (hwMoved) onHighWatermarkMoved.run(); // outside the lock, as every other HW move
         return shrunk;

@@ -95,6 +95,22 @@ class LeaderStateTest {
     }
 
     @Test
+    void theIsrCheckMovesTheHighWatermarkOnceARemovedFollowerStopsCountingAsCaughtUp() {
+        LeaderState l = lead(0, Set.of(1, 2), 1);
+        fetch(l, 2, 0);
+        append(l, "a");
+        fetch(l, 2, 1); // 2 caught up now, then goes silent; the controller drops it from the ISR (fenced)
+        l.onCommittedIsr(Set.of(1), 1);
+        long last = append(l, "b");
+        assertEquals(1, log.highWatermark(), "2 counts as caught up for the lag time: the HW waits for it");
+        time.advance(LAG + 1);
+        int before = hwWakeups;
+        l.maybeShrinkIsr();
+        assertEquals(last + 1, log.highWatermark(), "no append or fetch came, and the periodic check moved the HW");
+        assertTrue(hwWakeups > before, "blocked acks=all produces are woken");
+    }
+
+    @Test
     void aLeaderAloneInTheIsrCommitsAtOnce() {
         LeaderState l = lead(0, Set.of(1), 1);
         append(l, "a");

@@ -9,6 +9,13 @@ public sealed interface DiskFault {
     /** Cuts the last {@code bytes} off the newest segment file: a torn write, or data never flushed. */
     record Truncate(Target target, long bytes) implements DiskFault {}
 
+    /**
+     * Zeroes the last {@code bytes} of the newest segment file, keeping its length: a power cut after the file grew
+     * (the size is metadata, journaled) but before its last page reached the disk. The last batch keeps its header
+     * and length and fails its CRC.
+     */
+    record Tear(Target target, long bytes) implements DiskFault {}
+
     /** Inverts {@code bits} distinct random bits of the newest segment file. */
     record BitFlip(Target target, int bits) implements DiskFault {}
 

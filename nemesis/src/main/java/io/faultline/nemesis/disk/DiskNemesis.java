@@ -22,12 +22,14 @@ import java.util.TreeSet;
  * before). At most a minority of the nodes is ever corrupted in one run: once that many distinct nodes have been
  * hit, only those can be hit again.
  *
- * <p>Ops: {@code truncate-segment}, {@code bitflip-segment}, {@code delete-index} (values: {@link DiskFault}) and
+ * <p>Ops: {@code truncate-segment}, {@code bitflip-segment}, {@code tear-segment}, {@code delete-index} (values: {@link DiskFault}) and
  * {@code recover-disk} (starts any node a failed disk op left down).
  */
 public final class DiskNemesis implements Nemesis {
     public static final String TRUNCATE = "truncate-segment";
     public static final String BITFLIP = "bitflip-segment";
+    /** Zeroes a segment's tail in place (DiskFault.Tear); scripted scenarios use it, random schedules do not. */
+    public static final String TEAR = "tear-segment";
     public static final String DELETE_INDEX = "delete-index";
     public static final String RECOVER = "recover-disk";
 
@@ -35,7 +37,7 @@ public final class DiskNemesis implements Nemesis {
 
     @Override
     public Set<String> fs() {
-        return Set.of(TRUNCATE, BITFLIP, DELETE_INDEX, RECOVER);
+        return Set.of(TRUNCATE, BITFLIP, TEAR, DELETE_INDEX, RECOVER);
     }
 
     /** The nodes corrupted so far in this run. */
@@ -139,6 +141,11 @@ public final class DiskNemesis implements Nemesis {
                 int cut = (int) Math.min(t.bytes(), data.length);
                 node.writeFile(path, Arrays.copyOf(data, data.length - cut));
                 what = "truncated " + path + " by " + cut + " bytes (" + data.length + " -> " + (data.length - cut) + ")";
+            } else if (fault instanceof DiskFault.Tear t) {
+                int zeroed = (int) Math.min(t.bytes(), data.length);
+                Arrays.fill(data, data.length - zeroed, data.length, (byte) 0);
+                node.writeFile(path, data);
+                what = "zeroed the last " + zeroed + " bytes of " + path + " (length " + data.length + " kept)";
             } else {
                 DiskFault.BitFlip b = (DiskFault.BitFlip) fault;
                 List<Long> bits = flipBits(data, b.bits(), random);

@@ -146,7 +146,10 @@ public final class ErrorClassifier {
             for (Throwable t = root; t != null; t = t.getCause() == t ? null : t.getCause()) {
                 if (t != root && ONLY_AT_THE_TOP.contains(r.type())) break;
                 if (r.type().isInstance(t)) {
-                    return new Classification(r.outcome(), describe(root));
+                    // the deciding cause (or the root's own) is named too: a consumer's checksum failure hides under a KafkaException
+                    Throwable named = t != root ? t : root.getCause() != null && root.getCause() != root ? root.getCause() : null;
+                    return new Classification(r.outcome(), named == null ? describe(root)
+                            : describe(root) + " (cause: " + describe(named) + ")");
                 }
             }
         }

@@ -63,6 +63,12 @@ class ErrorClassifierTest {
         assertEquals(OpType.INFO, of(new InvalidTopicException("odd", new NetworkException("lost"))));
         String text = ErrorClassifier.classify(new ExecutionException(new TimeoutException("slow"))).error();
         assertEquals("TimeoutException: slow", text);
+        // the deciding cause is named: a consumer's checksum failure arrives inside a KafkaException
+        var crc = ErrorClassifier.classify(new KafkaException("Received exception when fetching the next record",
+                new org.apache.kafka.common.errors.CorruptRecordException("Record batch is invalid")));
+        assertEquals(OpType.INFO, crc.outcome());
+        assertEquals("KafkaException: Received exception when fetching the next record (cause: CorruptRecordException: "
+                + "Record batch is invalid)", crc.error());
     }
 
     @Test
