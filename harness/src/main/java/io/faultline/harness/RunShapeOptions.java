@@ -16,7 +16,7 @@ final class RunShapeOptions {
     @Option(names = "--nodes", description = "Cluster size (default: ${DEFAULT-VALUE})")
     int nodes = 5;
 
-    @Option(names = "--workload", description = "Workload: queue, offsets or txn-queue (default: ${DEFAULT-VALUE})")
+    @Option(names = "--workload", description = "Workload: queue, offsets, offsets-stable or txn-queue (default: ${DEFAULT-VALUE})")
     String workload = "queue";
 
     @Option(names = "--time-limit", description = "Seconds of workload and faults (default: ${DEFAULT-VALUE})")

@@ -44,7 +44,8 @@ final class Workloads {
 
     static final List<Entry> ALL = List.of(
             new Entry("queue", false, Workloads::queue),
-            new Entry("offsets", false, Workloads::offsets),
+            new Entry("offsets", false, (c, p, m) -> offsets(c, p, false)),
+            new Entry("offsets-stable", false, (c, p, m) -> offsets(c, p, true)),
             new Entry("txn-queue", true, Workloads::txnQueue));
 
     static final List<String> NAMES = ALL.stream().map(Entry::name).toList();
@@ -84,10 +85,11 @@ final class Workloads {
                 new io.faultline.checker.queue.CorruptReadChecker(QueueChecker.DEFAULT_MAX_EXAMPLES)));
     }
 
-    private static Workload offsets(TestConfig config, String prefix, int maxWritesPerKey) {
+    /** Offsets as registers; {@code stableReads}: OffsetFetch with requireStable (`offsets-stable`). */
+    private static Workload offsets(TestConfig config, String prefix, boolean stableReads) {
         return OffsetWorkload.workload(new OffsetWorkload.Names(prefix), (short) config.replicationFactor(),
                 config.seed(), config.keys(), config.rate(), Duration.ofSeconds(config.timeLimitSeconds()),
-                CLIENT_TIMEOUT_MS, List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults())));
+                CLIENT_TIMEOUT_MS, stableReads, List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults())));
     }
 
     private static Workload txnQueue(TestConfig config, String prefix, int maxWritesPerKey) {

@@ -19,14 +19,24 @@ import java.util.concurrent.TimeUnit;
  * One worker's Admin client. A write is OffsetCommit through {@code alterConsumerGroupOffsets} (the groups never
  * have members, so the coordinator accepts an admin commit); a read is OffsetFetch through
  * {@code listConsumerGroupOffsets}. Each is one call with one outcome, so invoke/complete pair cleanly.
+ *
+ * <p>Reads are plain OffsetFetch unless {@code requireStable}: Kafka answers a plain one from the coordinator's state
+ * at its high watermark, which right after a coordinator failover can lag commits the previous coordinator
+ * acknowledged; a require-stable one is answered from the latest state once the high watermark reaches it (Kafka
+ * 4.x's GroupCoordinatorService.fetchOffsets). A plain read is what a read_uncommitted consumer's committed() sends.
  */
 public final class OffsetClient implements Client {
     private final Admin admin;
     private final String topic;
     private final String groupPrefix;
     private final int timeoutMs;
+    private final boolean requireStable;
 
     public OffsetClient(String bootstrap, String topic, String groupPrefix, int timeoutMs) {
+        this(bootstrap, topic, groupPrefix, timeoutMs, false);
+    }
+
+    public OffsetClient(String bootstrap, String topic, String groupPrefix, int timeoutMs, boolean requireStable) {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1000, timeoutMs / 2));
@@ -36,6 +46,7 @@ public final class OffsetClient implements Client {
         this.topic = topic;
         this.groupPrefix = groupPrefix;
         this.timeoutMs = timeoutMs;
+        this.requireStable = requireStable;
     }
 
     @Override
@@ -52,7 +63,7 @@ public final class OffsetClient implements Client {
             }
             if (OffsetOps.READ.equals(f)) {
                 Map<TopicPartition, OffsetAndMetadata> got = admin.listConsumerGroupOffsets(group,
-                                new ListConsumerGroupOffsetsOptions().timeoutMs(timeoutMs))
+                                new ListConsumerGroupOffsetsOptions().timeoutMs(timeoutMs).requireStable(requireStable))
                         .partitionsToOffsetAndMetadata().get(timeoutMs + 2000L, TimeUnit.MILLISECONDS);
                 OffsetAndMetadata om = got.get(tp);
                 return Client.Completion.ok(new OffsetOps.KeyValue(kv.key(), om == null ? null : om.offset()).readResult());

@@ -81,6 +81,13 @@ public final class OffsetWorkload {
      */
     public static Workload workload(Names names, short replication, long seed, int keys, double opsPerSecond,
                                     Duration timeLimit, int clientTimeoutMs, List<Checker> checkers) {
+        return workload(names, replication, seed, keys, opsPerSecond, timeLimit, clientTimeoutMs, false, checkers);
+    }
+
+    /** As above; {@code requireStable} reads ask for stable offsets (see {@link OffsetClient}). */
+    public static Workload workload(Names names, short replication, long seed, int keys, double opsPerSecond,
+                                    Duration timeLimit, int clientTimeoutMs, boolean requireStable,
+                                    List<Checker> checkers) {
         Workload.Setup setup = bootstrap -> {
             createTopic(bootstrap, names, replication);
             // Leader-aimed faults hit the coordinator of the first group (the leader of its offsets partition): the
@@ -88,7 +95,7 @@ public final class OffsetWorkload {
             String target = coordinatorPartition(bootstrap, OffsetOps.groupName(names.prefix(), 0))
                     .map(p -> org.apache.kafka.common.internals.Topic.GROUP_METADATA_TOPIC_NAME + ":" + p)
                     .orElse(names.topic());
-            return Workload.Session.of(thread -> new OffsetClient(bootstrap, names.topic(), names.prefix(), clientTimeoutMs),
+            return Workload.Session.of(thread -> new OffsetClient(bootstrap, names.topic(), names.prefix(), clientTimeoutMs, requireStable),
                     List.of(target), () -> {});
         };
         return new Workload("offsets", setup, mainGenerator(seed, keys, opsPerSecond, timeLimit),
