@@ -30,7 +30,7 @@ class RegistryTest {
     @Test
     void unknownNamesListTheKnownOnesInOneLine() {
         var w = assertThrows(IllegalArgumentException.class, () -> config("apache-kafka", "bank"));
-        assertEquals("--workload must be one of queue, offsets, txn-queue, got bank", w.getMessage());
+        assertEquals("--workload must be one of queue, offsets, offsets-stable, txn-queue, got bank", w.getMessage());
         var s = assertThrows(IllegalArgumentException.class, () -> config("redis", "queue"));
         assertEquals("--sut must be apache-kafka or broker-impl, got redis", s.getMessage());
         assertEquals("a, b or c", Workloads.either(List.of("a", "b", "c")));

@@ -20,6 +20,6 @@ class WorkloadChoiceTest {
     void anUnknownWorkloadNamesTheChoices() {
         var r = CliTestSupport.run("test", "--workload", "bank", "--nodes", "1");
         assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode(), r.err());
-        assertTrue(r.err().contains("queue, offsets, txn-queue"), r.err());
+        assertTrue(r.err().contains("queue, offsets, offsets-stable, txn-queue"), r.err());
     }
 }

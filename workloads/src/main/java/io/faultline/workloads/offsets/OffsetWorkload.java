@@ -98,7 +98,7 @@ public final class OffsetWorkload {
             return Workload.Session.of(thread -> new OffsetClient(bootstrap, names.topic(), names.prefix(), clientTimeoutMs, requireStable),
                     List.of(target), () -> {});
         };
-        return new Workload("offsets", setup, mainGenerator(seed, keys, opsPerSecond, timeLimit),
+        return new Workload(requireStable ? "offsets-stable" : "offsets", setup, mainGenerator(seed, keys, opsPerSecond, timeLimit),
                 new Workload.FinalReads() {
                     @Override
                     public Gen generator(List<Op> before) {
