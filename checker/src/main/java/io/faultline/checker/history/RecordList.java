@@ -22,6 +22,16 @@ final class RecordList extends AbstractList<MicroOp.Record> implements RandomAcc
         return new MicroOp.Record(offsetValuePairs[2 * i], offsetValuePairs[2 * i + 1]);
     }
 
+    long offset(int i) {
+        if (i < 0 || i >= size()) throw new IndexOutOfBoundsException(i);
+        return offsetValuePairs[2 * i];
+    }
+
+    long value(int i) {
+        if (i < 0 || i >= size()) throw new IndexOutOfBoundsException(i);
+        return offsetValuePairs[2 * i + 1];
+    }
+
     @Override
     public int size() {
         return offsetValuePairs.length / 2;
