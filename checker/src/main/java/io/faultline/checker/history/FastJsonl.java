@@ -136,6 +136,8 @@ final class FastJsonl {
 
     /** A cursor over one line. */
     private static final class Line {
+        /** One per reader thread, reused for every key of every poll: growing a fresh one per list showed up. */
+        private final RecordList.Builder recs = new RecordList.Builder();
         private byte[] b;
         private int pos;
         private int end;
@@ -312,7 +314,7 @@ final class FastJsonl {
                     expect('"');
                     expect(':');
                     expect('[');
-                    RecordList.Builder recs = new RecordList.Builder();
+                    recs.reset();
                     if (peek() != ']') {
                         do {
                             expect('[');

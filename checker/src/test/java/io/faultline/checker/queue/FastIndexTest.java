@@ -99,4 +99,16 @@ class FastIndexTest {
         assertTrue(r.examples().get("unseen").get(0).explanation().contains("value 12"), r::toString);
         assertEquals(0L, r.count("lost-write"), r::toString);
     }
+
+    @Test
+    void totalQueueStillNamesTheLastReaderOfADuplicateAmongManyReReads() {
+        // 7 is first read at offset 1, then at offset 3 by three polls: re-reads at offset 1 change nothing, the
+        // example names the first read (op 5) and the last poll that found 7 elsewhere (op 11, not op 7).
+        H h = new H().send(0, K, 7, 1).send(0, K, 8, 2)
+                .poll(1, K, 1, 7).poll(1, K, 1, 7, 2, 8, 3, 7).poll(2, K, 1, 7).poll(3, K, 3, 7);
+        CheckResult r = new TotalQueueChecker().check(h.ops());
+        assertEquals(1L, r.count("duplicated"), r::toString);
+        assertEquals(java.util.List.of(5L, 11L), r.examples().get("duplicated").get(0).ops(), r::toString);
+        assertTrue(r.examples().get("duplicated").get(0).explanation().contains("read at offset 1"), r::toString);
+    }
 }
