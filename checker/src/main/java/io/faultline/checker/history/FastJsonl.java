@@ -6,13 +6,18 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * The fast path of {@link HistoryReader}: a byte-level reader for exactly the JSON our own writer produces (no
@@ -33,12 +38,62 @@ final class FastJsonl {
         }
     }
 
-    /** Every op of the file, or null if some line needs the careful reader. */
+    /** Below this size one thread reads the file: a second one would cost more to start than it saves. */
+    static final long PARALLEL_FROM_BYTES = 4 << 20;
+
+    /**
+     * Every op of the file, or null if some line needs the careful reader. A large file is read as two halves
+     * side by side (each line belongs to the half its first byte is in; lines carry no state from one to the
+     * next), and the halves' ops are joined in file order: the same list as from one pass, in about half the
+     * wall time when a second core is free. The checkers cannot start before the whole history is read.
+     */
     static List<Op> tryRead(Path file) throws IOException {
+        long size = Files.size(file);
+        if (size < PARALLEL_FROM_BYTES || Runtime.getRuntime().availableProcessors() < 2) {
+            return tryRead(file, 0, Long.MAX_VALUE);
+        }
+        return tryReadInTwo(file, size / 2);
+    }
+
+    /** The file read as lines starting before {@code split} and lines starting at or after it, side by side. */
+    static List<Op> tryReadInTwo(Path file, long split) throws IOException {
+        FutureTask<List<Op>> firstHalf = new FutureTask<>(() -> tryRead(file, 0, split));
+        Thread t = new Thread(firstHalf, "history-reader");
+        t.setDaemon(true);
+        t.start();
+        List<Op> second = tryRead(file, split, Long.MAX_VALUE);
+        List<Op> first;
+        try {
+            first = firstHalf.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading " + file, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) throw io;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IOException(e.getCause());
+        }
+        if (first == null || second == null) return null;
+        List<Op> ops = new ArrayList<>(first.size() + second.size());
+        ops.addAll(first);
+        ops.addAll(second);
+        return ops;
+    }
+
+    /**
+     * The ops of the lines whose first byte lies in [from, to), or null if one of them needs the careful reader.
+     * A line that starts before {@code to} is read to its end, wherever that is.
+     */
+    static List<Op> tryRead(Path file, long from, long to) throws IOException {
         List<Op> ops = new ArrayList<>();
         Line line = new Line();
-        try (InputStream in = Files.newInputStream(file)) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            // From the byte before `from`: if it ends a line, the first whole line starts exactly at `from`.
+            ch.position(from > 0 ? from - 1 : 0);
+            InputStream in = Channels.newInputStream(ch);
+            boolean skipPartialLine = from > 0;
             byte[] buf = new byte[1 << 20];
+            long bufStart = from > 0 ? from - 1 : 0; // file position of buf[0]
             int start = 0;
             int end = 0;
             boolean eof = false;
@@ -55,6 +110,7 @@ final class FastJsonl {
                     int len = end - start;
                     if (len == buf.length) buf = Arrays.copyOf(buf, buf.length * 2);
                     else System.arraycopy(buf, start, buf, 0, len);
+                    bufStart += start;
                     start = 0;
                     end = len;
                     int n = in.read(buf, end, buf.length - end);
@@ -62,6 +118,14 @@ final class FastJsonl {
                     else end += n;
                     continue;
                 }
+                if (skipPartialLine) {
+                    // The line in progress at `from` belongs to the other half.
+                    skipPartialLine = false;
+                    if (nl < 0) return ops;
+                    start = nl + 1;
+                    continue;
+                }
+                if (bufStart + start >= to) return ops;
                 int lineEnd = nl < 0 ? end : nl;
                 if (!line.readInto(buf, start, lineEnd, ops)) return null;
                 if (nl < 0) return ops;
@@ -72,6 +136,8 @@ final class FastJsonl {
 
     /** A cursor over one line. */
     private static final class Line {
+        /** One per reader thread, reused for every key of every poll: growing a fresh one per list showed up. */
+        private final RecordList.Builder recs = new RecordList.Builder();
         private byte[] b;
         private int pos;
         private int end;
@@ -248,7 +314,7 @@ final class FastJsonl {
                     expect('"');
                     expect(':');
                     expect('[');
-                    RecordList.Builder recs = new RecordList.Builder();
+                    recs.reset();
                     if (peek() != ']') {
                         do {
                             expect('[');

@@ -22,12 +22,25 @@ final class RecordList extends AbstractList<MicroOp.Record> implements RandomAcc
         return new MicroOp.Record(offsetValuePairs[2 * i], offsetValuePairs[2 * i + 1]);
     }
 
+    long offset(int i) {
+        if (i < 0 || i >= size()) throw new IndexOutOfBoundsException(i);
+        return offsetValuePairs[2 * i];
+    }
+
+    long value(int i) {
+        if (i < 0 || i >= size()) throw new IndexOutOfBoundsException(i);
+        return offsetValuePairs[2 * i + 1];
+    }
+
     @Override
     public int size() {
         return offsetValuePairs.length / 2;
     }
 
-    /** Collects records in order; {@link #build} hands them over once. */
+    /**
+     * Collects records in order; {@link #build} copies them out, and {@link #reset} makes the builder ready for the
+     * next list (a reader reuses one builder, so its buffer stops growing after the longest list seen so far).
+     */
     static final class Builder {
         private long[] pairs = new long[8];
         private int n;
@@ -36,6 +49,10 @@ final class RecordList extends AbstractList<MicroOp.Record> implements RandomAcc
             if (n + 2 > pairs.length) pairs = Arrays.copyOf(pairs, pairs.length * 2);
             pairs[n++] = offset;
             pairs[n++] = value;
+        }
+
+        void reset() {
+            n = 0;
         }
 
         java.util.List<MicroOp.Record> build() {

@@ -21,10 +21,11 @@ final class KeyLog {
     static final long NONE = Long.MIN_VALUE;
 
     final int key;
-    /** offset → first value observed there. */
-    final LongLongMap valueAt = new LongLongMap(64);
-    /** offset → position (in the op list) of the op that first showed that value there. */
-    final LongLongMap opAt = new LongLongMap(64);
+    /**
+     * offset → first value observed there and the position (in the op list) of the op that showed it; its flag
+     * marks offsets whose first value is already in {@link #reader}.
+     */
+    final OffsetTable at = new OffsetTable();
     /** offset → further, different values observed there (divergence; rare). */
     final Map<Long, Set<Long>> otherValuesAt = new HashMap<>();
     /** offset → the op positions that showed each further value (parallel to otherValuesAt; rare). */
@@ -57,6 +58,8 @@ final class KeyLog {
     LongLongMap firstIndex;
     /** value → last dense index, only where it differs from the first (duplicates). */
     LongLongMap lastIndexIfDifferent;
+    /** Dense indexes where a value whose send failed was observed; null when there are none. */
+    private boolean[] failedWriteAt;
 
     KeyLog(int key) {
         this.key = key;
@@ -64,10 +67,9 @@ final class KeyLog {
 
     /** Records that {@code value} was observed at {@code offset} by the op at position {@code opPos}. */
     void observe(long offset, long value, int opPos) {
-        long existing = valueAt.get(offset, NONE);
-        if (existing == NONE && !valueAt.containsKey(offset)) {
-            valueAt.put(offset, value);
-            opAt.put(offset, opPos);
+        long existing = at.value(offset, NONE);
+        if (existing == NONE && !at.contains(offset)) {
+            at.putNew(offset, value, opPos);
         } else if (existing != value) {
             Set<Long> others = otherValuesAt.computeIfAbsent(offset, o -> new LinkedHashSet<>());
             if (others.add(value)) {
@@ -87,15 +89,40 @@ final class KeyLog {
                 all = new TreeSet<>();
                 all.add(firstOffset);
                 duplicateOffsets.put(value, all);
-                duplicateOps.put(value, new long[] {opAt.get(firstOffset, -1), opPos});
+                duplicateOps.put(value, new long[] {at.op(firstOffset, -1), opPos});
             }
             all.add(offset);
         }
     }
 
+    /**
+     * A polled record: observed like any other, and, if the poll delivered it, its value's first reader noted. Most
+     * records are re-reads of an offset's known value by yet another consumer; those cost one array read here
+     * instead of two hash probes. The reader map sees the same insertions in the same order as without the
+     * shortcut (a put-if-absent of a present value changes nothing), so its iteration order is unchanged.
+     */
+    void observeRead(long offset, long value, int opPos, boolean delivered) {
+        int slot = at.denseSlot(offset);
+        if (slot >= 0 && at.denseValue(slot) == value) {
+            if (delivered && !at.flag(slot)) {
+                reader.putIfAbsent(value, opPos);
+                at.setFlag(slot);
+            }
+            return;
+        }
+        observe(offset, value, opPos);
+        if (delivered) {
+            reader.putIfAbsent(value, opPos);
+            slot = at.denseSlot(offset);
+            if (slot >= 0 && at.denseValue(slot) == value) {
+                at.setFlag(slot);
+            }
+        }
+    }
+
     /** Builds the dense version order. Call once, after all observations. */
     void seal() {
-        offsets = valueAt.keys();
+        offsets = at.offsets();
         Arrays.sort(offsets);
         int n = offsets.length;
         long span = n == 0 ? -1 : offsets[n - 1] - offsets[0]; // negative if it overflowed
@@ -110,7 +137,7 @@ final class KeyLog {
         firstIndex = new LongLongMap(Math.max(16, offsets.length));
         lastIndexIfDifferent = new LongLongMap(16);
         for (int i = 0; i < offsets.length; i++) {
-            index(valueAt.get(offsets[i], NONE), i);
+            index(at.value(offsets[i], NONE), i);
             Set<Long> others = otherValuesAt.get(offsets[i]);
             if (others != null) {
                 for (long v : others) {
@@ -118,6 +145,32 @@ final class KeyLog {
                 }
             }
         }
+    }
+
+    /**
+     * Notes that {@code value}'s send definitely failed: every dense index where it was observed may hold an
+     * aborted read. The per-record check then probes the writer map only at those indexes. Call after seal().
+     */
+    void markFailedWrite(long value) {
+        long first = offsetOf.get(value, NONE);
+        if (first == NONE && !offsetOf.containsKey(value)) {
+            return; // never observed at any offset, so no poll returned it
+        }
+        if (failedWriteAt == null) {
+            failedWriteAt = new boolean[offsets.length];
+        }
+        failedWriteAt[indexOfOffset(first)] = true;
+        TreeSet<Long> all = duplicateOffsets.get(value);
+        if (all != null) {
+            for (long o : all) {
+                failedWriteAt[indexOfOffset(o)] = true;
+            }
+        }
+    }
+
+    /** Whether a record at dense index i might carry a value whose send failed (false: it certainly does not). */
+    boolean mayHoldFailedWrite(int i) {
+        return i < 0 || (failedWriteAt != null && failedWriteAt[i]);
     }
 
     private void index(long value, int i) {
@@ -148,7 +201,7 @@ final class KeyLog {
 
     /** The value at dense index i (the first one seen, should the offset have diverged). */
     long valueAtIndex(int i) {
-        return valueAt.get(offsets[i], NONE);
+        return at.value(offsets[i], NONE);
     }
 
     long offsetAtIndex(int i) {

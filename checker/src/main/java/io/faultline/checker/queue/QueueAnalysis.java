@@ -7,6 +7,7 @@ import io.faultline.checker.history.MicroOp;
 import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpType;
 import io.faultline.checker.history.OpValue;
+import io.faultline.checker.history.Records;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -49,6 +50,11 @@ final class QueueAnalysis {
         buildLogs();
         for (KeyLog log : logs.values()) {
             log.seal();
+            log.writer.forEach((v, w) -> {
+                if (ops.get((int) w).type() == OpType.FAIL) {
+                    log.markFailedWrite(v);
+                }
+            });
         }
         reportDivergenceAndDuplicates();
         walkHistory();
@@ -104,14 +110,12 @@ final class QueueAnalysis {
                     }
                     for (Map.Entry<Integer, List<MicroOp.Record>> e : p.reads().entrySet()) {
                         KeyLog l = log(e.getKey());
-                        for (MicroOp.Record r : e.getValue()) {
+                        List<MicroOp.Record> recs = e.getValue();
+                        for (int j = 0, n = recs.size(); j < n; j++) {
                             readRecords++;
                             // Polls count for the version order whatever their outcome: a consumer must only
                             // ever be shown committed data.
-                            l.observe(r.offset(), r.value(), pos);
-                            if (seen) {
-                                l.reader.putIfAbsent(r.value(), pos);
-                            }
+                            l.observeRead(Records.offset(recs, j), Records.value(recs, j), pos, seen);
                         }
                     }
                 }
@@ -145,8 +149,8 @@ final class QueueAnalysis {
         for (KeyLog l : logs.values()) {
             for (Map.Entry<Long, List<long[]>> e : l.divergentOps.entrySet()) {
                 long offset = e.getKey();
-                long firstValue = l.valueAt.get(offset, KeyLog.NONE);
-                int firstOp = (int) l.opAt.get(offset, -1);
+                long firstValue = l.at.value(offset, KeyLog.NONE);
+                int firstOp = (int) l.at.op(offset, -1);
                 for (long[] other : e.getValue()) {
                     if (wants(QueueAnomaly.INCONSISTENT_OFFSETS)) {
                         add(QueueAnomaly.INCONSISTENT_OFFSETS, l.key,
@@ -303,38 +307,39 @@ final class QueueAnalysis {
             List<MicroOp.Record> recs = e.getValue();
             KeyLog l = log(e.getKey());
             int key = l.key;
-            // Aborted reads: a value whose send definitely failed.
-            if (judgeAgainstPrevious) {
-                for (MicroOp.Record r : recs) {
-                    long w = l.writer.get(r.value(), -1);
+            // Aborted reads (a value whose send definitely failed) and, within this op, consecutive records
+            // that are not adjacent in the version order. Each record is placed by its own offset, so a reader
+            // crossing both copies of a duplicate does not appear to jump back. Only records at an index where a
+            // failed send's value was observed need the writer looked up.
+            int prevIdx = -1;
+            for (int j = 0, n = recs.size(); j < n; j++) {
+                long offset = Records.offset(recs, j);
+                long value = Records.value(recs, j);
+                int curIdx = l.indexOfOffset(offset);
+                if (judgeAgainstPrevious && l.mayHoldFailedWrite(curIdx)) {
+                    long w = l.writer.get(value, -1);
                     if (w >= 0 && ops.get((int) w).type() == OpType.FAIL) {
                         Op writer = ops.get((int) w);
                         add(QueueAnomaly.G1A, key, () -> "key " + key + ": op " + op.index() + " polled value "
-                                + r.value() + " at offset " + r.offset() + ", but its send (op " + writer.index()
+                                + value + " at offset " + offset + ", but its send (op " + writer.index()
                                 + ") definitely failed", writer.index(), op.index());
                     }
                 }
-            }
-            // Within this op: consecutive records must be adjacent in the version order. Each record is placed by
-            // its own offset, so a reader crossing both copies of a duplicate does not appear to jump back.
-            int prevIdx = l.indexOfOffset(recs.get(0).offset());
-            for (int j = 1; j < recs.size(); j++) {
-                int curIdx = l.indexOfOffset(recs.get(j).offset());
-                if (prevIdx >= 0 && curIdx >= 0) {
+                if (j > 0 && prevIdx >= 0 && curIdx >= 0) {
                     int delta = curIdx - prevIdx;
-                    MicroOp.Record a = recs.get(j - 1);
-                    MicroOp.Record b = recs.get(j);
+                    long aValue = Records.value(recs, j - 1);
+                    long aOffset = Records.offset(recs, j - 1);
                     int i1 = prevIdx;
                     int i2 = curIdx;
                     if (delta > 1) {
                         add(QueueAnomaly.INT_POLL_SKIP, key, () -> "op " + op.index() + " polled key " + key
-                                + " value " + a.value() + " (offset " + a.offset() + ") then " + b.value()
-                                + " (offset " + b.offset() + "), skipping " + (delta - 1) + " value(s): "
+                                + " value " + aValue + " (offset " + aOffset + ") then " + value
+                                + " (offset " + offset + "), skipping " + (delta - 1) + " value(s): "
                                 + l.valuesBetween(i1, i2, MAX_LISTED), op.index());
                     } else if (delta < 1) {
                         add(QueueAnomaly.INT_NONMONOTONIC_POLL, key, () -> "op " + op.index() + " polled key "
-                                + key + " value " + a.value() + " (offset " + a.offset() + ") then " + b.value()
-                                + " (offset " + b.offset() + "): not forward in the log", op.index());
+                                + key + " value " + aValue + " (offset " + aOffset + ") then " + value
+                                + " (offset " + offset + "): not forward in the log", op.index());
                     }
                 }
                 prevIdx = curIdx;

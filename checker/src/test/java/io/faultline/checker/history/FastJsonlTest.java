@@ -110,4 +110,44 @@ class FastJsonlTest {
                 + HistoryJson.toJson(small) + "\n");
         assertEquals(List.of(small, big, small), FastJsonl.tryRead(f));
     }
+
+    @Test
+    void readingInTwoHalvesGivesTheSameOpsWhereverTheSplitFalls(@TempDir Path dir) throws IOException {
+        List<Op> ops = SyntheticHistory.generate(5, 300, 3, true).ops();
+        StringBuilder sb = new StringBuilder();
+        for (Op op : ops) sb.append(HistoryJson.toJson(op)).append('\n');
+        // Blank lines and no final newline: each half must skip and stop exactly as one pass does.
+        int cut = sb.indexOf("\n", 400) + 1;
+        String text = "\n" + sb.substring(0, cut) + "\n \n" + sb.substring(cut, sb.length() - 1);
+        Path f = dir.resolve("history.jsonl");
+        Files.writeString(f, text);
+        List<Op> whole = FastJsonl.tryRead(f, 0, Long.MAX_VALUE);
+        assertEquals(ops, whole, () -> "whole: " + (whole == null ? null : whole.size()));
+        long size = Files.size(f);
+        for (long split = 0; split <= size + 1; split += (split < 600 || split > size - 600 ? 1 : 97)) {
+            assertEquals(whole, FastJsonl.tryReadInTwo(f, split), "split at " + split);
+        }
+    }
+
+    @Test
+    void aBadLineInEitherHalfLeavesTheFileToTheCarefulReader(@TempDir Path dir) throws IOException {
+        String good = HistoryJson.toJson(HistoryReaderBadInputTest.A);
+        Path f = dir.resolve("history.jsonl");
+        Files.writeString(f, good + "\nKilled\n" + good + "\n" + good + "\n{\"index\":2,\"ty");
+        long size = Files.size(f);
+        for (long split = 0; split <= size; split++) {
+            assertNull(FastJsonl.tryReadInTwo(f, split), "split at " + split);
+        }
+    }
+
+    @Test
+    void aLargeFileIsReadInTwoHalvesToTheSameOps(@TempDir Path dir) throws IOException {
+        List<Op> ops = SyntheticHistory.generate(9, 40_000, 6, true).ops();
+        StringBuilder sb = new StringBuilder();
+        for (Op op : ops) sb.append(HistoryJson.toJson(op)).append('\n');
+        Path f = dir.resolve("history.jsonl");
+        Files.writeString(f, sb);
+        org.junit.jupiter.api.Assertions.assertTrue(Files.size(f) >= FastJsonl.PARALLEL_FROM_BYTES, "too small a file");
+        assertEquals(ops, FastJsonl.tryRead(f));
+    }
 }
