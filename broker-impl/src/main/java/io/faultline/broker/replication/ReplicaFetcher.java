@@ -210,7 +210,7 @@ public final class ReplicaFetcher {
             return;
         }
         if (pd.records() instanceof MemoryRecords mr && mr.sizeInBytes() > 0) {
-            if (noTruncation()) cutToLeaderBatch(s, mr);
+            if (noTruncation() && !cutToLeaderBatch(s, mr)) return; // fetch again from our new, lower end
             s.log.appendAsFollower(copy(mr));
         }
         long hw = Math.min(pd.highWatermark(), s.log.logEndOffset());
@@ -222,17 +222,20 @@ public final class ReplicaFetcher {
      * below our log end when our tail diverged (its batches end elsewhere). Cut back only to that batch's start, the
      * least that lets replication go on, and keep the rest of the divergent tail: without this the append fails, the
      * partition stops here for good, and whether the bug could ever be seen hung on where the two logs' batches end.
+     * Our own batches end elsewhere too: a cut inside one of ours takes the whole batch, leaving our end below the
+     * leader's batch; then this answer is dropped (false) and the next fetch, from our new end, gets the leader's
+     * batch holding that offset, until both logs meet at a boundary.
      */
-    private void cutToLeaderBatch(PartitionFetchState s, MemoryRecords mr) {
+    private boolean cutToLeaderBatch(PartitionFetchState s, MemoryRecords mr) {
         var first = mr.batches().iterator();
-        if (!first.hasNext()) return;
+        if (!first.hasNext()) return true;
         long base = first.next().baseOffset();
         long end = s.log.logEndOffset();
-        if (base < end && base >= s.log.logStartOffset()) {
-            log.warn("{}: leader {}'s batch starts at {} inside our tail (end {}); cutting back to it only (seeded "
-                    + "follower-no-truncate keeps the rest)", s.tp, sourceBrokerId, base, end);
-            s.log.truncateTo(base);
-        }
+        if (base >= end || base < s.log.logStartOffset()) return true;
+        log.warn("{}: leader {}'s batch starts at {} inside our tail (end {}); cutting back to it only (seeded "
+                + "follower-no-truncate keeps the rest)", s.tp, sourceBrokerId, base, end);
+        s.log.truncateTo(base);
+        return s.log.logEndOffset() == base;
     }
 
     /** Leader's log does not contain our fetch offset: cut back to its end, or restart at its start. */
