@@ -176,6 +176,14 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
             }
         }
 
+        /** Wait until the partition's ISR holds every node of this role again (at most {@code limit}). */
+        record AwaitInIsr(Role role, Duration limit) implements Step {
+            @Override
+            public String toString() {
+                return "await the " + role.label() + " back in the ISR (at most " + limit.toSeconds() + " s)";
+            }
+        }
+
         /** Crash, cut the tail of a segment file (as an unsynced page cache lost at a power cut), start again. */
         record TruncateTail(Role role, long bytes) implements Step {
             @Override

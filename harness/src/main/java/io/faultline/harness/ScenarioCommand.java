@@ -49,7 +49,8 @@ final class ScenarioCommand implements Callable<Integer> {
     /** The script's waits, its gates, then {@link #AFTER_SCRIPT_SECONDS}. */
     static int defaultTimeLimit(Scenario scenario) {
         long awaits = scenario.steps().stream()
-                .filter(s -> s instanceof Scenario.Step.AwaitLeader || s instanceof Scenario.Step.AwaitIsr).count();
+                .filter(s -> s instanceof Scenario.Step.AwaitLeader || s instanceof Scenario.Step.AwaitIsr
+                        || s instanceof Scenario.Step.AwaitInIsr).count();
         return (int) (scenario.scriptSeconds() + GATE_SECONDS * (1 + awaits) + AFTER_SCRIPT_SECONDS);
     }
 

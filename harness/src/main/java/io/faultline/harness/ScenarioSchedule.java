@@ -206,6 +206,11 @@ final class ScenarioSchedule implements FaultSchedule {
                     log.line("scenario step " + i + ": " + awaitIsr(Set.copyOf(roles.get(a.role())), a.limit()));
                     continue;
                 }
+                if (step instanceof Step.AwaitInIsr a) {
+                    log.line("scenario step " + i + "/" + scenario.steps().size() + ": " + step + " " + roles.get(a.role()));
+                    log.line("scenario step " + i + ": " + awaitInIsr(Set.copyOf(roles.get(a.role())), a.limit()));
+                    continue;
+                }
                 if (step instanceof Step.AwaitLeader a) {
                     log.line("scenario step " + i + "/" + scenario.steps().size() + ": " + step + " " + roles.get(a.role()));
                     log.line("scenario step " + i + ": " + awaitLeader(roles.get(a.role()).get(0), a.limit()));
@@ -298,16 +303,35 @@ final class ScenarioSchedule implements FaultSchedule {
 
     /** Polls the partition's ISR until it is exactly {@code nodes} or the limit passes; says which. */
     private String awaitIsr(Set<String> nodes, Duration limit) throws InterruptedException {
+        return awaitIsr(nodes, limit, true);
+    }
+
+    /** Polls the partition's ISR until it holds every one of {@code nodes} or the limit passes; says which. */
+    private String awaitInIsr(Set<String> nodes, Duration limit) throws InterruptedException {
+        return awaitIsr(nodes, limit, false);
+    }
+
+    /**
+     * Back in the ISR counts only under another leader, twice in a row: a node just back from a cut still answers
+     * with its own stale metadata (itself leading, the old ISR), which once let a script kill the new leader
+     * before the old one had even learnt of it.
+     */
+    private String awaitIsr(Set<String> nodes, Duration limit, boolean exactly) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         String seen = "unknown";
+        int agreeing = 0;
         while (System.nanoTime() < deadline) {
             try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
                 var p = admin.describeTopics(List.of(partition.topic())).allTopicNames().get(5, TimeUnit.SECONDS)
                         .get(partition.topic()).partitions().get(partition.partition());
                 Set<String> isr = new TreeSet<>();
                 for (Node n : p.isr()) isr.add("n" + n.id());
-                seen = isr.toString();
-                if (isr.equals(nodes)) return "the ISR is " + seen;
+                String leader = p.leader() == null || p.leader().isEmpty() ? "none" : "n" + p.leader().id();
+                seen = isr + " under leader " + leader;
+                if (exactly ? isr.equals(nodes) : isr.containsAll(nodes) && !nodes.contains(leader) && ++agreeing >= 2) {
+                    return "the ISR is " + seen;
+                }
+                if (!exactly && !(isr.containsAll(nodes) && !nodes.contains(leader))) agreeing = 0;
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
                 seen = "unknown (" + e.getClass().getSimpleName() + ")";
             }
@@ -337,7 +361,15 @@ final class ScenarioSchedule implements FaultSchedule {
                     out.put(Role.OTHERS, List.copyOf(others));
                     out.put(Role.FOLLOWER_1, followers.isEmpty() ? List.of() : List.of(followers.get(0)));
                     out.put(Role.FOLLOWER_2, followers.size() < 2 ? List.of() : List.of(followers.get(1)));
-                    log.line("scenario roles of " + partition + ": leader " + leader + ", followers " + followers + ", others " + others);
+                    String controller;
+                    try {
+                        Node c = admin.describeCluster().controller().get(5, TimeUnit.SECONDS);
+                        controller = c == null || c.isEmpty() ? "unknown" : "n" + c.id();
+                    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                        controller = "unknown";
+                    }
+                    log.line("scenario roles of " + partition + ": leader " + leader + ", followers " + followers + ", others "
+                            + others + " (active controller " + controller + ")");
                     return out;
                 }
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {

@@ -75,6 +75,16 @@ final class Scenarios {
      */
     static final Map<String, String> SLOW_LEADER_FENCING = Map.of("broker.session.timeout.ms", "17000");
 
+    /**
+     * As {@link #SLOW_LEADER_FENCING}, whichever node hosts the active controller: a node fenced by session expiry
+     * last heartbeated up to one interval before the cut (session − interval = 17.5 s), and a cut-off leader that was
+     * itself the active controller is fenced by its successor after the grace of a lost connection, two intervals
+     * (17 s; with the default 2 s interval it was fenced 3 s after the cut, the producers retried its batches to the
+     * new leader in order, and the run saw no divergence). Both outlast the producers' 15 s delivery timeout.
+     */
+    static final Map<String, String> SLOWER_LEADER_FENCING = Map.of("broker.session.timeout.ms", "26000",
+            "broker.heartbeat.interval.ms", "8500");
+
     private static final Map<String, Expectation> DIVERGENCE_EXPECT = Map.of(
             KAFKA, valid("the tail the leader's disk forgot was never acknowledged (the ISR still held the crashed "
                     + "follower, so acks=all waited), and the old follower truncates to the new leader's epoch end"),
@@ -193,6 +203,21 @@ final class Scenarios {
                     List.of(waitS(8), new Step.Cut(LEADER, REST), waitS(20), new Step.Heal(), waitS(12),
                             new Step.Kill(Role.FOLLOWER_1), awaitLeader(Role.LEADER), waitS(8),
                             new Step.Start(Role.FOLLOWER_1), waitS(5)),
+                    Map.of(KAFKA, valid("the new leader's epoch tells the old one where its log diverged: it truncates there"),
+                            BROKER, valid("as Kafka (leader-epoch truncation)")),
+                    ""),
+            new Scenario("diverged-leader-returns",
+                    "acks=all, rf=3, min.insync.replicas=2, broker.session.timeout.ms=26000, broker.heartbeat.interval.ms=8500: "
+                            + "the leader is cut from every other node while clients still reach it, until the first follower "
+                            + "leads; the sends it appends expire unacknowledged (15 s) before the controller fences it (at "
+                            + "least 17 s, wherever the controller was), so the producers never retry them and the "
+                            + "first follower, leading, writes other values at those offsets; the network heals, the old "
+                            + "leader follows and must truncate; once it is back in the ISR the first follower is killed "
+                            + "so the old leader (first in replica order) leads again and its log is read",
+                    new Settings(3, 3, "all", true, 2, false, SLOWER_LEADER_FENCING),
+                    List.of(waitS(2), new Step.Cut(LEADER, REST), awaitLeader(Role.FOLLOWER_1), waitS(3), new Step.Heal(),
+                            new Step.AwaitInIsr(Role.LEADER, Duration.ofSeconds(60)), new Step.Kill(Role.FOLLOWER_1),
+                            awaitLeader(Role.LEADER), waitS(3)),
                     Map.of(KAFKA, valid("the new leader's epoch tells the old one where its log diverged: it truncates there"),
                             BROKER, valid("as Kafka (leader-epoch truncation)")),
                     ""),

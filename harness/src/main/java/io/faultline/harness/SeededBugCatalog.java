@@ -71,6 +71,7 @@ final class SeededBugCatalog {
     // the same script is valid.
     private static final Mix ISOLATED_LEADER = Mix.scenario("isolated-leader");
     private static final Mix DEPOSED_LEADER_RETURNS = Mix.scenario("deposed-leader-returns");
+    private static final Mix DIVERGED_LEADER_RETURNS = Mix.scenario("diverged-leader-returns");
     private static final Mix OUT_OF_SYNC_ELECTION = Mix.scenario("out-of-sync-election");
     private static final Mix SOLE_REPLICA_POWER_LOSS = Mix.scenario("sole-replica-power-loss");
     private static final Mix RETRY_AFTER_FAILOVER = Mix.scenario("retry-after-failover");
@@ -85,8 +86,9 @@ final class SeededBugCatalog {
                     "writes acknowledged by the cut-off leader alone are lost when another replica takes over"),
             new Entry("min-isr-ignored", "min.insync.replicas not enforced", SOLE_REPLICA_POWER_LOSS,
                     "the leader, alone in the ISR, acknowledges writes min.insync.replicas=2 forbids; its power loss forgets them"),
-            new Entry("follower-no-truncate", "follower never truncates on leader change", DEPOSED_LEADER_RETURNS,
-                    "the deposed leader keeps its unacknowledged tail; when it leads again readers see other values at those offsets"),
+            new Entry("follower-no-truncate", "follower never truncates on leader change", DIVERGED_LEADER_RETURNS,
+                    "the deposed leader keeps its tail of expired, never retried sends; back in the ISR it leads again "
+                            + "and the drain reads other values at offsets the new leader acknowledged"),
             new Entry("election-ignores-isr", "clean election ignores the ISR", OUT_OF_SYNC_ELECTION,
                     "the out-of-sync follower is elected when the leader dies: what the leader acknowledged alone is gone"),
             new Entry("epoch-not-bumped", "leader epoch not bumped on election", DEPOSED_LEADER_RETURNS,

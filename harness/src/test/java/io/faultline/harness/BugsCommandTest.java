@@ -111,8 +111,8 @@ class BugsCommandTest {
         assertEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 99).seedLines(), "the hunt replays from its seed");
         assertNotEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 100).seedLines());
 
-        BugHunt.Plan two = BugHunt.plan(List.of("follower-no-truncate", "epoch-not-bumped"), 2, shape, 5);
-        assertEquals(List.of("follower-no-truncate", "epoch-not-bumped"),
+        BugHunt.Plan two = BugHunt.plan(List.of("read-past-hw", "epoch-not-bumped"), 2, shape, 5);
+        assertEquals(List.of("read-past-hw", "epoch-not-bumped"),
                 two.bugs().keySet().stream().map(SeededBugCatalog.Entry::name).toList());
         assertEquals(1, two.clean().size(), "both share one mix");
         assertThrows(IllegalArgumentException.class, () -> BugHunt.plan(List.of(), 0, shape, 1));

@@ -18,7 +18,7 @@ class CliEndToEndTest {
 
     @Test
     void faultFreeQueueRunIsValidWithNothingUnseen(@TempDir Path store) throws Exception {
-        var r = CliTestSupport.run("test", "--nemesis", "none", "--time-limit", "30", "--nodes", "3",
+        var r = CliTestSupport.run("test", "--nemesis", "none", "--time-limit", "20", "--nodes", "3",
                 "--seed", "7", "--store", store.toString());
         Path run = CliTestSupport.runDirs(store).get(0);
         assertEquals(FaultlineCli.EXIT_VALID, r.exitCode(), "exit code; results: " + Files.readString(run.resolve("results.json")));
@@ -33,13 +33,13 @@ class CliEndToEndTest {
         assertEquals(0, counts.get("lost-write").intValue());
         @SuppressWarnings("unchecked")
         var stats = (Map<String, Number>) queue.get("stats");
-        assertTrue(stats.get("ok-sent-values").intValue() > 100, "30 s of sends: " + stats);
-        assertTrue(stats.get("ok-polls").intValue() > 50, "30 s of polls: " + stats);
+        assertTrue(stats.get("ok-sent-values").intValue() > 100, "20 s of sends: " + stats);
+        assertTrue(stats.get("ok-polls").intValue() > 50, "20 s of polls: " + stats);
     }
 
     @Test
     void partitionAndKillRunIsValidAndLeavesACompleteRunFolder(@TempDir Path store) throws Exception {
-        var r = CliTestSupport.run("test", "--nemesis", "partition,kill", "--time-limit", "30",
+        var r = CliTestSupport.run("test", "--nemesis", "partition,kill", "--time-limit", "20",
                 "--nemesis-interval", "5", "--store", store.toString());
         List<Path> runs = CliTestSupport.runDirs(store);
         assertEquals(1, runs.size());

@@ -210,10 +210,32 @@ public final class ReplicaFetcher {
             return;
         }
         if (pd.records() instanceof MemoryRecords mr && mr.sizeInBytes() > 0) {
+            if (noTruncation() && !cutToLeaderBatch(s, mr)) return; // fetch again from our new, lower end
             s.log.appendAsFollower(copy(mr));
         }
         long hw = Math.min(pd.highWatermark(), s.log.logEndOffset());
         if (hw > s.log.highWatermark()) s.log.updateHighWatermark(hw);
+    }
+
+    /**
+     * Seeded follower-no-truncate: the leader answers with the whole batch holding our fetch offset, which may start
+     * below our log end when our tail diverged (its batches end elsewhere). Cut back only to that batch's start, the
+     * least that lets replication go on, and keep the rest of the divergent tail: without this the append fails, the
+     * partition stops here for good, and whether the bug could ever be seen hung on where the two logs' batches end.
+     * Our own batches end elsewhere too: a cut inside one of ours takes the whole batch, leaving our end below the
+     * leader's batch; then this answer is dropped (false) and the next fetch, from our new end, gets the leader's
+     * batch holding that offset, until both logs meet at a boundary.
+     */
+    private boolean cutToLeaderBatch(PartitionFetchState s, MemoryRecords mr) {
+        var first = mr.batches().iterator();
+        if (!first.hasNext()) return true;
+        long base = first.next().baseOffset();
+        long end = s.log.logEndOffset();
+        if (base >= end || base < s.log.logStartOffset()) return true;
+        log.warn("{}: leader {}'s batch starts at {} inside our tail (end {}); cutting back to it only (seeded "
+                + "follower-no-truncate keeps the rest)", s.tp, sourceBrokerId, base, end);
+        s.log.truncateTo(base);
+        return s.log.logEndOffset() == base;
     }
 
     /** Leader's log does not contain our fetch offset: cut back to its end, or restart at its start. */

@@ -80,6 +80,43 @@ class SeededReplicationBugsTest {
         assertEquals(List.of(List.of("m1", "m3", "m4"), List.of("m1", "m3", "m4")), divergedTail());
     }
 
+    /**
+     * The two logs' batches end at different offsets: A (1) leads with m1 (replicated), then appends m2, and m3 m4 as
+     * one batch, alone (crashed before B fetched them); B (2) leads a new epoch and writes n1, n2, then n3 n4 n5 as
+     * one batch (offsets 3 to 5, across A's end 4, while A's own batch spans 2 to 3). Returns A's and B's records
+     * once A has followed B.
+     */
+    private List<List<String>> tailEndsInsideABatch(SeededBug... bugs) {
+        try (InJvmCluster c = cluster(2, 1, bugs)) {
+            c.elect(1);
+            assertEquals(Errors.NONE, c.produceAcksAll("m1"));
+            c.node(2).crash();
+            c.produce("m2");
+            c.produce("m3", "m4");
+            c.node(1).crash();
+            c.fence(1);
+            c.restart(2);
+            c.elect(2);
+            c.produce("n1");
+            c.produce("n2");
+            c.produce("n3", "n4", "n5");
+            c.restart(1);
+            c.replicate(4);
+            c.produce("n6");
+            c.replicate(3);
+            return List.of(c.node(1).values(), c.node(2).values());
+        }
+    }
+
+    @Test
+    void followerNoTruncateCutsOnlyToTheLeadersBatchAndKeepsReplicating() {
+        List<String> b = List.of("m1", "n1", "n2", "n3", "n4", "n5", "n6");
+        assertEquals(List.of(List.of("m1", "m2", "n2", "n3", "n4", "n5", "n6"), b), tailEndsInsideABatch(SeededBug.FOLLOWER_NO_TRUNCATE),
+                "A keeps m2 where B has n1; cutting to B's batch at 3 takes A's whole batch m3 m4, so A fetches again "
+                        + "from 2, takes n2 there, and replicates on");
+        assertEquals(List.of(b, b), tailEndsInsideABatch());
+    }
+
     /** acks=1 "b" while both followers cannot fetch: the leader's HW afterwards, and whether acks=all "c" is acked. */
     private AcksAll hwWithFollowersCut(SeededBug... bugs) {
         try (InJvmCluster c = cluster(3, 2, bugs)) {
