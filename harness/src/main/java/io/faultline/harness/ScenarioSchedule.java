@@ -328,10 +328,9 @@ final class ScenarioSchedule implements FaultSchedule {
                 for (Node n : p.isr()) isr.add("n" + n.id());
                 String leader = p.leader() == null || p.leader().isEmpty() ? "none" : "n" + p.leader().id();
                 seen = isr + " under leader " + leader;
-                if (exactly ? isr.equals(nodes) : isr.containsAll(nodes) && !nodes.contains(leader) && ++agreeing >= 2) {
-                    return "the ISR is " + seen;
-                }
-                if (!exactly && !(isr.containsAll(nodes) && !nodes.contains(leader))) agreeing = 0;
+                boolean match = exactly ? isr.equals(nodes) : isr.containsAll(nodes) && !nodes.contains(leader);
+                agreeing = match ? agreeing + 1 : 0;
+                if (match && (exactly || agreeing >= 2)) return "the ISR is " + seen;
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
                 seen = "unknown (" + e.getClass().getSimpleName() + ")";
             }
