@@ -5,7 +5,6 @@ import io.faultline.checker.history.OpValue;
 import io.faultline.workloads.generator.Client;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -16,9 +15,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One worker's Admin client. A write is OffsetCommit through {@code alterConsumerGroupOffsets} (the groups never
- * have members, so the coordinator accepts an admin commit); a read is OffsetFetch through
- * {@code listConsumerGroupOffsets}. Each is one call with one outcome, so invoke/complete pair cleanly.
+ * One worker's clients. A write is exactly one OffsetCommit request ({@link OneShotOffsetCommitter}: the groups
+ * never have members, so the coordinator accepts a memberless commit); a read is OffsetFetch through the Admin
+ * client's {@code listConsumerGroupOffsets}, whose re-sends are harmless because a read changes nothing. Each is one
+ * call with one outcome, so invoke/complete pair cleanly.
  *
  * <p>Reads are plain OffsetFetch unless {@code requireStable}: Kafka answers a plain one from the coordinator's state
  * at its high watermark, which right after a coordinator failover can lag commits the previous coordinator
@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OffsetClient implements Client {
     private final Admin admin;
+    private final OneShotOffsetCommitter committer;
     private final String topic;
     private final String groupPrefix;
     private final int timeoutMs;
@@ -43,6 +44,7 @@ public final class OffsetClient implements Client {
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
         p.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 100);
         this.admin = Admin.create(p);
+        this.committer = new OneShotOffsetCommitter(bootstrap, timeoutMs, "faultline-offsets-writer");
         this.topic = topic;
         this.groupPrefix = groupPrefix;
         this.timeoutMs = timeoutMs;
@@ -56,10 +58,7 @@ public final class OffsetClient implements Client {
         String group = OffsetOps.groupName(groupPrefix, kv.key());
         try {
             if (OffsetOps.WRITE.equals(f)) {
-                admin.alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(kv.value())),
-                                new AlterConsumerGroupOffsetsOptions().timeoutMs(timeoutMs))
-                        .all().get(timeoutMs + 2000L, TimeUnit.MILLISECONDS);
-                return Client.Completion.ok(kv.text());
+                return OffsetErrors.completion(value, kv.text(), committer.commit(group, tp, kv.value()));
             }
             if (OffsetOps.READ.equals(f)) {
                 Map<TopicPartition, OffsetAndMetadata> got = admin.listConsumerGroupOffsets(group,
@@ -81,6 +80,7 @@ public final class OffsetClient implements Client {
 
     @Override
     public void close() {
+        committer.close();
         admin.close(java.time.Duration.ofSeconds(2));
     }
 }

@@ -3,10 +3,13 @@ package io.faultline.workloads.offsets;
 import io.faultline.checker.history.OpType;
 import io.faultline.checker.history.OpValue;
 import io.faultline.workloads.generator.Client;
+import org.apache.kafka.common.errors.CoordinatorLoadInProgressException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.InvalidGroupIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+import org.apache.kafka.common.protocol.Errors;
 
 import java.util.List;
 
@@ -19,6 +22,7 @@ public final class OffsetErrors {
     /** Refusals that come before the commit is applied. */
     static final List<Class<? extends Throwable>> DEFINITE = List.of(
             GroupNotEmptyException.class,        // the group has members: admin commits are refused outright
+            CoordinatorLoadInProgressException.class, // the coordinator has not loaded the group yet
             GroupIdNotFoundException.class,
             InvalidGroupIdException.class,
             UnknownTopicOrPartitionException.class);
@@ -34,6 +38,23 @@ public final class OffsetErrors {
             if (t.getCause() == t) break;
         }
         return OpType.INFO;
+    }
+
+    /**
+     * A one-request commit's completion: ok when the coordinator said NONE; fail when it was never sent or refused
+     * before applying; info otherwise (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE and REQUEST_TIMED_OUT can all
+     * follow an append that a new leader of the offsets partition keeps).
+     */
+    static Client.Completion completion(OpValue value, OpValue committed, OneShotOffsetCommitter.Outcome outcome) {
+        if (outcome instanceof OneShotOffsetCommitter.Outcome.Answered a) {
+            if (a.error() == Errors.NONE) return Client.Completion.ok(committed);
+            return new Client.Completion(classify(OffsetOps.WRITE, a.error().exception()), value,
+                    "coordinator answered " + a.error());
+        }
+        if (outcome instanceof OneShotOffsetCommitter.Outcome.NotSent n) {
+            return new Client.Completion(OpType.FAIL, value, "not sent: " + n.why());
+        }
+        return new Client.Completion(OpType.INFO, value, ((OneShotOffsetCommitter.Outcome.Unknown) outcome).why());
     }
 
     static Client.Completion completion(String f, OpValue value, Throwable error) {
