@@ -102,7 +102,7 @@ final class OneShotOffsetCommitter implements AutoCloseable {
             socket = connection(coordinator);
         } catch (IOException e) {
             coordinators.remove(group);
-            return new Outcome.NotSent("cannot connect to coordinator " + coordinator + ": " + e.getMessage());
+            return new Outcome.NotSent("cannot connect to coordinator " + hostPort(coordinator) + ": " + e.getMessage());
         }
         OffsetCommitRequestData data = new OffsetCommitRequestData().setGroupId(group)
                 .setGenerationIdOrMemberEpoch(-1).setMemberId("")
@@ -117,7 +117,7 @@ final class OneShotOffsetCommitter implements AutoCloseable {
                     System.nanoTime() + timeoutMs * 1_000_000L);
         } catch (IOException | RuntimeException e) {
             coordinators.remove(group);
-            return new Outcome.Unknown("no answer from coordinator " + coordinator + ": " + describe(e));
+            return new Outcome.Unknown("no answer from coordinator " + hostPort(coordinator) + ": " + describe(e));
         }
         Errors error = partitionError(response.data(), tp);
         if (error != Errors.NONE) coordinators.remove(group);
@@ -155,10 +155,10 @@ final class OneShotOffsetCommitter implements AutoCloseable {
                         coordinators.put(group, found);
                         return found;
                     }
-                    last = node + " answered " + Errors.forCode(c.errorCode());
+                    last = hostPort(node) + " answered " + Errors.forCode(c.errorCode());
                 }
             } catch (IOException | RuntimeException e) {
-                last = node + ": " + describe(e);
+                last = hostPort(node) + ": " + describe(e);
             }
             long leftMs = (deadlineNanos - System.nanoTime()) / 1_000_000L;
             if (leftMs <= LOOKUP_BACKOFF_MS) throw new IOException(last);
@@ -229,6 +229,10 @@ final class OneShotOffsetCommitter implements AutoCloseable {
         } catch (IOException ignored) {
             // closing is best effort: the socket is forgotten either way
         }
+    }
+
+    private static String hostPort(InetSocketAddress a) {
+        return a.getHostString() + ":" + a.getPort();
     }
 
     private static String describe(Throwable e) {
