@@ -26,9 +26,15 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
 
     /** The settings a scenario fixes; the workload runs on one key so every write goes to the targeted partition. */
     record Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean,
-                    Map<String, String> brokerProps) {
+                    Map<String, String> brokerProps, Map<String, String> producerProps) {
         Settings {
             brokerProps = Map.copyOf(brokerProps);
+            producerProps = Map.copyOf(producerProps);
+        }
+
+        Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean,
+                 Map<String, String> brokerProps) {
+            this(nodes, replicationFactor, acks, idempotence, minIsr, unclean, brokerProps, Map.of());
         }
 
         Settings(int nodes, int replicationFactor, String acks, boolean idempotence, int minIsr, boolean unclean) {
@@ -38,7 +44,8 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
         String describe() {
             return "nodes=" + nodes + " rf=" + replicationFactor + " acks=" + acks + " idempotence=" + idempotence
                     + " min.insync.replicas=" + minIsr + " unclean.leader.election.enable=" + unclean
-                    + (brokerProps.isEmpty() ? "" : " " + new java.util.TreeMap<>(brokerProps));
+                    + (brokerProps.isEmpty() ? "" : " " + new java.util.TreeMap<>(brokerProps))
+                    + (producerProps.isEmpty() ? "" : " producer " + new java.util.TreeMap<>(producerProps));
         }
     }
 

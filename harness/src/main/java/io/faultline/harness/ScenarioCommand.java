@@ -82,7 +82,7 @@ final class ScenarioCommand implements Callable<Integer> {
         long runSeed = seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
         return new TestConfig(sut, s.nodes(), "queue", scenario.packages(), limit, 100, 5, 1, s.acks(),
                 s.idempotence(), s.minIsr(), s.replicationFactor(), s.unclean(), "assign", 5, runSeed, 10, 30,
-                brokerProps(s, truncation));
+                null, null, brokerProps(s, truncation), s.producerProps());
     }
 
     /** The scenario's own broker settings (e.g. a flush interval) plus --truncation. */

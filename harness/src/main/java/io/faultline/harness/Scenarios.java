@@ -85,6 +85,14 @@ final class Scenarios {
     static final Map<String, String> SLOWER_LEADER_FENCING = Map.of("broker.session.timeout.ms", "26000",
             "broker.heartbeat.interval.ms", "8500");
 
+    /**
+     * Every record its own batch (the producer starts a new batch once one holds batch.size bytes). A follower that
+     * keeps a divergent tail resumes fetching at its own log end; when the leader's batch holding that offset starts
+     * below it, the append is not contiguous and replication of the partition stops (as in Kafka), so the tail is
+     * never read. With one-record batches every offset is a batch start and the follower rejoins with its tail.
+     */
+    static final Map<String, String> ONE_RECORD_BATCHES = Map.of("batch.size", "1");
+
     private static final Map<String, Expectation> DIVERGENCE_EXPECT = Map.of(
             KAFKA, valid("the tail the leader's disk forgot was never acknowledged (the ISR still held the crashed "
                     + "follower, so acks=all waited), and the old follower truncates to the new leader's epoch end"),
@@ -207,14 +215,15 @@ final class Scenarios {
                             BROKER, valid("as Kafka (leader-epoch truncation)")),
                     ""),
             new Scenario("diverged-leader-returns",
-                    "acks=all, rf=3, min.insync.replicas=2, broker.session.timeout.ms=26000, broker.heartbeat.interval.ms=8500: "
+                    "acks=all, rf=3, min.insync.replicas=2, broker.session.timeout.ms=26000, broker.heartbeat.interval.ms=8500, "
+                            + "producers' batch.size=1 (every record its own batch): "
                             + "the leader is cut from every other node while clients still reach it, until the first follower "
                             + "leads; the sends it appends expire unacknowledged (15 s) before the controller fences it (at "
                             + "least 17 s, wherever the controller was), so the producers never retry them and the "
                             + "first follower, leading, writes other values at those offsets; the network heals, the old "
                             + "leader follows and must truncate; once it is back in the ISR the first follower is killed "
                             + "so the old leader (first in replica order) leads again and its log is read",
-                    new Settings(3, 3, "all", true, 2, false, SLOWER_LEADER_FENCING),
+                    new Settings(3, 3, "all", true, 2, false, SLOWER_LEADER_FENCING, ONE_RECORD_BATCHES),
                     List.of(waitS(2), new Step.Cut(LEADER, REST), awaitLeader(Role.FOLLOWER_1), waitS(3), new Step.Heal(),
                             new Step.AwaitInIsr(Role.LEADER, Duration.ofSeconds(60)), new Step.Kill(Role.FOLLOWER_1),
                             awaitLeader(Role.LEADER), waitS(3)),

@@ -91,7 +91,7 @@ final class SeededBugCatalog {
                             + "and the drain reads other values at offsets the new leader acknowledged"),
             new Entry("election-ignores-isr", "clean election ignores the ISR", OUT_OF_SYNC_ELECTION,
                     "the out-of-sync follower is elected when the leader dies: what the leader acknowledged alone is gone"),
-            new Entry("epoch-not-bumped", "leader epoch not bumped on election", DEPOSED_LEADER_RETURNS,
+            new Entry("epoch-not-bumped", "leader epoch not bumped on election", DIVERGED_LEADER_RETURNS,
                     "the new leader keeps the old epoch, so the deposed leader's epoch check finds no divergence and keeps "
                             + "its tail; when it leads again readers see other values at those offsets"),
             new Entry("fenced-leader-serves", "a fenced or deposed leader keeps serving", QUEUE_LEADER_FAULTS,

@@ -8,6 +8,7 @@ import java.util.Map;
  * Every parameter of one test run. Written to test.json, read back by `analyze` and `replay`, so a run can be
  * repeated exactly from its seed. {@code flushMessages} / {@code flushMs} are the brokers' log.flush.interval.messages
  * / .ms (null: the system's default, no fsync per append), which decide what power loss may take.
+ * {@code producerProperties} override the queue workload's producer settings (a scenario's, e.g. batch.size).
  */
 public record TestConfig(
         String sut,
@@ -30,7 +31,8 @@ public record TestConfig(
         int drainSeconds,
         Long flushMessages,
         Long flushMs,
-        Map<String, String> brokerProperties) {
+        Map<String, String> brokerProperties,
+        Map<String, String> producerProperties) {
 
     /** broker-impl's own settings a run may set (`--truncation`, `--broker-prop`, seeded bugs). */
     public static final String TRUNCATION = "faultline.replication.truncation";
@@ -65,9 +67,20 @@ public record TestConfig(
                 flushMessages, flushMs, Map.of());
     }
 
+    /** A test with the workload's own producer settings. */
+    public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
+                      int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
+                      boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      int drainSeconds, Long flushMessages, Long flushMs, Map<String, String> brokerProperties) {
+        this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
+                replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds,
+                flushMessages, flushMs, brokerProperties, Map.of());
+    }
+
     public TestConfig {
         nemesis = List.copyOf(nemesis);
         brokerProperties = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(brokerProperties));
+        producerProperties = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(producerProperties));
         require(nodes >= 1 && nodes <= 9, "--nodes must be between 1 and 9, got " + nodes);
         require(timeLimitSeconds >= 1, "--time-limit must be at least 1 second");
         require(rate > 0, "--rate must be positive");
@@ -92,6 +105,11 @@ public record TestConfig(
                     ? "--truncation is a broker-impl setting: Apache Kafka always truncates by leader epoch (KIP-101, since 0.11)"
                     : e.getKey() + " is a broker-impl setting; Apache Kafka has no such property");
         }
+        for (String k : producerProperties.keySet()) {
+            require(k.matches("[A-Za-z0-9._-]+"), "producer property: bad name '" + k + "'");
+        }
+        require(producerProperties.isEmpty() || "queue".equals(workload),
+                "producer properties apply to the queue workload only, not --workload " + workload);
         String truncation = brokerProperties.get(TRUNCATION);
         require(truncation == null || List.of("leader-epoch", "high-watermark").contains(truncation),
                 "--truncation must be leader-epoch or high-watermark, got " + truncation);
@@ -110,7 +128,7 @@ public record TestConfig(
         all.putAll(more);
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, all);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, all, producerProperties);
     }
 
     /** The workloads `--workload` accepts. */
@@ -129,21 +147,21 @@ public record TestConfig(
     public TestConfig withSeed(long newSeed) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, newSeed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties);
     }
 
     /** The same test against another system under test: the same seed, so the same workload and faults. */
     public TestConfig withSut(String otherSut) {
         return new TestConfig(otherSut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties);
     }
 
     /** The same test with the brokers fsyncing every {@code messages} appends / {@code ms} (null: default). */
     public TestConfig withFlush(Long messages, Long ms) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, messages, ms, brokerProperties);
+                recoverySeconds, drainSeconds, messages, ms, brokerProperties, producerProperties);
     }
 
     /** test.json's "parameters" object: every field, by its CLI flag name. */
@@ -171,6 +189,7 @@ public record TestConfig(
         if (flushMessages != null) m.put("flush-messages", flushMessages);
         if (flushMs != null) m.put("flush-ms", flushMs);
         if (!brokerProperties.isEmpty()) m.put("broker-props", brokerProperties);
+        if (!producerProperties.isEmpty()) m.put("producer-props", producerProperties);
         return m;
     }
 
@@ -197,6 +216,7 @@ public record TestConfig(
                 ((Number) m.getOrDefault("drain", 30)).intValue(),
                 m.get("flush-messages") == null ? null : ((Number) m.get("flush-messages")).longValue(),
                 m.get("flush-ms") == null ? null : ((Number) m.get("flush-ms")).longValue(),
-                (Map<String, String>) m.getOrDefault("broker-props", Map.of()));
+                (Map<String, String>) m.getOrDefault("broker-props", Map.of()),
+                (Map<String, String>) m.getOrDefault("producer-props", Map.of()));
     }
 }

@@ -107,7 +107,8 @@ final class Workloads {
                 .withAcks(config.acks(), config.idempotence())
                 .withConsumer("subscribe".equals(config.subVia()) ? QueueSettings.ConsumerMode.SUBSCRIBE
                         : QueueSettings.ConsumerMode.ASSIGN, "read_committed")
-                .withTopics(1, (short) config.replicationFactor(), true);
+                .withTopics(1, (short) config.replicationFactor(), true)
+                .withExtra(config.producerProperties(), java.util.Map.of());
     }
 
     /** The queue workload's configuration; the bootstrap servers are filled in at setup. */

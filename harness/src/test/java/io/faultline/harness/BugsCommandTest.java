@@ -111,8 +111,8 @@ class BugsCommandTest {
         assertEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 99).seedLines(), "the hunt replays from its seed");
         assertNotEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 100).seedLines());
 
-        BugHunt.Plan two = BugHunt.plan(List.of("read-past-hw", "epoch-not-bumped"), 2, shape, 5);
-        assertEquals(List.of("read-past-hw", "epoch-not-bumped"),
+        BugHunt.Plan two = BugHunt.plan(List.of("follower-no-truncate", "epoch-not-bumped"), 2, shape, 5);
+        assertEquals(List.of("follower-no-truncate", "epoch-not-bumped"),
                 two.bugs().keySet().stream().map(SeededBugCatalog.Entry::name).toList());
         assertEquals(1, two.clean().size(), "both share one mix");
         assertThrows(IllegalArgumentException.class, () -> BugHunt.plan(List.of(), 0, shape, 1));
@@ -127,14 +127,14 @@ class BugsCommandTest {
 
     @Test
     void huntStopsEachBugAtItsFirstDetectionAndCountsFalseAlarms(@TempDir Path dir) {
-        BugHunt.Plan plan = BugHunt.plan(List.of("acks-all-leader-only", "read-past-hw", "epoch-not-bumped"), 3,
+        BugHunt.Plan plan = BugHunt.plan(List.of("acks-all-leader-only", "follower-no-truncate", "epoch-not-bumped"), 3,
                 BugHunt.Shape.defaults(30), 7);
         List<TestConfig> ran = new ArrayList<>();
         BugHunt.Runner runner = (c, mix) -> {
             ran.add(c);
             List<String> bugs = SeededBugCatalog.switchedOn(c);
             int nth = (int) ran.stream().filter(x -> SeededBugCatalog.switchedOn(x).equals(bugs)).count();
-            if (bugs.equals(List.of("read-past-hw")) && nth == 2) throw new IllegalStateException("docker went away");
+            if (bugs.equals(List.of("follower-no-truncate")) && nth == 2) throw new IllegalStateException("docker went away");
             boolean invalid = bugs.equals(List.of("acks-all-leader-only")) && nth == 2
                     || bugs.isEmpty() && nth == 3;
             return new TestRunner.Result(invalid ? Verdict.INVALID : Verdict.VALID, dir.resolve("run" + ran.size()),
@@ -144,7 +144,7 @@ class BugsCommandTest {
         List<BugsPage.Input> partial = new ArrayList<>();
         BugsPage.Input in = BugHunt.run(plan, runner, new PrintStream(out, true), "t", partial::add, () -> false);
 
-        assertEquals(2 + 3 + 3 + 3 * 2, ran.size(), "acks: 2 runs; read-past-hw: 3 (one failed); epoch: 3; clean: 3 per mix (2 mixes)");
+        assertEquals(2 + 3 + 3 + 3 * 2, ran.size(), "acks: 2 runs; follower-no-truncate: 3 (one failed); epoch: 3; clean: 3 per mix (2 mixes)");
         var acks = in.bugs().get(0);
         assertTrue(acks.detected());
         assertEquals(2, acks.runsUntilDetection());

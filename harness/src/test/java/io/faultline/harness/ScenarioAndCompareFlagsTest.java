@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,6 +57,22 @@ class ScenarioAndCompareFlagsTest {
         var old = new java.util.LinkedHashMap<>(c.asMap());
         old.remove("broker-props");
         assertEquals(java.util.Map.of(), TestConfig.fromMap(old).brokerProperties(), "runs stored before broker-props");
+    }
+
+    @Test
+    void aScenariosProducerSettingsReachTheWorkloadAndReplay() {
+        TestConfig c = ScenarioCommand.config(Scenarios.named("diverged-leader-returns"), "broker-impl", null, null, 5L);
+        assertEquals(java.util.Map.of("batch.size", "1"), c.producerProperties());
+        assertEquals(c, TestConfig.fromMap(c.asMap()), "test.json keeps them, so replay uses them");
+        assertEquals(java.util.Map.of("batch.size", "1"), Workloads.queueSettings(c).extraProducer());
+        TestConfig plain = ScenarioCommand.config(Scenarios.named("deposed-leader-returns"), "broker-impl", null, null, 5L);
+        assertEquals(java.util.Map.of(), Workloads.queueSettings(plain).extraProducer());
+        assertFalse(plain.asMap().containsKey("producer-props"), "test.json of other runs looks as it always did");
+        assertEquals(java.util.Map.of(), TestConfig.fromMap(plain.asMap()).producerProperties());
+        var offsets = new java.util.LinkedHashMap<>(c.asMap());
+        offsets.put("workload", "offsets");
+        var e = assertThrows(IllegalArgumentException.class, () -> TestConfig.fromMap(offsets));
+        assertTrue(e.getMessage().contains("queue workload only"), e.getMessage());
     }
 
     @Test
