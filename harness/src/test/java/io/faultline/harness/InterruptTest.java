@@ -47,7 +47,9 @@ class InterruptTest {
             }
             assertTrue(history != null, "the run started its workload: " + Files.readString(store.resolve("cli-output.txt")));
             new ProcessBuilder("kill", "-INT", Long.toString(pid)).start().waitFor();
-            assertTrue(cli.waitFor(120, TimeUnit.SECONDS), "the CLI exits after SIGINT");
+            // The CLI gives its cleanup at most 150 s (TestRunner.INTERRUPT_GRACE) before the JVM exits anyway: wait longer than
+            // that, so a busy machine makes this slow rather than failed (a run under three other clusters took over 120 s).
+            assertTrue(cli.waitFor(200, TimeUnit.SECONDS), "the CLI exits after SIGINT");
 
             var client = DockerEngine.client();
             var left = client.listContainersCmd().withShowAll(true)
