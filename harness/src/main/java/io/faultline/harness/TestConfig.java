@@ -34,6 +34,10 @@ public record TestConfig(
         Map<String, String> brokerProperties,
         Map<String, String> producerProperties) {
 
+    /** Producer settings the checker's allowances depend on: only their own flags set them. */
+    static final java.util.Set<String> CHECKED_PRODUCER_SETTINGS = java.util.Set.of("acks", "enable.idempotence",
+            "retries", "bootstrap.servers", "transactional.id", "max.in.flight.requests.per.connection");
+
     /** broker-impl's own settings a run may set (`--truncation`, `--broker-prop`, seeded bugs). */
     public static final String TRUNCATION = "faultline.replication.truncation";
 
@@ -107,6 +111,8 @@ public record TestConfig(
         }
         for (String k : producerProperties.keySet()) {
             require(k.matches("[A-Za-z0-9._-]+"), "producer property: bad name '" + k + "'");
+            require(!CHECKED_PRODUCER_SETTINGS.contains(k), "producer property " + k + " is set by --acks, --idempotence "
+                    + "or the workload itself: the checker's allowances follow from those");
         }
         require(producerProperties.isEmpty() || "queue".equals(workload),
                 "producer properties apply to the queue workload only, not --workload " + workload);

@@ -73,6 +73,10 @@ class ScenarioAndCompareFlagsTest {
         offsets.put("workload", "offsets");
         var e = assertThrows(IllegalArgumentException.class, () -> TestConfig.fromMap(offsets));
         assertTrue(e.getMessage().contains("queue workload only"), e.getMessage());
+        var acks = new java.util.LinkedHashMap<>(c.asMap());
+        acks.put("producer-props", java.util.Map.of("acks", "1"));
+        e = assertThrows(IllegalArgumentException.class, () -> TestConfig.fromMap(acks));
+        assertTrue(e.getMessage().contains("set by --acks"), e.getMessage());
     }
 
     @Test

@@ -43,8 +43,9 @@ public final class OffsetClient implements Client {
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1000, timeoutMs / 2));
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
         p.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 100);
-        this.admin = Admin.create(p);
+        // the committer first: it refuses a bad bootstrap string before an Admin client exists to leak
         this.committer = new OneShotOffsetCommitter(bootstrap, timeoutMs, "faultline-offsets-writer");
+        this.admin = Admin.create(p);
         this.topic = topic;
         this.groupPrefix = groupPrefix;
         this.timeoutMs = timeoutMs;

@@ -21,7 +21,7 @@ import java.util.List;
 public final class OffsetErrors {
     /** Refusals that come before the commit is applied. */
     static final List<Class<? extends Throwable>> DEFINITE = List.of(
-            GroupNotEmptyException.class,        // the group has members: admin commits are refused outright
+            GroupNotEmptyException.class,        // the group has members: memberless commits are refused outright
             CoordinatorLoadInProgressException.class, // the coordinator has not loaded the group yet
             GroupIdNotFoundException.class,
             InvalidGroupIdException.class,

@@ -99,7 +99,7 @@ final class OneShotOffsetCommitter implements AutoCloseable {
         }
         Socket socket;
         try {
-            socket = connection(coordinator);
+            socket = connection(coordinator, System.nanoTime() + timeoutMs / 2 * 1_000_000L);
         } catch (IOException e) {
             coordinators.remove(group);
             return new Outcome.NotSent("cannot connect to coordinator " + hostPort(coordinator) + ": " + e.getMessage());
@@ -140,14 +140,17 @@ final class OneShotOffsetCommitter implements AutoCloseable {
         InetSocketAddress known = coordinators.get(group);
         if (known != null) return known;
         String last = "no bootstrap server answered";
+        // Each node gets a share of the lookup, so a killed node (whose address stops answering) cannot use it all.
+        long perNodeNanos = Math.max(500, timeoutMs / Math.min(3, bootstrap.size() + 1)) * 1_000_000L;
         while (true) {
             InetSocketAddress node = bootstrap.get(Math.floorMod(nextBootstrap++, bootstrap.size()));
+            long attemptDeadline = Math.min(deadlineNanos, System.nanoTime() + perNodeNanos);
             try {
-                FindCoordinatorResponse r = (FindCoordinatorResponse) exchange(node, connection(node),
+                FindCoordinatorResponse r = (FindCoordinatorResponse) exchange(node, connection(node, attemptDeadline),
                         new FindCoordinatorRequest.Builder(new FindCoordinatorRequestData()
                                 .setKeyType(FindCoordinatorRequest.CoordinatorType.GROUP.id())
                                 .setCoordinatorKeys(List.of(group))).build(FIND_COORDINATOR_VERSION),
-                        deadlineNanos);
+                        attemptDeadline);
                 for (FindCoordinatorResponseData.Coordinator c : r.data().coordinators()) {
                     if (!group.equals(c.key())) continue;
                     if (c.errorCode() == Errors.NONE.code()) {
@@ -166,13 +169,13 @@ final class OneShotOffsetCommitter implements AutoCloseable {
         }
     }
 
-    private Socket connection(InetSocketAddress node) throws IOException {
+    private Socket connection(InetSocketAddress node, long deadlineNanos) throws IOException {
         Socket s = connections.get(node);
         if (s != null) return s;
         s = new Socket();
         try {
             s.setTcpNoDelay(true);
-            s.connect(new InetSocketAddress(node.getHostString(), node.getPort()), Math.max(1, timeoutMs / 2));
+            s.connect(new InetSocketAddress(node.getHostString(), node.getPort()), remainingMs(deadlineNanos));
         } catch (IOException e) {
             s.close();
             throw e;
