@@ -8,7 +8,6 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.InvalidGroupIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-
 import org.apache.kafka.common.protocol.Errors;
 
 import java.util.List;

@@ -196,7 +196,8 @@ final class OneShotOffsetCommitter implements AutoCloseable {
             out.write(frame);
             out.flush();
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            int size = readInt(socket, in, deadlineNanos);
+            socket.setSoTimeout(remainingMs(deadlineNanos));
+            int size = in.readInt();
             if (size < 0 || size > MAX_RESPONSE_BYTES) throw new IOException("response size " + size + " out of range");
             byte[] payload = new byte[size];
             int read = 0;
@@ -211,11 +212,6 @@ final class OneShotOffsetCommitter implements AutoCloseable {
             drop(node);
             throw e;
         }
-    }
-
-    private static int readInt(Socket socket, DataInputStream in, long deadlineNanos) throws IOException {
-        socket.setSoTimeout(remainingMs(deadlineNanos));
-        return in.readInt();
     }
 
     private static int remainingMs(long deadlineNanos) throws SocketTimeoutException {
