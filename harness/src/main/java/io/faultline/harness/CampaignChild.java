@@ -69,8 +69,11 @@ final class CampaignChild {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + System.getProperty("faultline.childHeap", "1g"));
-        for (String prop : List.of("faultline.projectRoot", "org.slf4j.simpleLogger.defaultLogLevel")) {
-            if (System.getProperty(prop) != null) cmd.add("-D" + prop + "=" + System.getProperty(prop));
+        // Every faultline.* setting (project root, the release's node-libs folders) and the log level carry over.
+        for (String prop : new java.util.TreeSet<>(System.getProperties().stringPropertyNames())) {
+            if (prop.startsWith("faultline.") || prop.equals("org.slf4j.simpleLogger.defaultLogLevel")) {
+                cmd.add("-D" + prop + "=" + System.getProperty(prop));
+            }
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CampaignChild.class.getName(),
                 configFile.toString(), resultFile.toString(), store.toAbsolutePath().toString()));

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         subcommands = {TestCommand.class, AnalyzeCommand.class, ReplayCommand.class, CampaignCommand.class,
                 ServeCommand.class, ShrinkCommand.class, ScenarioCommand.class,
                 CompareCommand.class,
-                BugsCommand.class})
+                BugsCommand.class, DoctorCommand.class, CompletionCommand.class})
 public final class FaultlineCli implements Runnable {
     /** Exit codes: the verdict of the run(s), or a harness error. */
     public static final int EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_UNKNOWN_OR_ERROR = 2;
@@ -24,12 +24,19 @@ public final class FaultlineCli implements Runnable {
     /** The configured command line; tests call {@code execute} on it. */
     public static CommandLine commandLine() {
         var cli = new CommandLine(new FaultlineCli());
-        // A bad flag gets one line, not a stack trace or a page of usage.
+        // A bad flag gets one line, not a stack trace or a page of usage; a typo gets the name it most resembles.
         cli.setParameterExceptionHandler((ex, args) -> {
-            ex.getCommandLine().getErr().println("faultline: " + ex.getMessage()
-                    + " (see: faultline " + ex.getCommandLine().getCommandName() + " --help)");
+            CommandLine where = ex.getCommandLine();
+            String hint = "";
+            if (ex instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+                hint = CliHelp.closest(where.getCommandSpec(), unmatched.getUnmatched().get(0))
+                        .map(name -> ". Did you mean " + name + "?").orElse("");
+            }
+            where.getErr().println("faultline: " + ex.getMessage() + hint
+                    + " (see: " + where.getCommandSpec().qualifiedName() + " --help)");
             return EXIT_UNKNOWN_OR_ERROR;
         });
+        CliHelp.addExamples(cli);
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof IllegalArgumentException) {
                 commandLine.getErr().println("faultline: " + ex.getMessage());
