@@ -19,7 +19,7 @@ final class CliHelp {
     private CliHelp() {}
 
     /**
-     * One to three runnable lines per subcommand, shown under "Examples:" (DocsCheckTest parses each). At most 76
+     * Two or three runnable lines per subcommand, shown under "Examples:" (DocsCheckTest parses each). At most 76
      * characters each, so picocli's 80-column usage never wraps one.
      */
     static final Map<String, List<String>> EXAMPLES = examples();
@@ -56,7 +56,9 @@ final class CliHelp {
                 "bin/faultline bugs --seeds 3",
                 "bin/faultline bugs --seeds 2 --only read-past-hw,dedup-not-rebuilt",
                 "bin/faultline bugs --only none --clean-seeds 3"));
-        m.put("doctor", List.of("bin/faultline doctor"));
+        m.put("doctor", List.of(
+                "bin/faultline doctor",
+                "bin/faultline doctor --store /var/lib/faultline/store"));
         m.put("completion", List.of(
                 "bin/faultline completion > /etc/bash_completion.d/faultline",
                 "source <(bin/faultline completion)"));
