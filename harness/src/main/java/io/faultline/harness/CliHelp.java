@@ -24,6 +24,12 @@ final class CliHelp {
      */
     static final Map<String, List<String>> EXAMPLES = examples();
 
+    /** Under `faultline --help`: the first three commands of a newcomer. */
+    static final List<String> ROOT_EXAMPLES = List.of(
+            "bin/faultline doctor",
+            "bin/faultline test",
+            "bin/faultline analyze store/latest");
+
     private static Map<String, List<String>> examples() {
         var m = new LinkedHashMap<String, List<String>>();
         m.put("test", List.of(
@@ -65,16 +71,20 @@ final class CliHelp {
         return m;
     }
 
-    /** Adds each subcommand's examples as its usage footer. */
+    /** Adds the examples as usage footers: the root's and each subcommand's. */
     static void addExamples(CommandLine root) {
+        setFooter(root, ROOT_EXAMPLES);
         root.getSubcommands().forEach((name, sub) -> {
             List<String> lines = EXAMPLES.get(name);
-            if (lines == null) return;
-            var footer = new ArrayList<String>();
-            footer.add("%nExamples:");
-            for (String line : lines) footer.add("  " + line.replace("%", "%%"));
-            sub.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
+            if (lines != null) setFooter(sub, lines);
         });
+    }
+
+    private static void setFooter(CommandLine command, List<String> lines) {
+        var footer = new ArrayList<String>();
+        footer.add("%nExamples:");
+        for (String line : lines) footer.add("  " + line.replace("%", "%%"));
+        command.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
     }
 
     /** The known name closest to a mistyped one: an option of the command, or a subcommand of it. */

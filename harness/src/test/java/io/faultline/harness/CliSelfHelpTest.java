@@ -59,6 +59,13 @@ class CliSelfHelpTest {
     }
 
     @Test
+    void theTopLevelHelpEndsWithAFirstRun() {
+        String help = CliTestSupport.run("--help").out().strip();
+        assertTrue(help.endsWith("Examples:\n  bin/faultline doctor\n  bin/faultline test\n"
+                + "  bin/faultline analyze store/latest"), help);
+    }
+
+    @Test
     void completionIsABashScriptCoveringEverySubcommand(@TempDir Path dir) throws Exception {
         CliTestSupport.CliResult r = CliTestSupport.run("completion");
         assertEquals(0, r.exitCode(), r.err());

@@ -165,6 +165,10 @@ class DocsCheckTest {
                 }
             }
         });
+        for (String line : CliHelp.ROOT_EXAMPLES) {
+            String error = parseError(invocations("faultline", line).get(0).args());
+            if (error != null) broken.add(line + ": " + error);
+        }
         assertEquals(List.of(), broken);
         assertEquals(FaultlineCli.commandLine().getSubcommands().keySet(), CliHelp.EXAMPLES.keySet(),
                 "every subcommand has examples");
