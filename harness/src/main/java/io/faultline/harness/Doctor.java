@@ -34,6 +34,7 @@ final class Doctor {
     static final long MIN_FREE_DISK = 5L << 30;
     static final long MIN_MEMORY = 4L << 30;
     static final int MIN_JAVA = 17;
+    static final String DEFAULT_ENGINE = "unix:///var/run/docker.sock";
     private static final List<Path> LIB_DIRS = Stream.of("/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu",
             "/usr/lib/aarch64-linux-gnu", "/lib/aarch64-linux-gnu", "/usr/lib64", "/lib64", "/usr/lib", "/lib")
             .map(Path::of).toList();
@@ -69,7 +70,7 @@ final class Doctor {
     List<Check> run() {
         var checks = new ArrayList<Check>();
         checks.add(java());
-        Engine engine = Engine.at(env.getOrDefault("DOCKER_HOST", "unix:///var/run/docker.sock"));
+        Engine engine = Engine.at(env.getOrDefault("DOCKER_HOST", DEFAULT_ENGINE));
         checks.add(engine(engine));
         checks.add(baseImage(engine));
         checks.add(fuse());
@@ -93,8 +94,11 @@ final class Doctor {
     }
 
     Check engine(Engine engine) {
-        String fix = "as root on Debian, any engine-using command provisions one (bin/faultline test); elsewhere"
-                + " start Docker or set DOCKER_HOST";
+        // The launcher provisions only the default local engine (provision-engine.sh); another one is the user's.
+        boolean local = engine.url().equals(DEFAULT_ENGINE) || engine.url().equals("unix:///run/docker.sock");
+        String fix = local ? "as root on Debian, any engine-using command provisions one (bin/faultline test); elsewhere"
+                + " start Docker or set DOCKER_HOST"
+                : "start the engine at DOCKER_HOST=" + engine.url() + ", or unset DOCKER_HOST for the local one";
         try {
             JsonNode version = new ObjectMapper().readTree(engine.get("/version").body());
             return ok("docker engine", "Docker " + version.path("Version").asText("?") + " (API "
