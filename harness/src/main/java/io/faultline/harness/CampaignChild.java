@@ -57,6 +57,17 @@ final class CampaignChild {
     }
 
     /**
+     * The -D flags a child JVM inherits: every faultline.* setting (the project root, the release tarball's node-libs
+     * folders, which its launcher sets) and the log level.
+     */
+    static List<String> inheritedProperties(java.util.Properties props) {
+        return new java.util.TreeSet<>(props.stringPropertyNames()).stream()
+                .filter(p -> p.startsWith("faultline.") || p.equals("org.slf4j.simpleLogger.defaultLogLevel"))
+                .map(p -> "-D" + p + "=" + props.getProperty(p))
+                .toList();
+    }
+
+    /**
      * Runs {@code config} in a child JVM against the engine at {@code dockerHost}; its output lines go to {@code err}
      * prefixed with {@code label}. Interrupting the caller stops the child (SIGTERM: its cleanup hooks run).
      */
@@ -69,12 +80,7 @@ final class CampaignChild {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + System.getProperty("faultline.childHeap", "1g"));
-        // Every faultline.* setting (project root, the release's node-libs folders) and the log level carry over.
-        for (String prop : new java.util.TreeSet<>(System.getProperties().stringPropertyNames())) {
-            if (prop.startsWith("faultline.") || prop.equals("org.slf4j.simpleLogger.defaultLogLevel")) {
-                cmd.add("-D" + prop + "=" + System.getProperty(prop));
-            }
-        }
+        cmd.addAll(inheritedProperties(System.getProperties()));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CampaignChild.class.getName(),
                 configFile.toString(), resultFile.toString(), store.toAbsolutePath().toString()));
         var pb = new ProcessBuilder(cmd).redirectErrorStream(true);
