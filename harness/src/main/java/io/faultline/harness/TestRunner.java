@@ -253,6 +253,9 @@ final class TestRunner {
     private Result conclude(RunDir run, Map<String, Object> testJson, Instant startedAt, RunState state,
                             Progress progress) throws IOException {
         progress.phase("check");
+        // the phases so far, beside the verdict on the report and in test.json (so `analyze` shows them again)
+        testJson.put(io.faultline.results.HtmlReport.PHASES_KEY, progress.phaseSeconds());
+        step("writing the phase timings", () -> run.writeTestJson(testJson));
         List<Op> history = Files.exists(run.historyJsonl()) ? HistoryReader.read(run.historyJsonl()) : List.of();
         var ending = new RunAnalysis.Ending(state.complete, state.drained, state.problemsAfterHeal);
         var outcome = RunAnalysis.analyze(run, config, testJson, history, ending, startedAt,
@@ -264,6 +267,7 @@ final class TestRunner {
                 history.size(), run.reportHtml()));
         var found = outcome.checks().values().stream().flatMap(r -> r.forbiddenFound().stream()).distinct().toList();
         if (!found.isEmpty()) log.line("anomalies: " + String.join(", ", found));
+        log.line("phases: " + progress.phaseBreakdown());
         Map<String, Long> counts = outcome.summary() == null ? Map.of() : outcome.summary().anomalyCounts();
         List<String> anomalies = found.stream().map(a -> counts.containsKey(a) ? a + " " + counts.get(a) : a).toList();
         List<String> caveats = new java.util.ArrayList<>(outcome.caveats());
