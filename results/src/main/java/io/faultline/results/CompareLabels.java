@@ -22,7 +22,7 @@ import java.util.Set;
  */
 public record CompareLabels(List<String> labels, List<String> differing, List<Map<String, String>> differences) {
     /** Keys that differ between any two runs without saying anything about the test (when, what it was called). */
-    private static final Set<String> NOT_A_DIFFERENCE = Set.of("started-at", "test-name", "caveats");
+    private static final Set<String> NOT_A_DIFFERENCE = Set.of("started-at", "history-origin", "test-name", "caveats", "phases");
     private static final Set<String> NOT_A_DIFFERENCE_PREFIX = Set.of("phases.", "faults.", "versions.java",
             "versions.faultline");
     /** Already in the label (the side's own name is the system under test). */

@@ -122,6 +122,7 @@ public final class HtmlReport {
         private final TreeSet<Integer> embeddedRows = new TreeSet<>();
         private final TreeSet<Long> exampleOps = new TreeSet<>();
         private final StringBuilder out = new StringBuilder(64 * 1024);
+        private StateTimeline timeline;
 
         Builder(ReportInput in, FaultBands faults, HistoryMetrics metrics, PositionOfIndex positions,
                 List<Charts.Chart> charts) {
@@ -137,7 +138,10 @@ public final class HtmlReport {
             section("summary", this::summary);
             section("parameters", this::parameters);
             chooseEmbeddedRows();
+            timeline = safe(() -> StateTimeline.of(in, faults, metrics.durationNanos()),
+                    new StateTimeline(List.of(), in.startedAt(), metrics.durationNanos(), faults, in::colourOf));
             section("anomalies", this::anomalies);
+            section("state", timeline::html);
             section("faults", this::faultsSection);
             section("charts", this::chartsSection);
             section("availability", this::availability);
@@ -238,11 +242,14 @@ public final class HtmlReport {
             }
             Object target = in.parameters().get("parameters") instanceof Map<?, ?> p ? p.get("rate") : null;
             row(b, "rate achieved", rate + (target == null ? "" : " of " + target + " asked"));
-            if (in.parameters().get(PHASES_KEY) instanceof Map<?, ?> phases && !phases.isEmpty()) {
+            if (in.parameters().get(PHASES_KEY) instanceof List<?> phases && !phases.isEmpty()) {
                 StringBuilder t = new StringBuilder();
-                phases.forEach((name, secs) -> t.append(t.length() == 0 ? "" : ", ").append(name).append(' ')
-                        .append(secs instanceof Number n ? String.format(Locale.ROOT, "%.1f s", n.doubleValue())
-                                : String.valueOf(secs)));
+                for (Object p : phases) {
+                    if (!(p instanceof Map<?, ?> m)) continue;
+                    t.append(t.length() == 0 ? "" : ", ").append(m.get("phase")).append(' ')
+                            .append(m.get("seconds") instanceof Number n
+                                    ? String.format(Locale.ROOT, "%.1f s", n.doubleValue()) : String.valueOf(m.get("seconds")));
+                }
                 row(b, "phases", t.toString());
             }
         }
@@ -287,6 +294,8 @@ public final class HtmlReport {
                             b.append(" <span class=\"note\">(key ").append(x.key()).append(")</span>");
                         }
                         b.append("<br>ops: ").append(opLinks(x.ops()));
+                        String why = safe(() -> whyOf(x), "");
+                        if (!why.isEmpty()) b.append("<br><span class=\"why\">").append(why).append("</span>");
                         List<LogExcerpts.Line> lines = excerpts.get(id);
                         if (lines != null && !lines.isEmpty()) {
                             b.append("<details><summary>node logs within ±")
@@ -303,6 +312,19 @@ public final class HtmlReport {
                 b.append(CheckDrawings.html(r));
             }
             return b.toString();
+        }
+
+        /** The state changes on the example's partition that led up to it, from the node logs. */
+        private String whyOf(Example x) {
+            long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
+            for (long i : x.ops()) {
+                Integer pos = positionOfIndex.get(i);
+                if (pos != null) {
+                    min = Math.min(min, in.history().get(pos).time());
+                    max = Math.max(max, in.history().get(pos).time());
+                }
+            }
+            return min <= max ? timeline.why(x, min, max) : "";
         }
 
         private String opLinks(List<Long> ops) {
