@@ -89,10 +89,20 @@ final class CompareCommand implements Callable<Integer> {
         }
         Path dir = runStore.root().resolve("compare").resolve(RunStoreTime.stamp(started));
         var cols = ComparePage.write(title, sides, dir);
-        cols.forEach(c -> System.err.println("faultline: " + c.label() + ": " + c.verdict()
-                + (c.anomalyCounts().getOrDefault("lost-write", 0L) > 0 ? " (lost-write " + c.anomalyCounts().get("lost-write") + ")" : "")));
+        cols.forEach(c -> System.err.println(summaryLine(c)));
         System.err.println("faultline: comparison page " + dir.resolve("compare.html"));
         return runs != null ? FaultlineCli.EXIT_VALID : worst;
+    }
+
+    /** One line per compared run, never merged with another run's: its label, verdict, anomalies and folder. */
+    static String summaryLine(ComparePage.Column c) {
+        StringBuilder anomalies = new StringBuilder();
+        c.anomalyCounts().forEach((k, v) -> {
+            if (v > 0) anomalies.append(anomalies.length() == 0 ? " (" : ", ").append(k).append(' ').append(v);
+        });
+        if (anomalies.length() > 0) anomalies.append(')');
+        return "faultline: " + c.label() + ": " + c.verdict().toUpperCase(java.util.Locale.ROOT) + anomalies
+                + (c.complete() ? "" : " [incomplete]") + " — " + c.runDir();
     }
 
     /** A folder name from a time, sortable, as run folders are named. */

@@ -31,6 +31,7 @@ final class Progress implements AutoCloseable {
     private final long startNanos;
     private final List<PhasePlan> plan;
     private final AtomicReference<Current> current;
+    private final java.util.Map<String, Double> spent = new java.util.LinkedHashMap<>();
     private final AtomicReference<HistoryRecorder> recorder = new AtomicReference<>();
     private final Supplier<List<String>> activeFaults;
     private final Thread thread;
@@ -93,8 +94,35 @@ final class Progress implements AutoCloseable {
                 break;
             }
         }
-        current.set(new Current(index, name, nanoClock.getAsLong()));
+        long now = nanoClock.getAsLong();
+        Current before = current.getAndSet(new Current(index, name, now));
+        synchronized (spent) {
+            spent.merge(before.name(), (now - before.sinceNanos()) / 1e9, Double::sum);
+        }
         log.line("phase " + name + " (" + elapsedSeconds() + " s elapsed)");
+    }
+
+    /**
+     * Seconds spent in each phase so far, in the order they were entered, the current one up to now; a phase
+     * entered twice adds up. The first entry covers the time before the first named phase.
+     */
+    java.util.Map<String, Double> phaseSeconds() {
+        java.util.Map<String, Double> out;
+        synchronized (spent) {
+            out = new java.util.LinkedHashMap<>(spent);
+        }
+        Current c = current.get();
+        out.merge(c.name(), (nanoClock.getAsLong() - c.sinceNanos()) / 1e9, Double::sum);
+        out.replaceAll((k, v) -> Math.round(v * 10) / 10.0);
+        return out;
+    }
+
+    /** One line: each phase and its seconds, e.g. "provision 0.4 s, build-images 3.1 s, …". */
+    String phaseBreakdown() {
+        StringBuilder b = new StringBuilder();
+        phaseSeconds().forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append(' ')
+                .append(String.format(java.util.Locale.ROOT, "%.1f s", v)));
+        return b.toString();
     }
 
     String phase() {

@@ -91,8 +91,15 @@ final class StoredRun {
         }
     }
 
+    /** test.json's key for the wall-clock time of history time 0 (the recorder starts after the cluster is up). */
+    static final String HISTORY_ORIGIN = "history-origin";
+
+    /**
+     * The wall-clock time of history time 0, which the report uses to match node log lines to ops: the recorded
+     * origin, or for runs older than that record, the run's start (their log matching is off by the cluster start).
+     */
     static Instant startedAt(Map<String, Object> testJson) {
-        Object s = testJson.get("started-at");
+        Object s = testJson.getOrDefault(HISTORY_ORIGIN, testJson.get("started-at"));
         return s == null ? Instant.EPOCH : Instant.parse(s.toString());
     }
 

@@ -178,6 +178,8 @@ final class TestRunner {
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
 
         state.recorder = HistoryRecorder.toFile(run.historyJsonl(), config.concurrency());
+        testJson.put(StoredRun.HISTORY_ORIGIN, Instant.now().toString());
+        step("writing the history origin", () -> run.writeTestJson(testJson));
         progress.recorder(state.recorder);
         Workload workload = Workloads.of(config, "fl" + run.timestamp().replaceAll("[^0-9]", ""),
                 faults.maxWritesPerKey());
@@ -253,9 +255,13 @@ final class TestRunner {
     private Result conclude(RunDir run, Map<String, Object> testJson, Instant startedAt, RunState state,
                             Progress progress) throws IOException {
         progress.phase("check");
+        // the phases so far, beside the verdict on the report and in test.json (so `analyze` shows them again)
+        testJson.put(io.faultline.results.HtmlReport.PHASES_KEY, progress.phaseSeconds().entrySet().stream()
+                .map(e -> Map.of("phase", e.getKey(), "seconds", e.getValue())).toList());
+        step("writing the phase timings", () -> run.writeTestJson(testJson));
         List<Op> history = Files.exists(run.historyJsonl()) ? HistoryReader.read(run.historyJsonl()) : List.of();
         var ending = new RunAnalysis.Ending(state.complete, state.drained, state.problemsAfterHeal);
-        var outcome = RunAnalysis.analyze(run, config, testJson, history, ending, startedAt,
+        var outcome = RunAnalysis.analyze(run, config, testJson, history, ending, StoredRun.startedAt(testJson),
                 state.schedule.clockOffsets());
         int exit = state.error != null && outcome.verdict() != Verdict.INVALID
                 ? FaultlineCli.EXIT_UNKNOWN_OR_ERROR : outcome.exitCode();
@@ -264,6 +270,7 @@ final class TestRunner {
                 history.size(), run.reportHtml()));
         var found = outcome.checks().values().stream().flatMap(r -> r.forbiddenFound().stream()).distinct().toList();
         if (!found.isEmpty()) log.line("anomalies: " + String.join(", ", found));
+        log.line("phases: " + progress.phaseBreakdown());
         Map<String, Long> counts = outcome.summary() == null ? Map.of() : outcome.summary().anomalyCounts();
         List<String> anomalies = found.stream().map(a -> counts.containsKey(a) ? a + " " + counts.get(a) : a).toList();
         List<String> caveats = new java.util.ArrayList<>(outcome.caveats());

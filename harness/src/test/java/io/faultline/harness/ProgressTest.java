@@ -45,4 +45,25 @@ class ProgressTest {
         long workload = Progress.testPhases(config).get(4).expectedSeconds();
         assertEquals(config.timeLimitSeconds(), workload);
     }
+
+    @Test
+    void phaseTimingsAddUpPerPhaseOnTheManualClockAndReadAsOneLine() {
+        AtomicLong now = new AtomicLong(0);
+        var plan = List.of(new Progress.PhasePlan("start-cluster", 10), new Progress.PhasePlan("workload", 60),
+                new Progress.PhasePlan("check", 5));
+        try (var p = new Progress(new RunLog(new PrintStream(new ByteArrayOutputStream())), plan, List::of, 0, now::get)) {
+            p.phase("start-cluster");
+            now.set(12 * S + S / 2);
+            p.phase("workload");
+            now.set(72 * S + S / 2);
+            p.phase("check");
+            now.set(75 * S);
+            var seconds = p.phaseSeconds();
+            assertEquals(List.of("start-cluster", "workload", "check"), List.copyOf(seconds.keySet()));
+            assertEquals(12.5, seconds.get("start-cluster"));
+            assertEquals(60.0, seconds.get("workload"));
+            assertEquals(2.5, seconds.get("check"), "the current phase counts up to now");
+            assertEquals("start-cluster 12.5 s, workload 60.0 s, check 2.5 s", p.phaseBreakdown());
+        }
+    }
 }

@@ -59,7 +59,9 @@ public final class ComparePage {
         Files.createDirectories(dir);
         List<Column> columns = new ArrayList<>();
         Map<String, HistoryMetrics> metrics = new LinkedHashMap<>();
-        for (Side s : sides) {
+        CompareLabels labels = CompareLabels.of(sides);
+        for (int i = 0; i < sides.size(); i++) {
+            Side s = new Side(labels.labels().get(i), sides.get(i).runDir());
             try {
                 List<Op> history = HistoryReader.read(s.runDir().resolve("history.jsonl"));
                 HistoryMetrics m = HistoryMetrics.of(history, FaultBands.of(history));
@@ -71,8 +73,9 @@ public final class ComparePage {
                         Double.NaN, "cannot read the run: " + e.getMessage()));
             }
         }
-        Json.write(dir.resolve(JSON), Map.of("title", title, "columns", columns));
-        HtmlReport.writeAtomically(dir.resolve(PAGE), Html.page(title, body(title, columns, metrics, dir)));
+        Json.write(dir.resolve(JSON), Map.of("title", title, "columns", columns, "differing", labels.differing(),
+                "differences", labels.differences()));
+        HtmlReport.writeAtomically(dir.resolve(PAGE), Html.page(title, body(title, columns, labels, metrics, dir)));
         return columns;
     }
 
@@ -114,12 +117,22 @@ public final class ComparePage {
         return sorted.length == 0 ? Double.NaN : HistoryMetrics.ms(HistoryMetrics.quantile(sorted, q));
     }
 
-    private static String body(String title, List<Column> cols, Map<String, HistoryMetrics> metrics, Path dir) {
+    private static String body(String title, List<Column> cols, CompareLabels labels, Map<String, HistoryMetrics> metrics,
+                               Path dir) {
         var b = new StringBuilder("<h1>").append(Html.esc(title)).append("</h1>");
-        b.append("<p class=\"note\">The same seed and fault schedule against each system, one after the other.</p>");
+        b.append("<p class=\"note\">The runs side by side; each column is named by what differs between them.</p>");
         b.append("<table id=\"compare\"><tr><th></th>");
         cols.forEach(c -> b.append("<th>").append(Html.esc(c.label())).append("</th>"));
-        b.append("</tr>\n<tr><th>verdict</th>");
+        b.append("</tr>\n");
+        for (String key : labels.differing()) {
+            b.append("<tr class=\"differs\"><th>").append(Html.esc(key)).append("</th>");
+            for (int i = 0; i < cols.size(); i++) {
+                String v = labels.differences().get(i).get(key);
+                b.append("<td>").append(Html.esc(v == null ? "(not set)" : v)).append("</td>");
+            }
+            b.append("</tr>\n");
+        }
+        b.append("<tr><th>verdict</th>");
         cols.forEach(c -> b.append("<td><span class=\"verdict ").append(Html.verdictClass(c.verdict())).append("\">")
                 .append(Html.esc(c.verdict().toUpperCase(Locale.ROOT))).append("</span>")
                 .append(c.complete() ? "" : " <span class=\"note\">incomplete</span>")

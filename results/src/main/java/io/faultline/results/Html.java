@@ -79,6 +79,10 @@ final class Html {
             .chart { margin: 1em 0; } .chart svg { display: block; }
             .note { color: #555; font-size: .9em; }
             .zero { color: #aaa; }
+            .why { display: inline-block; margin-top: .2em; border-left: 3px solid #5f3dc4; padding-left: .4em; }
+            #state-timeline { border: 1px solid #ddd; margin: .5em 0; }
+            tr.group th { background: #e3e8ef; text-transform: capitalize; }
+            tr.differs th, tr.differs td { background: #fff3bf; }
             .durability { border-left: 4px solid #6D597A; padding: .4em .8em; background: #f8f4fa; }
             """;
 }

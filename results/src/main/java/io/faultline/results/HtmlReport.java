@@ -49,6 +49,12 @@ public final class HtmlReport {
                           double okOpsPerSecondDuringFaults) {
     }
 
+    /**
+     * The key under which a run's parameters carry its phase timings (phase → seconds), when the runner recorded
+     * them; the report shows them beside the verdict rather than among the parameters.
+     */
+    public static final String PHASES_KEY = "phases";
+
     private HtmlReport() {
     }
 
@@ -116,6 +122,7 @@ public final class HtmlReport {
         private final TreeSet<Integer> embeddedRows = new TreeSet<>();
         private final TreeSet<Long> exampleOps = new TreeSet<>();
         private final StringBuilder out = new StringBuilder(64 * 1024);
+        private StateTimeline timeline;
 
         Builder(ReportInput in, FaultBands faults, HistoryMetrics metrics, PositionOfIndex positions,
                 List<Charts.Chart> charts) {
@@ -131,7 +138,10 @@ public final class HtmlReport {
             section("summary", this::summary);
             section("parameters", this::parameters);
             chooseEmbeddedRows();
+            timeline = safe(() -> StateTimeline.of(in, faults, metrics.durationNanos()),
+                    new StateTimeline(List.of(), in.startedAt(), metrics.durationNanos(), faults, in::colourOf));
             section("anomalies", this::anomalies);
+            section("state", timeline::html);
             section("faults", this::faultsSection);
             section("charts", this::chartsSection);
             section("availability", this::availability);
@@ -172,6 +182,7 @@ public final class HtmlReport {
             rowHtml(b, "history", in.history().size() + " ops (<a href=\"history.jsonl\">history.jsonl</a>, "
                     + "<a href=\"history.edn\">history.edn</a>)");
             row(b, "complete", in.complete() ? "yes" : "no (interrupted)");
+            rateAndPhases(b);
             b.append("</table>\n<table><tr><th>check</th><th>verdict</th><th>forbidden anomalies found</th></tr>");
             in.checks().forEach((name, r) -> {
                 String verdict = r == null || r.verdict() == null ? "UNKNOWN" : r.verdict().name();
@@ -204,16 +215,43 @@ public final class HtmlReport {
                     + Html.esc(d.explanation()) + "</p></div>";
         }
 
+        /** Grouped by what a reader asks: system, settings, workload, faults, versions, the run itself. */
         private String parameters() {
-            Map<String, String> flat = new TreeMap<>();
-            flatten("", in.parameters(), flat);
+            Map<String, Object> shown = new java.util.LinkedHashMap<>(in.parameters());
+            shown.remove(PHASES_KEY); // shown beside the verdict
+            Map<String, Map<String, String>> groups = ParameterGroups.of(shown);
             StringBuilder b = new StringBuilder("<h2 id=\"parameters\">Parameters</h2>");
-            if (flat.isEmpty()) {
+            if (groups.isEmpty()) {
                 return b.append("<p class=\"note\">No parameters recorded.</p>").toString();
             }
-            b.append("<table>");
-            flat.forEach((k, v) -> row(b, k, v));
+            b.append("<table class=\"parameters\">");
+            groups.forEach((group, rows) -> {
+                b.append("<tr class=\"group\"><th colspan=\"2\">").append(Html.esc(group)).append("</th></tr>");
+                rows.forEach((k, v) -> row(b, k, v));
+            });
             return b.append("</table>").toString();
+        }
+
+        /** The rate achieved and, when the run recorded them, its phase timings: next to the verdict. */
+        private void rateAndPhases(StringBuilder b) {
+            HistoryMetrics.Rates rates = safe(metrics::rates, null);
+            String rate = String.format(Locale.ROOT, "%.1f ok ops/s", metrics.meanOkThroughput());
+            if (rates != null) {
+                rate += String.format(Locale.ROOT, " (%.1f outside faults, %.1f during faults)", rates.outsideFaults(),
+                        rates.duringFaults());
+            }
+            Object target = in.parameters().get("parameters") instanceof Map<?, ?> p ? p.get("rate") : null;
+            row(b, "rate achieved", rate + (target == null ? "" : " of " + target + " asked"));
+            if (in.parameters().get(PHASES_KEY) instanceof List<?> phases && !phases.isEmpty()) {
+                StringBuilder t = new StringBuilder();
+                for (Object p : phases) {
+                    if (!(p instanceof Map<?, ?> m)) continue;
+                    t.append(t.length() == 0 ? "" : ", ").append(m.get("phase")).append(' ')
+                            .append(m.get("seconds") instanceof Number n
+                                    ? String.format(Locale.ROOT, "%.1f s", n.doubleValue()) : String.valueOf(m.get("seconds")));
+                }
+                row(b, "phases", t.toString());
+            }
         }
 
         private String anomalies() {
@@ -256,6 +294,8 @@ public final class HtmlReport {
                             b.append(" <span class=\"note\">(key ").append(x.key()).append(")</span>");
                         }
                         b.append("<br>ops: ").append(opLinks(x.ops()));
+                        String why = safe(() -> whyOf(x), "");
+                        if (!why.isEmpty()) b.append("<br><span class=\"why\">").append(why).append("</span>");
                         List<LogExcerpts.Line> lines = excerpts.get(id);
                         if (lines != null && !lines.isEmpty()) {
                             b.append("<details><summary>node logs within ±")
@@ -272,6 +312,19 @@ public final class HtmlReport {
                 b.append(CheckDrawings.html(r));
             }
             return b.toString();
+        }
+
+        /** The state changes on the example's partition that led up to it, from the node logs. */
+        private String whyOf(Example x) {
+            long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
+            for (long i : x.ops()) {
+                Integer pos = positionOfIndex.get(i);
+                if (pos != null) {
+                    min = Math.min(min, in.history().get(pos).time());
+                    max = Math.max(max, in.history().get(pos).time());
+                }
+            }
+            return min <= max ? timeline.why(x, min, max) : "";
         }
 
         private String opLinks(List<Long> ops) {

@@ -131,12 +131,22 @@ final class LogExcerpts {
         return text.contains(" WARN ") || text.contains(" ERROR ") || text.contains(" FATAL ");
     }
 
+    /**
+     * The time a log line starts with: Kafka's log4j {@code [yyyy-MM-dd HH:mm:ss,SSS]} or broker-impl's unbracketed
+     * {@code yyyy-MM-dd HH:mm:ss,SSS [thread]}; null for any other line.
+     */
     Instant timestampOf(String line) {
-        if (line.length() < 25 || line.charAt(0) != '[' || line.charAt(24) != ']') {
+        int start;
+        if (line.length() >= 25 && line.charAt(0) == '[' && line.charAt(24) == ']') {
+            start = 1;
+        } else if (line.length() >= 24 && Character.isDigit(line.charAt(0)) && line.charAt(10) == ' '
+                && line.charAt(23) == ' ') {
+            start = 0;
+        } else {
             return null;
         }
         try {
-            return LocalDateTime.parse(line.substring(1, 24), KAFKA_TS).atZone(logZone).toInstant();
+            return LocalDateTime.parse(line.substring(start, start + 23), KAFKA_TS).atZone(logZone).toInstant();
         } catch (DateTimeParseException e) {
             return null;
         }

@@ -82,4 +82,52 @@ class ComparePageTest {
         String html = Files.readString(tmp.resolve("out/compare.html"));
         assertTrue(html.contains("cannot read the run") && html.contains("v-valid\">VALID"));
     }
+
+    /** test.json as the runner writes it: the run's parameters nested under "parameters". */
+    private static void writeTestJson(RunDir run, String truncation, Instant at) throws Exception {
+        Files.writeString(run.dir().resolve("test.json"), """
+                {"test-name": "%s", "started-at": "%s", "seed": 99,
+                 "versions": {"sut": "broker-impl 0.1.0", "faultline": "0.1.0"},
+                 "parameters": {"sut": "broker-impl", "nodes": 3, "acks": "all", "seed": 99,
+                                "broker-props": {"faultline.truncation": "%s"}}}
+                """.formatted(run.testName(), at, truncation));
+    }
+
+    @Test
+    void twoRunsOfOneSystemInTwoSettingsAreLabelledByWhatDiffersAndKeepBothVerdicts() throws Exception {
+        RunStore store = new RunStore(tmp.resolve("store"));
+        Instant t = Instant.parse("2026-11-03T10:00:00Z");
+        RunDir hw = storedRun(store, "broker-impl-kip-101-loss", t, true);
+        writeTestJson(hw, "high-watermark", t);
+        RunDir epoch = storedRun(store, "broker-impl-kip-101-loss", t.plusSeconds(90), false);
+        writeTestJson(epoch, "leader-epoch", t.plusSeconds(90));
+        Path dir = tmp.resolve("store/compare/y");
+
+        var cols = ComparePage.write("two settings", List.of(new ComparePage.Side("broker-impl", hw.dir()),
+                new ComparePage.Side("broker-impl", epoch.dir())), dir);
+
+        assertEquals(List.of("broker-impl · faultline.truncation=high-watermark", "broker-impl · faultline.truncation=leader-epoch"),
+                cols.stream().map(ComparePage.Column::label).toList());
+        assertEquals(List.of("invalid", "valid"), cols.stream().map(ComparePage.Column::verdict).toList(),
+                "each run keeps its own verdict");
+        String html = Files.readString(dir.resolve("compare.html"));
+        assertTrue(html.contains("<tr class=\"differs\"><th>broker-props.faultline.truncation</th><td>high-watermark</td><td>leader-epoch</td></tr>"),
+                "the differing parameter has a row of its own");
+        assertTrue(!html.contains("<th>started-at</th>"), "the start time is not a difference worth a row");
+        String svg = html.substring(html.indexOf("<svg"));
+        assertTrue(svg.contains("high-watermark p99") && svg.contains("leader-epoch p99"),
+                "each run has its own series on the latency chart");
+    }
+
+    @Test
+    void runsThatDifferInNothingRecordedAreNumbered() throws Exception {
+        RunStore store = new RunStore(tmp.resolve("store"));
+        Instant t = Instant.parse("2026-11-03T10:00:00Z");
+        RunDir a = storedRun(store, "broker-impl-queue", t, false);
+        RunDir b = storedRun(store, "broker-impl-queue", t.plusSeconds(90), true);
+        var cols = ComparePage.write("same", List.of(new ComparePage.Side("broker-impl", a.dir()),
+                new ComparePage.Side("broker-impl", b.dir())), tmp.resolve("out2"));
+        assertEquals(List.of("broker-impl #1", "broker-impl #2"), cols.stream().map(ComparePage.Column::label).toList());
+        assertEquals(List.of("valid", "invalid"), cols.stream().map(ComparePage.Column::verdict).toList());
+    }
 }

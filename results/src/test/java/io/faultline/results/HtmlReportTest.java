@@ -112,6 +112,11 @@ class HtmlReportTest {
         assertTrue(html.contains("leader epoch fenced"), "console.log of n2 near the 30 s example");
         assertFalse(html.contains("too early to matter") || html.contains("outside every window"));
         assertTrue(html.contains("seed") && html.contains("versions.kafka"), "flattened parameters");
+        assertTrue(html.contains("<tr class=\"group\"><th colspan=\"2\">settings</th></tr><tr><th>acks</th><td>all</td></tr>"),
+                "parameters grouped by what a reader asks");
+        assertTrue(html.contains("<tr class=\"group\"><th colspan=\"2\">faults</th></tr><tr><th>nemesis</th>"));
+        assertTrue(html.matches("(?s).*<th>rate achieved</th><td>[0-9.]+ ok ops/s \\([0-9.]+ outside faults, [0-9.]+ during faults\\)</td>.*"),
+                "the rate achieved beside the verdict");
 
         assertEquals("invalid", summary.verdict());
         assertEquals(2L, summary.anomalyCounts().get("lost-write"), "max over checks, not the sum");

@@ -62,6 +62,9 @@ public final class PartitionReplication {
             log.info("{}: follower of {} in epoch {}; truncating to our high watermark {} (high-watermark mode)", tp,
                     leaderId, leaderEpoch, hw);
             replicaLog.truncateTo(hw);
+        } else {
+            // the report's state timeline reads role changes from this line
+            log.info("{}: follower of {} in epoch {}", tp, leaderId, leaderEpoch);
         }
         if (leaderId >= 0 && leaderId != localId) fetchers.addPartition(leaderId, tp, topicId, replicaLog, leaderEpoch);
     }
