@@ -29,9 +29,10 @@ class TxnQueueEndToEndTest {
         String kept = System.getProperty("faultline.keepStore");
         Path store = kept == null ? temp : Path.of(kept);
         // Machinery is asserted (the run completes, both checkers run, transactions commit and abort), not a
-        // verdict: 10 s of workload (~500 transactions, one in four aborted on purpose) and a 3 s recovery do.
+        // verdict, so the recovery wait is short. The workload stays at 20 s: transactions under partitions and
+        // kills are slow (10 s committed only 17 on a loaded machine).
         var r = CliTestSupport.run("test", "--workload", "txn-queue", "--nodes", "3", "--nemesis", "partition,kill",
-                "--time-limit", "10", "--recovery", "3", "--nemesis-interval", "5", "--concurrency", "4", "--rate", "50",
+                "--time-limit", "20", "--recovery", "3", "--nemesis-interval", "5", "--concurrency", "4", "--rate", "50",
                 "--keys", "3", "--seed", "13", "--store", store.toString());
         // a kept store may hold other runs: this test's is the newest of its workload
         List<Path> runs = CliTestSupport.runDirs(store).stream().filter(p -> p.toString().contains("-txn-queue-")).sorted().toList();
