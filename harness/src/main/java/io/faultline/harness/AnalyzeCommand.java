@@ -32,6 +32,12 @@ final class AnalyzeCommand implements Callable<Integer> {
             throw new IllegalArgumentException(dir.resolve(e.getMessage()).toString()); // one line: file, line, what
         }
         var ops = read.ops();
+        Path stored = dir.resolve("results.json");
+        if (ops.isEmpty() && Files.isRegularFile(stored)) {
+            // An empty history can only give `unknown`: never let it silently replace a verdict made from more.
+            throw new IllegalArgumentException(history + " holds no operations; refusing to replace the stored "
+                    + "results (verdict " + storedVerdict(stored) + "): results.json, report.html and plots unchanged");
+        }
         var ending = RunAnalysis.Ending.ofStored(dir);
         var outcome = RunAnalysis.analyze(StoredRun.runDirOf(dir), config, testJson, ops, ending,
                 StoredRun.startedAt(testJson), StoredRun.readClocks(dir), read.caveats(), edn);
@@ -39,5 +45,14 @@ final class AnalyzeCommand implements Callable<Integer> {
                 + (outcome.caveats().isEmpty() ? "" : " (" + String.join("; ", outcome.caveats()) + ")")
                 + "; report: " + dir.resolve("report.html"));
         return outcome.exitCode();
+    }
+
+    private static String storedVerdict(Path resultsJson) {
+        try {
+            String v = StoredRun.JSON.readTree(resultsJson.toFile()).path("verdict").asText("");
+            return v.isEmpty() ? "not recorded" : v.toLowerCase(java.util.Locale.ROOT);
+        } catch (java.io.IOException unreadable) {
+            return "unreadable";
+        }
     }
 }

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -86,5 +87,33 @@ class AnalyzeBadInputTest {
         params.remove("nodes");
         StoredRun.JSON.writeValue(dir.resolve("test.json").toFile(), Map.of("parameters", params));
         assertOneLine(CliTestSupport.run("analyze", dir.toString()), "test.json", "missing a setting");
+    }
+
+    @Test
+    void anEmptyHistoryNeverReplacesStoredResults(@TempDir Path store) throws IOException {
+        Path dir = runDir(store);
+        Files.writeString(dir.resolve("history.jsonl"), history(""));
+        CliTestSupport.run("analyze", dir.toString());
+        byte[] results = Files.readAllBytes(dir.resolve("results.json"));
+        byte[] report = Files.readAllBytes(dir.resolve("report.html"));
+        Files.write(dir.resolve("history.jsonl"), new byte[0]);
+        assertOneLine(CliTestSupport.run("analyze", dir.toString()), "history.jsonl holds no operations",
+                "refusing to replace the stored results (verdict ");
+        assertArrayEquals(results, Files.readAllBytes(dir.resolve("results.json")), "results.json kept");
+        assertArrayEquals(report, Files.readAllBytes(dir.resolve("report.html")), "report.html kept");
+    }
+
+    @Test
+    void aNonUtf8ByteInTheHistoryIsOneLine(@TempDir Path store) throws IOException {
+        Path dir = runDir(store);
+        byte[] head = history("{\"index\":2,\"error\":\"").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] tail = ("\"}\n" + HistoryJson.toJson(new Op(3, OpType.INVOKE, 1, 3, Op.CRASH, OpValue.None.INSTANCE, null))
+                + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        var bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes(head);
+        bytes.write(0xfe);
+        bytes.writeBytes(tail);
+        Files.write(dir.resolve("history.jsonl"), bytes.toByteArray());
+        assertOneLine(CliTestSupport.run("analyze", dir.toString()), "history.jsonl line 3", "not UTF-8");
     }
 }

@@ -28,9 +28,12 @@ class TxnQueueEndToEndTest {
     void txnQueueRunUnderPartitionAndKillIsJudged(@TempDir Path temp) throws Exception {
         String kept = System.getProperty("faultline.keepStore");
         Path store = kept == null ? temp : Path.of(kept);
+        // Machinery is asserted (the run completes, both checkers run, transactions commit and abort), not a
+        // verdict, so the recovery wait is short. The workload stays at 20 s: transactions under partitions and
+        // kills are slow (10 s committed only 17 on a loaded machine).
         var r = CliTestSupport.run("test", "--workload", "txn-queue", "--nodes", "3", "--nemesis", "partition,kill",
-                "--time-limit", "20", "--nemesis-interval", "5", "--concurrency", "4", "--rate", "50", "--keys", "3",
-                "--seed", "13", "--store", store.toString());
+                "--time-limit", "20", "--recovery", "3", "--nemesis-interval", "5", "--concurrency", "4", "--rate", "50",
+                "--keys", "3", "--seed", "13", "--store", store.toString());
         // a kept store may hold other runs: this test's is the newest of its workload
         List<Path> runs = CliTestSupport.runDirs(store).stream().filter(p -> p.toString().contains("-txn-queue-")).sorted().toList();
         Path run = runs.get(runs.size() - 1);

@@ -67,6 +67,16 @@ public final class LazyFs extends FuseStubFS {
      *                  6 ms per fsync on the project's shared VMs), which is no part of what a run should measure.
      */
     public LazyFs(Path backing, boolean realFsync) throws IOException {
+        // FuseStubFS's constructor loads libfuse2: check (and provision) FUSE in the argument list, which runs first.
+        this(fuseChecked(backing), realFsync, true);
+    }
+
+    private static Path fuseChecked(Path backing) {
+        HostFuse.ensureAvailable();
+        return backing;
+    }
+
+    private LazyFs(Path backing, boolean realFsync, boolean fuseChecked) throws IOException {
         this.realFsync = realFsync;
         this.backing = backing.toAbsolutePath().normalize();
         this.root = this.backing.toString();

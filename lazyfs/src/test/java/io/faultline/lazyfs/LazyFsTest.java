@@ -1,6 +1,7 @@
 package io.faultline.lazyfs;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The filesystem's forgetting, through a real FUSE mount on the host. */
 class LazyFsTest {
     private Mounted m;
+
+    /** Once per class: provisions libfuse2 when it can, else the class fails with one line saying what to install. */
+    @BeforeAll
+    static void fuseOnThisHost() {
+        HostFuse.ensureAvailable();
+    }
 
     @BeforeEach
     void mount() throws IOException {

@@ -57,8 +57,8 @@ class ApacheKafkaFaultsDockerTest {
     static void start() throws Exception {
         kafka = SutCluster.start(new ApacheKafka(KafkaSettings.defaults()), 3, Duration.ofSeconds(180));
         try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
+            KafkaAdmin.createTopics(admin, Duration.ofSeconds(60), new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
+                    .configs(Map.of("min.insync.replicas", "2")));
         }
         try (var producer = producer()) {
             List<Future<?>> acks = new ArrayList<>();

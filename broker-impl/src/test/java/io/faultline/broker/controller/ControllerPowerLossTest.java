@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.faultline.broker.common.Time;
+import io.faultline.lazyfs.HostFuse;
 import io.faultline.lazyfs.LazyFs;
 import io.faultline.lazyfs.LazyFsMain;
 import java.io.IOException;
@@ -34,6 +35,7 @@ import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.requests.RequestHeader;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -60,11 +62,14 @@ class ControllerPowerLossTest {
     private final ControllerSettings settings = ControllerSettings.DEFAULTS.withSessionTimeout(600_000, 500)
             .withRaft(500, 1000, 40).withRaftSegmentBytes(64 << 10);
 
+    /** Once per class: provisions libfuse2 when it can, else fails with one line saying what to install. */
+    @BeforeAll
+    static void fuseOnThisHost() {
+        HostFuse.ensureAvailable();
+    }
+
     @BeforeEach
     void mountLazyFs() throws IOException {
-        if (!Files.exists(Path.of("/dev/fuse"))) {
-            throw new IllegalStateException("/dev/fuse is missing: this test needs FUSE (Debian: fuse libfuse2)");
-        }
         dir = Files.createTempDirectory("controller-power");
         backing = Files.createDirectories(dir.resolve("backing"));
         mount = Files.createDirectories(dir.resolve("mount"));

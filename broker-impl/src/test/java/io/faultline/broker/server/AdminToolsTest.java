@@ -74,7 +74,7 @@ class AdminToolsTest {
     @Test
     void deleteGroupsAndOffsets() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("t1", 1, (short) 1), new NewTopic("t2", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("t1", 1, (short) 1), new NewTopic("t2", 1, (short) 1));
             produce(b, "t1", 3);
             produce(b, "t2", 3);
             try (KafkaConsumer<String, String> c = member(b, "idle")) { // a group that only has offsets left
@@ -116,7 +116,7 @@ class AdminToolsTest {
     void deleteRecordsAndDescribeLogDirs() throws Exception {
         TopicPartition tp = new TopicPartition("dr", 0);
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("dr", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("dr", 1, (short) 1));
             produce(b, "dr", 10);
             DeletedRecords deleted = admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(4)))
                     .lowWatermarks().get(tp).get();
@@ -158,7 +158,7 @@ class AdminToolsTest {
     @Test
     void createPartitions() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("grow", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("grow", 1, (short) 1));
             admin.createPartitions(Map.of("grow", NewPartitions.increaseTo(3))).all().get();
             assertEquals(3, admin.describeTopics(List.of("grow")).allTopicNames().get().get("grow").partitions().size());
             ExecutionException shrink = assertThrows(ExecutionException.class,
@@ -178,7 +178,7 @@ class AdminToolsTest {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin();
              KafkaProducer<String, String> p = b.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all",
                      ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false, ProducerConfig.RETRIES_CONFIG, 0))) {
-            admin.createTopics(List.of(new NewTopic("cfg", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("cfg", 1, (short) 1));
             String big = "x".repeat(400_000);
             p.send(new ProducerRecord<>("cfg", 0, "k", big)).get();
             assertEquals(1, segmentFiles(partitionDir));

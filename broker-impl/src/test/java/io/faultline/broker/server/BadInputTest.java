@@ -40,7 +40,7 @@ class BadInputTest {
     static void start() throws Exception {
         broker = TestBroker.start(dir, Map.of("socket.request.max.bytes", "1048576"));
         try (Admin a = broker.admin()) {
-            a.createTopics(List.of(new NewTopic("steady", 1, (short) 1))).all().get();
+            TestBroker.createTopics(a, new NewTopic("steady", 1, (short) 1));
         }
     }
 

@@ -47,7 +47,7 @@ class ConsumerGroupTest {
     @Test
     void membersSplitPartitionsAndHandOverWithoutDuplicatesOrGaps() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("g", 6, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("g", 6, (short) 1));
             int n = 1200;
             produce(b, "g", n, 6);
             List<KafkaConsumer<String, String>> cs = new ArrayList<>();
@@ -135,7 +135,7 @@ class ConsumerGroupTest {
         int port;
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
             port = b.port();
-            admin.createTopics(List.of(new NewTopic("resume", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("resume", 1, (short) 1));
             produce(b, "resume", 100, 1);
             try (KafkaConsumer<String, String> c = b.consumer(Map.of(ConsumerConfig.GROUP_ID_CONFIG, "g2",
                     ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10))) {
@@ -174,7 +174,7 @@ class ConsumerGroupTest {
         TestBroker b = TestBroker.start(dir);
         int port = b.port();
         try (Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("live", 2, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("live", 2, (short) 1));
         }
         produce(b, "live", 10, 2);
         java.util.concurrent.atomic.AtomicInteger assigned = new java.util.concurrent.atomic.AtomicInteger();
@@ -224,8 +224,7 @@ class ConsumerGroupTest {
         int port;
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
             port = b.port();
-            admin.createTopics(List.of(new NewTopic("gone", 1, (short) 1), new NewTopic("kept", 1, (short) 1)))
-                    .all().get();
+            TestBroker.createTopics(admin, new NewTopic("gone", 1, (short) 1), new NewTopic("kept", 1, (short) 1));
             admin.alterConsumerGroupOffsets("g3", Map.of(new TopicPartition("gone", 0), new OffsetAndMetadata(5),
                     new TopicPartition("kept", 0), new OffsetAndMetadata(7))).all().get();
             admin.deleteTopics(List.of("gone")).all().get();

@@ -49,7 +49,7 @@ class FetchAndOffsetsTest {
     void fetchWaitsForDataOrMaxWaitAndAnswersOutOfRange() throws Exception {
         ManualTime time = new ManualTime();
         try (TestBroker b = TestBroker.startOnManualClock(dir, time); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("wait", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("wait", 1, (short) 1));
             Uuid id = admin.describeTopics(List.of("wait")).allTopicNames().get().get("wait").topicId();
             PartitionManager partitions = b.broker.context().partitions();
             try (RawClient c = new RawClient(b.port())) {
@@ -101,7 +101,7 @@ class FetchAndOffsetsTest {
     @Test
     void listOffsetsByTimestamp() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("ts", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("ts", 1, (short) 1));
             TopicPartition tp = new TopicPartition("ts", 0);
             long base = System.currentTimeMillis() / 1000 * 1000; // only a base for the stamps, never a duration
             try (KafkaProducer<String, String> p = b.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
@@ -129,7 +129,7 @@ class FetchAndOffsetsTest {
     @Test
     void responseMaxBytesStillReturnsOneWholeBatch() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("big", 2, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("big", 2, (short) 1));
             Uuid id = admin.describeTopics(List.of("big")).allTopicNames().get().get("big").topicId();
             try (KafkaProducer<String, String> p = b.producer(Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
                 String large = "x".repeat(5000);

@@ -186,7 +186,7 @@ class HostileProduceTest {
     @Test
     void validBatchesOfEveryCodecAreAccepted() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("hostile", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("hostile", 1, (short) 1));
             Uuid id = admin.describeTopics(List.of("hostile")).allTopicNames().get().get("hostile").topicId();
             List<Compression> codecs = List.of(Compression.NONE, Compression.gzip().build(),
                     Compression.snappy().build(), Compression.lz4().build(), Compression.zstd().build());
@@ -219,7 +219,7 @@ class HostileProduceTest {
     void everyBadBatchIsRefusedAndThePartitionStaysReadable() throws Exception {
         Map<String, Short> actual = new LinkedHashMap<>();
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("hostile", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("hostile", 1, (short) 1));
             Uuid id = admin.describeTopics(List.of("hostile")).allTopicNames().get().get("hostile").topicId();
             try (RawClient c = new RawClient(b.port())) {
                 assertEquals(Errors.NONE.code(), produce(c, id, plain("first")));

@@ -58,7 +58,7 @@ class IdempotentProducerTest {
         Uuid id;
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
             port = b.port();
-            admin.createTopics(List.of(new NewTopic("idem", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("idem", 1, (short) 1));
             id = admin.describeTopics(List.of("idem")).allTopicNames().get().get("idem").topicId();
             try (RawClient c = new RawClient(b.port())) {
                 ProduceResponseData.PartitionProduceResponse r = produce(c, id, batch(7000, (short) 0, 0, 3));
@@ -97,7 +97,7 @@ class IdempotentProducerTest {
         TestBroker b = TestBroker.start(dir);
         int port = b.port();
         try (Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("idem-restart", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("idem-restart", 1, (short) 1));
         }
         int n = 3000;
         List<Future<RecordMetadata>> acks = new ArrayList<>();

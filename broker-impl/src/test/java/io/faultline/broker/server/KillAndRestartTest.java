@@ -73,7 +73,7 @@ class KillAndRestartTest {
             awaitListening(port, broker);
             String bootstrap = "127.0.0.1:" + port;
             try (Admin admin = TestBroker.admin(bootstrap)) {
-                admin.createTopics(List.of(new NewTopic("crash", 2, (short) 1))).all().get();
+                TestBroker.createTopics(admin, new NewTopic("crash", 2, (short) 1));
             }
             AtomicBoolean stop = new AtomicBoolean();
             try (KafkaProducer<String, String> p = TestBroker.producer(bootstrap, Map.of(ProducerConfig.ACKS_CONFIG,

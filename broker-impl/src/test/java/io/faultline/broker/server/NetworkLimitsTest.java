@@ -48,7 +48,7 @@ class NetworkLimitsTest {
     @Test
     void pipelinedRequestsAreAnsweredInOrder() throws Exception {
         try (TestBroker b = TestBroker.start(dir); org.apache.kafka.clients.admin.Admin admin = b.admin()) {
-            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("pipe", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new org.apache.kafka.clients.admin.NewTopic("pipe", 1, (short) 1));
             org.apache.kafka.common.Uuid id = admin.describeTopics(List.of("pipe")).allTopicNames().get().get("pipe")
                     .topicId();
             try (RawClient c = new RawClient(b.port())) {

@@ -70,7 +70,7 @@ class ProduceMemoryTest {
     }
 
     private static Uuid create(Admin admin, String topic) throws Exception {
-        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        TestBroker.createTopics(admin, new NewTopic(topic, 1, (short) 1));
         return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).topicId();
     }
 

@@ -44,8 +44,8 @@ class ProduceValidationTest {
     @Test
     void invalidBatchesAreRejectedPerPartition() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("val", 1, (short) 1)
-                    .configs(Map.of("max.message.bytes", "2000")))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("val", 1, (short) 1)
+                    .configs(Map.of("max.message.bytes", "2000")));
             Uuid id = admin.describeTopics(List.of("val")).allTopicNames().get().get("val").topicId();
             try (RawClient c = new RawClient(b.port())) {
                 MemoryRecords v1 = MemoryRecords.withRecords(RecordBatch.MAGIC_VALUE_V1, 0L, Compression.NONE,
@@ -81,7 +81,7 @@ class ProduceValidationTest {
     @Test
     void compressedBatchesAreStoredIntact() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("zip", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("zip", 1, (short) 1));
             Uuid id = admin.describeTopics(List.of("zip")).allTopicNames().get().get("zip").topicId();
             SimpleRecord[] recs = new SimpleRecord[50];
             for (int i = 0; i < recs.length; i++) recs[i] = new SimpleRecord(("key" + i).getBytes(), ("value" + i).getBytes());
@@ -118,7 +118,7 @@ class ProduceValidationTest {
     @Test
     void acksZeroGetsNoAnswerAndAFailureClosesTheConnection() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("quiet", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("quiet", 1, (short) 1));
             Uuid id = admin.describeTopics(List.of("quiet")).allTopicNames().get().get("quiet").topicId();
             try (RawClient c = new RawClient(b.port())) {
                 ProduceRequestData req = new ProduceRequestData().setAcks((short) 0).setTimeoutMs(5000);

@@ -107,7 +107,7 @@ public final class ProtocolFuzz {
         startBroker();
         Uuid topicId;
         try (Admin admin = TestBroker.admin(bootstrap())) {
-            admin.createTopics(List.of(new NewTopic("fz", 2, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("fz", 2, (short) 1));
             topicId = admin.describeTopics(List.of("fz")).allTopicNames().get().get("fz").topicId();
         }
         buildSeeds(topicId);

@@ -79,7 +79,7 @@ class ReplicatedClusterTest {
             for (Future<KafkaBroker> f : started) brokers.add(f.get(90, TimeUnit.SECONDS));
             String bootstrap = "127.0.0.1:" + client[0] + ",127.0.0.1:" + client[1] + ",127.0.0.1:" + client[2];
             try (Admin admin = TestBroker.admin(bootstrap)) {
-                admin.createTopics(List.of(new NewTopic("r", 1, (short) 3))).all().get(30, TimeUnit.SECONDS);
+                TestBroker.createTopics(admin, new NewTopic("r", 1, (short) 3));
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
                         describe(admin).partitions().get(0).isr().size() == 3);
             }

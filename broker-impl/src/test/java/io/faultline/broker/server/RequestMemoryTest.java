@@ -52,7 +52,7 @@ class RequestMemoryTest {
     void aDozenStalledHundredMegabyteFramesCostAlmostNothing() throws Exception {
         try (TestBroker b = TestBroker.start(dir, Map.of("queued.max.request.bytes", "104857600"));
              Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("calm", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("calm", 1, (short) 1));
             MemoryPool pool = b.broker.socketServer().memoryPool();
             List<Socket> hostile = new ArrayList<>();
             try {
@@ -78,7 +78,7 @@ class RequestMemoryTest {
         try (TestBroker b = TestBroker.start(dir, Map.of("queued.max.request.bytes", Integer.toString(frame * 2),
                 "socket.request.max.bytes", Integer.toString(frame)));
              Admin admin = b.admin()) {
-            admin.createTopics(List.of(new NewTopic("calm", 1, (short) 1))).all().get();
+            TestBroker.createTopics(admin, new NewTopic("calm", 1, (short) 1));
             MemoryPool pool = b.broker.socketServer().memoryPool();
             List<Socket> hostile = new ArrayList<>();
             List<Thread> writers = new ArrayList<>();

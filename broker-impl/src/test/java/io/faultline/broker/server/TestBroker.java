@@ -4,14 +4,20 @@ import io.faultline.broker.config.BrokerConfig;
 import io.faultline.broker.common.Time;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -123,6 +129,30 @@ final class TestBroker implements AutoCloseable {
         c.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10000);
         c.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20000);
         return Admin.create(c);
+    }
+
+    /**
+     * Creates the topics and waits, idempotently. The admin client retries a CreateTopics whose answer timed out
+     * (a busy machine), and the retry meets the topic its first attempt made: TopicExistsException then means
+     * success, as long as the existing topic has the partitions and replication factor asked for.
+     */
+    static void createTopics(Admin admin, NewTopic... topics) throws Exception {
+        Map<String, KafkaFuture<Void>> created = admin.createTopics(List.of(topics)).values();
+        for (NewTopic wanted : topics) {
+            try {
+                created.get(wanted.name()).get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) throw e;
+                TopicDescription d = admin.describeTopics(List.of(wanted.name())).allTopicNames().get().get(wanted.name());
+                int replicas = d.partitions().get(0).replicas().size();
+                boolean same = (wanted.numPartitions() < 0 || d.partitions().size() == wanted.numPartitions())
+                        && (wanted.replicationFactor() < 0 || replicas == wanted.replicationFactor());
+                if (!same) {
+                    throw new AssertionError("topic " + wanted.name() + " already exists with " + d.partitions().size()
+                            + " partitions and replication " + replicas + ", not as asked: " + wanted, e);
+                }
+            }
+        }
     }
 
     KafkaProducer<String, String> producer(Map<String, Object> extra) {

@@ -98,9 +98,10 @@ final class QueueAnalysis {
                         if (s.offset() != null) {
                             l.observe(s.offset(), s.value(), pos);
                         }
-                    } else if (op.type() == OpType.INFO && s.offset() != null) {
+                    } else if (QueueRules.acknowledged(op, s)) {
                         // One send of a multi-send op was acknowledged with its offset even though another
-                        // failed or timed out: that one is committed as surely as an ok send.
+                        // failed or timed out: that one is committed as surely as an ok send. (Not in a
+                        // transaction whose commit ended info: below, only a read proves it committed.)
                         l.acknowledged.put(s.value(), 1);
                         l.observe(s.offset(), s.value(), pos);
                     }

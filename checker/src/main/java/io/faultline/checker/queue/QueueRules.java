@@ -1,6 +1,7 @@
 package io.faultline.checker.queue;
 
 import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpType;
 import io.faultline.checker.history.OpValue;
 
@@ -20,6 +21,17 @@ final class QueueRules {
      */
     static boolean delivers(OpType type) {
         return type == OpType.OK || type == OpType.INFO;
+    }
+
+    /**
+     * Whether this send, in an op completing this way, was acknowledged for good. Every send of an ok op was. A
+     * send of an indeterminate op that got its own offset back was too (the sends of one plain op are not atomic)
+     * -- except in a transaction ({@code f = txn}): its sends are acknowledged before the commit, and a commit that
+     * ended info may have aborted them all, so only a read proves they count (as the txn checker has it).
+     */
+    static boolean acknowledged(Op op, MicroOp.Send send) {
+        return op.type() == OpType.OK
+                || (op.type() == OpType.INFO && send.offset() != null && !Op.TXN.equals(op.f()));
     }
 
     /** Every record an op polled, per key, in the order its polls returned them (kafka.clj's op-reads). */

@@ -88,8 +88,9 @@ public final class TotalQueueChecker implements Checker {
                 if (m instanceof MicroOp.Send s) {
                     PerKey pk = keys.computeIfAbsent(s.key(), k -> new PerKey());
                     // A send that got its own offset back was acknowledged even inside an indeterminate op
-                    // (sends within one op are not atomic), so it counts as an ok send.
-                    OpType outcome = op.type() == OpType.INFO && s.offset() != null ? OpType.OK : op.type();
+                    // (sends within one op are not atomic), so it counts as an ok send -- unless the op is a
+                    // transaction whose commit ended info (QueueRules.acknowledged).
+                    OpType outcome = QueueRules.acknowledged(op, s) ? OpType.OK : op.type();
                     pk.sent.put(s.value(), outcome.ordinal());
                     pk.sentOp.put(s.value(), op.index());
                     attempted++;

@@ -55,4 +55,37 @@ class HistoryReaderBadInputTest {
         assertTrue(e2.getMessage().startsWith("history.jsonl line 2: op without type or f"), e2.getMessage());
         assertTrue(!e2.getMessage().contains("\n"));
     }
+
+    static Path writeBytes(Path dir, byte[]... parts) throws IOException {
+        var out = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) out.writeBytes(p);
+        Path f = dir.resolve("history.jsonl");
+        Files.write(f, out.toByteArray());
+        return f;
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aNonUtf8ByteInAMiddleLineNamesFileAndLine(@TempDir Path dir) throws IOException {
+        Path f = writeBytes(dir, utf8(HistoryJson.toJson(A) + "\n{\"index\":1,\"error\":\"a"), new byte[] {(byte) 0xff},
+                utf8("\"}\n" + HistoryJson.toJson(B) + "\n"));
+        var e = assertThrows(HistoryReader.MalformedHistoryException.class, () -> HistoryReader.readWithCaveats(f));
+        assertEquals("history.jsonl line 2: not UTF-8 text (byte 0xff at column 22)", e.getMessage());
+        var strict = assertThrows(HistoryReader.MalformedHistoryException.class, () -> HistoryReader.readStrict(f));
+        assertEquals(e.getMessage(), strict.getMessage());
+    }
+
+    @Test
+    void aTornLastLineWithANonUtf8ByteIsDroppedWithACaveat(@TempDir Path dir) throws IOException {
+        // A multi-byte character cut in half by the crash: its first byte is the file's last.
+        Path f = writeBytes(dir, utf8(HistoryJson.toJson(A) + "\n" + HistoryJson.toJson(B) + "\n{\"error\":\"caf"),
+                new byte[] {(byte) 0xc3});
+        HistoryReader.Read r = HistoryReader.readWithCaveats(f);
+        assertEquals(List.of(A, B), r.ops());
+        assertEquals(List.of("dropped the last line of history.jsonl (line 3, torn or not JSON: not UTF-8 text "
+                + "(byte 0xc3 at column 14))"), r.caveats());
+    }
 }

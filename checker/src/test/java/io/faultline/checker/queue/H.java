@@ -52,6 +52,18 @@ final class H {
                 type == OpType.OK ? null : "boom");
     }
 
+    /** A transaction (f = txn) of sends only; each triple is {key, value, offset}, offset -1 meaning unknown. */
+    H txnSends(int process, OpType type, long[]... kvo) {
+        List<MicroOp> inv = new ArrayList<>();
+        List<MicroOp> done = new ArrayList<>();
+        for (long[] t : kvo) {
+            inv.add(MicroOp.Send.invoke((int) t[0], t[1]));
+            done.add(new MicroOp.Send((int) t[0], t[1], t[2] < 0 ? null : t[2]));
+        }
+        return pair(process, Op.TXN, new OpValue.Txn(inv), type, new OpValue.Txn(done),
+                type == OpType.OK ? null : "commitTransaction timed out");
+    }
+
     /** An OK poll of one key; {@code offsetValue} alternates offset, value. */
     H poll(int process, int key, long... offsetValue) {
         return poll(process, OpType.OK, Map.of(key, recs(offsetValue)));

@@ -118,4 +118,44 @@ class QueueDefectsTest {
         }
         return out;
     }
+
+    @Test
+    void aTransactionWhoseCommitEndedInfoCountsOnlyIfSomethingReadIt() {
+        // Txn A's send got offset 0 back, then its commit failed (info): it aborted, so read_committed readers
+        // skip it (offset 1 is its abort marker). Txn B committed 11 at offset 2. Nothing was lost.
+        H h = new H().txnSends(0, OpType.INFO, new long[] {K, 10, 0})
+                .txnSends(1, OpType.OK, new long[] {K, 11, 2})
+                .assign(2, false, K).poll(2, K, 2, 11);
+        CheckResult queue = QueueChecker.forRun(false).check(h.ops());
+        assertEquals(0L, queue.count("lost-write"), queue::toString);
+        assertEquals(0L, queue.count("unseen"), queue::toString);
+        assertEquals(Verdict.VALID, queue.verdict(), queue::toString);
+        CheckResult total = new TotalQueueChecker().check(h.ops());
+        assertEquals(0L, total.count("lost"), total::toString);
+        assertEquals(Verdict.VALID, total.verdict(), total::toString);
+    }
+
+    @Test
+    void aTransactionWhoseCommitEndedInfoButWasReadIsCommittedInFull() {
+        // Txn A's commit ended info but it did commit: one of its two values was read, so the other, below the
+        // furthest read, is lost -- as the txn checker counts an info transaction someone read.
+        H h = new H().txnSends(0, OpType.INFO, new long[] {K, 10, 0}, new long[] {K, 11, 1})
+                .txnSends(1, OpType.OK, new long[] {K, 12, 3})
+                .assign(2, false, K).poll(2, K, 1, 11, 3, 12);
+        CheckResult queue = QueueChecker.forRun(false).check(h.ops());
+        assertEquals(1L, queue.count("lost-write"), queue::toString);
+        assertEquals(Verdict.INVALID, queue.verdict(), queue::toString);
+    }
+
+    @Test
+    void aPlainSendOpsAcknowledgedSendStaysCommittedWhenAnotherOfItsSendsTimedOut() {
+        // Outside a transaction a send's own acknowledgement is final: lost when a later value was read past it.
+        H h = new H().sends(0, OpType.INFO, new long[] {K, 10, 0}, new long[] {K, 11, -1})
+                .send(1, K, 12, 1)
+                .assign(2, false, K).poll(2, K, 1, 12);
+        CheckResult queue = QueueChecker.forRun(false).check(h.ops());
+        assertEquals(1L, queue.count("lost-write"), queue::toString);
+        CheckResult total = new TotalQueueChecker().check(h.ops());
+        assertEquals(1L, total.count("lost"), total::toString);
+    }
 }

@@ -61,7 +61,7 @@ final class KafkaTestClients {
 
     static void createTopic(String bootstrap, NewTopic topic) throws Exception {
         try (Admin admin = KafkaAdmin.create(bootstrap)) {
-            admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            KafkaAdmin.createTopics(admin, java.time.Duration.ofSeconds(30), topic);
             // metadata reaches every broker shortly after creation; wait until a leader is known
             long deadline = System.currentTimeMillis() + 30_000;
             while (System.currentTimeMillis() < deadline) {

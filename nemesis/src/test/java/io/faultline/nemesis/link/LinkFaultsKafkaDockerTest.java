@@ -51,8 +51,8 @@ class LinkFaultsKafkaDockerTest {
         links = new LinkNemesis(List.of(), List.of(ApacheKafka.PORT)); // the host's clients are routed too
         links.setup(ctx); // routes every inter-node connection through the proxy; old ones are reset and reopen
         try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
+            KafkaAdmin.createTopics(admin, Duration.ofSeconds(60), new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
+                    .configs(Map.of("min.insync.replicas", "2")));
         }
         assertTrue(awaitIsr(3, 120_000), "full ISR through the proxies, isr=" + isr());
     }

@@ -133,8 +133,8 @@ class PowerLossKafkaDockerTest {
         var sut = new ApacheKafka(settings);
         var kafka = SutCluster.start(sut, sut.buildImage(), 3, Duration.ofSeconds(300), LazyFsMount::on);
         try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
-                    .configs(Map.of("min.insync.replicas", "2")))).all().get(60, TimeUnit.SECONDS);
+            KafkaAdmin.createTopics(admin, Duration.ofSeconds(60), new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
+                    .configs(Map.of("min.insync.replicas", "2")));
         }
         return kafka;
     }

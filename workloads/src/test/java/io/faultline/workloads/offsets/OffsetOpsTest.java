@@ -42,6 +42,17 @@ class OffsetOpsTest {
         return new OffsetChecker("t", opts).check(ops);
     }
 
+    /** Linearizable, but vacuously: a run whose writes and reads all failed (or never ran) tested nothing. */
+    @Test
+    void aRunWithNoCompletedWriteOrReadIsUnknownNotValid() {
+        assertEquals(Verdict.UNKNOWN, check(List.of()).verdict());
+        H failedOnly = new H().op(OpType.INVOKE, 0, 1, "write", "1 10").op(OpType.FAIL, 0, 2, "write", "1 10")
+                .op(OpType.INVOKE, 1, 3, "read", "1").op(OpType.FAIL, 1, 4, "read", "1");
+        CheckResult r = check(failedOnly.ops);
+        assertEquals(Verdict.UNKNOWN, r.verdict(), r::toString);
+        assertTrue(r.error().startsWith("nothing to judge"), r::toString);
+    }
+
     @Test
     void valuesRoundTripAndBadOnesAreNamed() {
         assertEquals(new OffsetOps.KeyValue(3, 17L), OffsetOps.KeyValue.parse(new OffsetOps.KeyValue(3, 17L).text()));
