@@ -258,18 +258,32 @@ public final class OffsetStore {
         long now = time.milliseconds();
         commits.forEach((p, c) -> records.add(new SimpleRecord(now, key(groupId, p), value(c))));
         int p = partitionFor(groupId);
-        synchronized (lockFor(groupId)) {
-            Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                    records.toArray(new SimpleRecord[0])));
-            if (visibleAtOnce) {
-                materialize(p, part);
-                show(groupId, new HashMap<>(commits));
-            } else {
-                pending.get(p).add(new Pending(r.lastOffset() + 1, groupId, new HashMap<>(commits)));
-                materialize(p, part);
+        List<Runnable> completions = new ArrayList<>(1);
+        try {
+            synchronized (lockFor(groupId)) {
+                Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                        records.toArray(new SimpleRecord[0])), completions::add);
+                if (visibleAtOnce) {
+                    materialize(p, part);
+                    show(groupId, new HashMap<>(commits));
+                } else {
+                    pending.get(p).add(new Pending(r.lastOffset() + 1, groupId, new HashMap<>(commits)));
+                    materialize(p, part);
+                }
+                return java.util.OptionalLong.of(r.lastOffset() + 1);
             }
-            return java.util.OptionalLong.of(r.lastOffset() + 1);
+        } finally {
+            completeOutsideLocks(completions);
         }
+    }
+
+    /**
+     * Runs what an append under a partition lock deferred (the high-watermark move, waking waiting operations),
+     * after that lock is released: a woken OffsetFetch answers under its operation's lock and takes the partition
+     * lock, so completing it while holding the partition lock deadlocks against it.
+     */
+    private static void completeOutsideLocks(List<Runnable> completions) {
+        for (Runnable r : completions) r.run();
     }
 
     /**
@@ -283,10 +297,15 @@ public final class OffsetStore {
     public long barrier(String groupId) {
         Partition part = offsetsLeaderPartition(groupId);
         byte[] key = ByteBuffer.allocate(2).putShort(BARRIER_KEY_VERSION).array();
-        synchronized (lockFor(groupId)) {
-            Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                    new SimpleRecord(time.milliseconds(), key, null)));
-            return r.lastOffset() + 1;
+        List<Runnable> completions = new ArrayList<>(1);
+        try {
+            synchronized (lockFor(groupId)) {
+                Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                        new SimpleRecord(time.milliseconds(), key, null)), completions::add);
+                return r.lastOffset() + 1;
+            }
+        } finally {
+            completeOutsideLocks(completions);
         }
     }
 
@@ -370,10 +389,15 @@ public final class OffsetStore {
         for (String groupId : groups) {
             Optional<Partition> part = partitions.get(offsetsPartition(groupId));
             if (part.isEmpty()) continue;
-            synchronized (lockFor(groupId)) {
-                List<TopicPartition> gone = known(groupId).stream().filter(tp -> tp.topic().equals(topic)).toList();
-                if (gone.isEmpty()) continue;
-                tombstone(groupId, part.get(), gone, false);
+            List<Runnable> completions = new ArrayList<>(1);
+            try {
+                synchronized (lockFor(groupId)) {
+                    List<TopicPartition> gone = known(groupId).stream().filter(tp -> tp.topic().equals(topic)).toList();
+                    if (gone.isEmpty()) continue;
+                    tombstone(groupId, part.get(), gone, false, completions);
+                }
+            } finally {
+                completeOutsideLocks(completions);
             }
         }
     }
@@ -383,18 +407,28 @@ public final class OffsetStore {
      * forgotten once replicated.
      */
     public void deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
-        synchronized (lockFor(groupId)) {
-            Set<TopicPartition> have = known(groupId);
-            List<TopicPartition> gone = partitions.stream().filter(have::contains).distinct().toList();
-            if (gone.isEmpty()) return;
-            tombstone(groupId, offsetsLeaderPartition(groupId), gone, false);
+        List<Runnable> completions = new ArrayList<>(1);
+        try {
+            synchronized (lockFor(groupId)) {
+                Set<TopicPartition> have = known(groupId);
+                List<TopicPartition> gone = partitions.stream().filter(have::contains).distinct().toList();
+                if (gone.isEmpty()) return;
+                tombstone(groupId, offsetsLeaderPartition(groupId), gone, false, completions);
+            }
+        } finally {
+            completeOutsideLocks(completions);
         }
     }
 
     /** DeleteGroups: tombstones every offset of the group and its membership record, in one append. */
     public void deleteGroup(String groupId) {
-        synchronized (lockFor(groupId)) {
-            tombstone(groupId, offsetsLeaderPartition(groupId), List.copyOf(known(groupId)), true);
+        List<Runnable> completions = new ArrayList<>(1);
+        try {
+            synchronized (lockFor(groupId)) {
+                tombstone(groupId, offsetsLeaderPartition(groupId), List.copyOf(known(groupId)), true, completions);
+            }
+        } finally {
+            completeOutsideLocks(completions);
         }
     }
 
@@ -406,7 +440,8 @@ public final class OffsetStore {
     }
 
     /** Appends tombstones (and the membership's, for a deleted group) and queues them like commits (lock held). */
-    private void tombstone(String groupId, Partition part, List<TopicPartition> gone, boolean membershipToo) {
+    private void tombstone(String groupId, Partition part, List<TopicPartition> gone, boolean membershipToo,
+                           List<Runnable> completions) {
         List<SimpleRecord> tombstones = new ArrayList<>();
         long now = time.milliseconds();
         Map<TopicPartition, CommittedOffset> changes = new HashMap<>();
@@ -421,7 +456,7 @@ public final class OffsetStore {
         }
         if (tombstones.isEmpty()) return;
         Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                tombstones.toArray(new SimpleRecord[0])));
+                tombstones.toArray(new SimpleRecord[0])), completions::add);
         int p = partitionFor(groupId);
         if (!changes.isEmpty()) pending.get(p).add(new Pending(r.lastOffset() + 1, groupId, changes));
         materialize(p, part);
