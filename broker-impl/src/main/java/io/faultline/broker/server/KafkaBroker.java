@@ -25,6 +25,7 @@ import io.faultline.broker.metadata.MetadataImage;
 import io.faultline.broker.network.RequestChannel;
 import io.faultline.broker.network.RequestDispatcher;
 import io.faultline.broker.network.RequestHandlerPool;
+import io.faultline.broker.network.RequestHandlerWatchdog;
 import io.faultline.broker.network.SocketServer;
 import io.faultline.broker.partition.LogStore;
 import io.faultline.broker.partition.PartitionManager;
@@ -140,6 +141,10 @@ public final class KafkaBroker implements AutoCloseable {
         controller.addListener(metadata);
         lifecycle = new BrokerLifecycle(config.nodeId(), clusterId, time, controllerChannel, metadata::image,
                 advertised, config.cluster().brokerHeartbeatIntervalMs());
+        RequestHandlerWatchdog watchdog = new RequestHandlerWatchdog(time, config.requestStallTimeoutMs());
+        channels.forEach(watchdog::watch);
+        if (controllerRequests != null) watchdog.watch(controllerListener.name(), controllerRequests);
+        lifecycle.stopHeartbeatsWhileStalled(watchdog::progressing);
         maintenanceTask = time.scheduler().scheduleWithFixedDelay("log-maintenance", this::maintenance,
                 config.maintenanceIntervalMs(), config.maintenanceIntervalMs());
         // The controller listener serves at once (other brokers register through it); the broker listeners only once
