@@ -63,6 +63,8 @@ public final class OffsetStore {
     /** Per offsets partition, the leader epoch and log end offset of its last load (-1: never loaded). */
     private final int[] loadedEpoch;
     private final long[] loadEnd;
+    /** Records of {@code __consumer_offsets} skipped by loads because they could not be parsed. */
+    private final java.util.concurrent.atomic.AtomicLong malformedRecords = new java.util.concurrent.atomic.AtomicLong();
 
     /** Offset changes of one append, visible once the high watermark reaches {@code end}; a null value deletes. */
     private record Pending(long end, String group, Map<TopicPartition, CommittedOffset> changes) {
@@ -117,18 +119,32 @@ public final class OffsetStore {
             long hw = part.get().highWatermark();
             long end = part.get().log().logEndOffset();
             loadEnd[p] = end;
+            long skipped = 0;
             while (offset < end) {
                 LogReadResult r = part.get().log().read(offset, 1 << 20, end);
                 for (MutableRecordBatch b : r.records().batches()) {
                     for (Record rec : b) {
                         if (rec.offset() < offset || !rec.hasKey()) continue;
                         ByteBuffer value = rec.hasValue() ? rec.value() : null;
-                        if (rec.offset() < hw) apply(rec.key(), value);
-                        else queue(p, rec.offset() + 1, rec.key(), value);
+                        try {
+                            if (rec.offset() < hw) apply(rec.key(), value);
+                            else queue(p, rec.offset() + 1, rec.key(), value);
+                        } catch (RuntimeException e) {
+                            // A record this store cannot parse (written by a client before internal topics were
+                            // refused, or by another version) is skipped: one bad record must not keep the node down.
+                            if (skipped++ == 0) {
+                                log.warn("Skipping malformed record at offset {} of {}-{}: {}", rec.offset(),
+                                        Topic.GROUP_METADATA_TOPIC_NAME, p, e.toString());
+                            }
+                        }
                     }
                 }
                 if (r.nextOffset() <= offset) break;
                 offset = r.nextOffset();
+            }
+            if (skipped > 0) {
+                malformedRecords.addAndGet(skipped);
+                log.warn("Skipped {} malformed records loading {}-{}", skipped, Topic.GROUP_METADATA_TOPIC_NAME, p);
             }
             materialize(p, part.get());
         }
@@ -136,6 +152,11 @@ public final class OffsetStore {
         for (String g : loadedGroups.keySet()) if (partitionFor(g) == p) groups.add(g);
         for (Pending q : pending.get(p)) groups.add(q.group());
         return groups;
+    }
+
+    /** How many malformed records loads have skipped (each load counts what it skipped). */
+    public long malformedRecords() {
+        return malformedRecords.get();
     }
 
     /** Whether the last load of partition {@code p} was at this leader epoch. */

@@ -302,6 +302,12 @@ public final class KafkaBroker implements AutoCloseable {
         return servers.get(config.listeners().clientListener().name());
     }
 
+    /** Records of {@code __consumer_offsets} that loading skipped because they could not be parsed. */
+    public long groupStoreMalformedRecords() {
+        GroupWiring g = groups;
+        return g == null ? 0 : g.malformedRecords();
+    }
+
     public BrokerContext context() {
         return context;
     }
