@@ -118,6 +118,10 @@ public final class KafkaBroker implements AutoCloseable {
                 .thenApply(r -> (org.apache.kafka.common.message.AlterPartitionResponseData) r));
         metadata = new NodeMetadata(time, controller, controllerChannel, List.of(
                 partitions::applyDelta,
+                // After the roles: leaders stop waiting for (and drop from the ISR) followers fenced just now.
+                (delta, img) -> {
+                    if (!delta.changedBrokers().isEmpty()) replication.onBrokersChanged();
+                },
                 (delta, img) -> {
                     GroupWiring g = groups;
                     if (g != null) g.onMetadata(delta);
