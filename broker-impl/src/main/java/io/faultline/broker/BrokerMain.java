@@ -22,7 +22,16 @@ public final class BrokerMain {
         }
         // Any throwable escaping any broker thread halts the process (see FatalErrorHandler).
         Thread.setDefaultUncaughtExceptionHandler(FatalErrorHandler.halting());
-        KafkaBroker broker = new KafkaBroker(BrokerConfig.load(Path.of(args[0])), Time.SYSTEM).start();
+        BrokerConfig config = BrokerConfig.load(Path.of(args[0]));
+        KafkaBroker broker;
+        try {
+            broker = new KafkaBroker(config, Time.SYSTEM).start();
+        } catch (Throwable e) {
+            // Once registered, a node that failed to start would stay registered (and in every ISR) without ever
+            // binding its ports: halt, so its session expires and the controller fences it.
+            FatalErrorHandler.halting().fatal("start-up", e);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             broker.close();

@@ -20,6 +20,7 @@ import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.message.ProduceRequestData;
 import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.message.ProduceResponseData.PartitionProduceResponse;
@@ -74,6 +75,14 @@ public final class ProduceApi {
                 if (topic.isEmpty()) {
                     pr.setErrorCode((v >= FIRST_TOPIC_ID_VERSION ? Errors.UNKNOWN_TOPIC_ID
                             : Errors.UNKNOWN_TOPIC_OR_PARTITION).code());
+                    anyError = true;
+                    continue;
+                }
+                if (Topic.isInternal(topic.get().name())) {
+                    // Only the broker writes its internal topics (the group coordinator appends directly): a
+                    // client's record there would be replayed as coordinator state. Kafka refuses it the same way.
+                    pr.setErrorCode(Errors.INVALID_TOPIC_EXCEPTION.code());
+                    if (v >= 8) pr.setErrorMessage("Cannot append to internal topic " + topic.get().name());
                     anyError = true;
                     continue;
                 }

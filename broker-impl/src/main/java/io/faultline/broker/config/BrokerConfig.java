@@ -23,6 +23,8 @@ import java.util.Properties;
  * @param replicationTruncation faultline.replication.truncation: leader-epoch (default) or high-watermark (Kafka
  *                              before KIP-101, loses acknowledged writes on purpose)
  * @param bugs        faultline.bug.*: seeded bugs switched on (none unless faultline.bugs.allowed=true)
+ * @param requestStallTimeoutMs faultline.request.stall.timeout.ms: requests queued and none handled this long stop
+ *                              the node's heartbeats, so the controller fences it (default 10000)
  */
 public record BrokerConfig(
         int nodeId,
@@ -46,7 +48,8 @@ public record BrokerConfig(
         LogConfig defaultLogConfig,
         String replicationTruncation,
         long queuedMaxRequestBytes,
-        SeededBugs bugs) {
+        SeededBugs bugs,
+        long requestStallTimeoutMs) {
 
     public BrokerConfig {
         logDirs = List.copyOf(logDirs);
@@ -120,7 +123,8 @@ public record BrokerConfig(
                 p.getInt("group.initial.rebalance.delay.ms", 3000, 0),
                 p.getLong("faultline.maintenance.interval.ms", 5000, 1),
                 logConfig, truncation(p, problems), queuedMaxRequestBytes(p),
-                SeededBugs.parse(props, problems));
+                SeededBugs.parse(props, problems),
+                p.getLong("faultline.request.stall.timeout.ms", 10_000, 1));
         if (!problems.isEmpty()) throw new ConfigException(problems);
         return c;
     }

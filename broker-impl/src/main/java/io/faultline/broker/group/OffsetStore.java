@@ -63,6 +63,8 @@ public final class OffsetStore {
     /** Per offsets partition, the leader epoch and log end offset of its last load (-1: never loaded). */
     private final int[] loadedEpoch;
     private final long[] loadEnd;
+    /** Records of {@code __consumer_offsets} skipped by loads because they could not be parsed. */
+    private final java.util.concurrent.atomic.AtomicLong malformedRecords = new java.util.concurrent.atomic.AtomicLong();
 
     /** Offset changes of one append, visible once the high watermark reaches {@code end}; a null value deletes. */
     private record Pending(long end, String group, Map<TopicPartition, CommittedOffset> changes) {
@@ -117,18 +119,32 @@ public final class OffsetStore {
             long hw = part.get().highWatermark();
             long end = part.get().log().logEndOffset();
             loadEnd[p] = end;
+            long skipped = 0;
             while (offset < end) {
                 LogReadResult r = part.get().log().read(offset, 1 << 20, end);
                 for (MutableRecordBatch b : r.records().batches()) {
                     for (Record rec : b) {
                         if (rec.offset() < offset || !rec.hasKey()) continue;
                         ByteBuffer value = rec.hasValue() ? rec.value() : null;
-                        if (rec.offset() < hw) apply(rec.key(), value);
-                        else queue(p, rec.offset() + 1, rec.key(), value);
+                        try {
+                            if (rec.offset() < hw) apply(rec.key(), value);
+                            else queue(p, rec.offset() + 1, rec.key(), value);
+                        } catch (RuntimeException e) {
+                            // A record this store cannot parse (written by a client before internal topics were
+                            // refused, or by another version) is skipped: one bad record must not keep the node down.
+                            if (skipped++ == 0) {
+                                log.warn("Skipping malformed record at offset {} of {}-{}: {}", rec.offset(),
+                                        Topic.GROUP_METADATA_TOPIC_NAME, p, e.toString());
+                            }
+                        }
                     }
                 }
                 if (r.nextOffset() <= offset) break;
                 offset = r.nextOffset();
+            }
+            if (skipped > 0) {
+                malformedRecords.addAndGet(skipped);
+                log.warn("Skipped {} malformed records loading {}-{}", skipped, Topic.GROUP_METADATA_TOPIC_NAME, p);
             }
             materialize(p, part.get());
         }
@@ -136,6 +152,11 @@ public final class OffsetStore {
         for (String g : loadedGroups.keySet()) if (partitionFor(g) == p) groups.add(g);
         for (Pending q : pending.get(p)) groups.add(q.group());
         return groups;
+    }
+
+    /** How many malformed records loads have skipped (each load counts what it skipped). */
+    public long malformedRecords() {
+        return malformedRecords.get();
     }
 
     /** Whether the last load of partition {@code p} was at this leader epoch. */
@@ -258,18 +279,32 @@ public final class OffsetStore {
         long now = time.milliseconds();
         commits.forEach((p, c) -> records.add(new SimpleRecord(now, key(groupId, p), value(c))));
         int p = partitionFor(groupId);
-        synchronized (lockFor(groupId)) {
-            Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                    records.toArray(new SimpleRecord[0])));
-            if (visibleAtOnce) {
-                materialize(p, part);
-                show(groupId, new HashMap<>(commits));
-            } else {
-                pending.get(p).add(new Pending(r.lastOffset() + 1, groupId, new HashMap<>(commits)));
-                materialize(p, part);
+        List<Runnable> completions = new ArrayList<>(1);
+        try {
+            synchronized (lockFor(groupId)) {
+                Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                        records.toArray(new SimpleRecord[0])), completions::add);
+                if (visibleAtOnce) {
+                    materialize(p, part);
+                    show(groupId, new HashMap<>(commits));
+                } else {
+                    pending.get(p).add(new Pending(r.lastOffset() + 1, groupId, new HashMap<>(commits)));
+                    materialize(p, part);
+                }
+                return java.util.OptionalLong.of(r.lastOffset() + 1);
             }
-            return java.util.OptionalLong.of(r.lastOffset() + 1);
+        } finally {
+            completeOutsideLocks(completions);
         }
+    }
+
+    /**
+     * Runs what an append under a partition lock deferred (the high-watermark move, waking waiting operations),
+     * after that lock is released: a woken OffsetFetch answers under its operation's lock and takes the partition
+     * lock, so completing it while holding the partition lock deadlocks against it.
+     */
+    private static void completeOutsideLocks(List<Runnable> completions) {
+        for (Runnable r : completions) r.run();
     }
 
     /**
@@ -283,10 +318,15 @@ public final class OffsetStore {
     public long barrier(String groupId) {
         Partition part = offsetsLeaderPartition(groupId);
         byte[] key = ByteBuffer.allocate(2).putShort(BARRIER_KEY_VERSION).array();
-        synchronized (lockFor(groupId)) {
-            Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                    new SimpleRecord(time.milliseconds(), key, null)));
-            return r.lastOffset() + 1;
+        List<Runnable> completions = new ArrayList<>(1);
+        try {
+            synchronized (lockFor(groupId)) {
+                Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
+                        new SimpleRecord(time.milliseconds(), key, null)), completions::add);
+                return r.lastOffset() + 1;
+            }
+        } finally {
+            completeOutsideLocks(completions);
         }
     }
 
@@ -370,10 +410,15 @@ public final class OffsetStore {
         for (String groupId : groups) {
             Optional<Partition> part = partitions.get(offsetsPartition(groupId));
             if (part.isEmpty()) continue;
-            synchronized (lockFor(groupId)) {
-                List<TopicPartition> gone = known(groupId).stream().filter(tp -> tp.topic().equals(topic)).toList();
-                if (gone.isEmpty()) continue;
-                tombstone(groupId, part.get(), gone, false);
+            List<Runnable> completions = new ArrayList<>(1);
+            try {
+                synchronized (lockFor(groupId)) {
+                    List<TopicPartition> gone = known(groupId).stream().filter(tp -> tp.topic().equals(topic)).toList();
+                    if (gone.isEmpty()) continue;
+                    tombstone(groupId, part.get(), gone, false, completions);
+                }
+            } finally {
+                completeOutsideLocks(completions);
             }
         }
     }
@@ -383,18 +428,28 @@ public final class OffsetStore {
      * forgotten once replicated.
      */
     public void deleteOffsets(String groupId, Collection<TopicPartition> partitions) {
-        synchronized (lockFor(groupId)) {
-            Set<TopicPartition> have = known(groupId);
-            List<TopicPartition> gone = partitions.stream().filter(have::contains).distinct().toList();
-            if (gone.isEmpty()) return;
-            tombstone(groupId, offsetsLeaderPartition(groupId), gone, false);
+        List<Runnable> completions = new ArrayList<>(1);
+        try {
+            synchronized (lockFor(groupId)) {
+                Set<TopicPartition> have = known(groupId);
+                List<TopicPartition> gone = partitions.stream().filter(have::contains).distinct().toList();
+                if (gone.isEmpty()) return;
+                tombstone(groupId, offsetsLeaderPartition(groupId), gone, false, completions);
+            }
+        } finally {
+            completeOutsideLocks(completions);
         }
     }
 
     /** DeleteGroups: tombstones every offset of the group and its membership record, in one append. */
     public void deleteGroup(String groupId) {
-        synchronized (lockFor(groupId)) {
-            tombstone(groupId, offsetsLeaderPartition(groupId), List.copyOf(known(groupId)), true);
+        List<Runnable> completions = new ArrayList<>(1);
+        try {
+            synchronized (lockFor(groupId)) {
+                tombstone(groupId, offsetsLeaderPartition(groupId), List.copyOf(known(groupId)), true, completions);
+            }
+        } finally {
+            completeOutsideLocks(completions);
         }
     }
 
@@ -406,7 +461,8 @@ public final class OffsetStore {
     }
 
     /** Appends tombstones (and the membership's, for a deleted group) and queues them like commits (lock held). */
-    private void tombstone(String groupId, Partition part, List<TopicPartition> gone, boolean membershipToo) {
+    private void tombstone(String groupId, Partition part, List<TopicPartition> gone, boolean membershipToo,
+                           List<Runnable> completions) {
         List<SimpleRecord> tombstones = new ArrayList<>();
         long now = time.milliseconds();
         Map<TopicPartition, CommittedOffset> changes = new HashMap<>();
@@ -421,7 +477,7 @@ public final class OffsetStore {
         }
         if (tombstones.isEmpty()) return;
         Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withRecords(Compression.NONE,
-                tombstones.toArray(new SimpleRecord[0])));
+                tombstones.toArray(new SimpleRecord[0])), completions::add);
         int p = partitionFor(groupId);
         if (!changes.isEmpty()) pending.get(p).add(new Pending(r.lastOffset() + 1, groupId, changes));
         materialize(p, part);

@@ -17,6 +17,8 @@ public final class RequestChannel {
     private static final Logger log = LoggerFactory.getLogger(RequestChannel.class);
 
     private final BlockingQueue<Request> requests;
+    /** Requests the I/O threads finished handling (answered or handed to a delayed operation): their progress. */
+    private final java.util.concurrent.atomic.AtomicLong handled = new java.util.concurrent.atomic.AtomicLong();
     private final CopyOnWriteArrayList<Processor> processors = new CopyOnWriteArrayList<>();
     /** A response that cannot be written is a broker bug, but a client can trigger it again and again. */
     private final RateLimitedLog unserializable = new RateLimitedLog(log::error, io.faultline.broker.common.Time.SYSTEM,
@@ -36,6 +38,20 @@ public final class RequestChannel {
 
     void sendRequest(Request r) throws InterruptedException {
         requests.put(r);
+    }
+
+    /** Requests waiting for an I/O thread. */
+    public int queuedRequests() {
+        return requests.size();
+    }
+
+    /** How many requests the I/O threads have finished handling so far. */
+    public long handledRequests() {
+        return handled.get();
+    }
+
+    void requestHandled() {
+        handled.incrementAndGet();
     }
 
     /** Next request, or null after the timeout. */

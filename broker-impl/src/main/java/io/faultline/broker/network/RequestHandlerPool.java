@@ -42,6 +42,8 @@ public final class RequestHandlerPool implements AutoCloseable {
                 // Errors are not caught: a broker that hit OutOfMemoryError halts rather than limp on.
                 log.error("Unhandled error for {}", r, e);
                 channel.closeConnection(r);
+            } finally {
+                channel.requestHandled();
             }
         }
     }

@@ -168,14 +168,30 @@ public final class Partition {
      * ISR allows. A retried batch already in the log is answered with its original offsets.
      */
     public AppendResult appendAsLeader(MemoryRecords records) {
+        List<Runnable> completions = new java.util.ArrayList<>(1);
+        AppendResult result = appendAsLeader(records, completions::add);
+        completions.forEach(Runnable::run);
+        return result;
+    }
+
+    /**
+     * As {@link #appendAsLeader(MemoryRecords)}, for a caller that holds a lock of its own around the append: the
+     * high-watermark move and the completion of waiting operations it triggers are handed to {@code deferred}, to
+     * run once the caller has released every lock. A delayed operation completes under its own lock and its answer
+     * may take the caller's lock (an OffsetFetch reads the offsets store), so completing it under that lock
+     * deadlocks — Kafka's rule: never complete delayed operations while holding a partition or store lock.
+     */
+    public AppendResult appendAsLeader(MemoryRecords records, Consumer<Runnable> deferred) {
         AppendResult result = appendLocked(records);
         // Waiting produce/fetch operations are completed outside the append lock, as Kafka does.
-        if (!result.duplicate()) {
-            Runnable replicated = replicatedAfterAppend;
-            if (replicated != null) replicated.run();
-            wakeWaiters.accept(tp);
-        }
+        if (!result.duplicate()) deferred.accept(this::afterLeaderAppend);
         return result;
+    }
+
+    private void afterLeaderAppend() {
+        Runnable replicated = replicatedAfterAppend;
+        if (replicated != null) replicated.run();
+        wakeWaiters.accept(tp);
     }
 
     private AppendResult appendLocked(MemoryRecords records) {

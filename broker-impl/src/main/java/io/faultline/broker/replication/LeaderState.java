@@ -231,8 +231,9 @@ public final class LeaderState {
     }
 
     /**
-     * Periodic check (every replica.lag.time.max.ms / 2): followers in the ISR that have not caught up for
-     * replica.lag.time.max.ms are proposed for removal. Returns whether a shrink was proposed.
+     * Periodic check (every replica.lag.time.max.ms / 2), and at once when brokers are fenced or unfenced: followers
+     * in the ISR that have not caught up for replica.lag.time.max.ms, or that the metadata says are no longer eligible
+     * (fenced, shutting down), are proposed for removal. Returns whether a shrink was proposed.
      */
     public boolean maybeShrinkIsr() {
         boolean shrunk;
@@ -255,7 +256,10 @@ public final class LeaderState {
         Set<Integer> outOfSync = new HashSet<>();
         for (int r : isrState.isr()) {
             if (r == localId) continue;
-            if (!remotes.get(r).isCaughtUp(leaderEnd, now, config.replicaLagTimeMaxMs())) outOfSync.add(r);
+            // A fenced or shutting-down member goes at once: waiting out its lag time would stall acks=all.
+            if (!remotes.get(r).isCaughtUp(leaderEnd, now, config.replicaLagTimeMaxMs()) || !eligibleForIsr.test(r)) {
+                outOfSync.add(r);
+            }
         }
         if (outOfSync.isEmpty()) return false;
         if (config.bugs().on(SeededBug.ISR_SHRINK_LOCAL)) {
@@ -312,8 +316,12 @@ public final class LeaderState {
     }
 
     /**
-     * HW = min(leader end, end of every follower in the maximal ISR or caught up). Followers whose end is unknown
-     * since this leadership started hold it where it is.
+     * HW = min(leader end, end of every follower in the maximal ISR, or caught up and eligible to join it). Followers
+     * whose end is unknown since this leadership started hold it where it is. A caught-up follower outside the ISR
+     * that the metadata says is fenced or shutting down is not waited for (Kafka's shouldWaitForReplicaToJoinIsr,
+     * KIP-841): it cannot join, and waiting out its lag time stalled every acks=all write after a follower died.
+     * Members of the ISR always count until the controller commits their removal, so that no replica that could
+     * still be elected lacks what the HW covers.
      */
     private synchronized boolean maybeIncrementHighWatermark() {
         long leaderEnd = replicaLog.logEndOffset();
@@ -322,7 +330,8 @@ public final class LeaderState {
         Set<Integer> maximal = isrState.maximalIsr();
         // Seeded bug hw-from-leader-leo: the followers' progress is ignored.
         if (!config.bugs().on(SeededBug.HW_FROM_LEADER_LEO)) for (ReplicaState s : remotes.values()) {
-            if (maximal.contains(s.brokerId()) || s.isCaughtUp(leaderEnd, now, config.replicaLagTimeMaxMs())) {
+            if (maximal.contains(s.brokerId()) || (s.isCaughtUp(leaderEnd, now, config.replicaLagTimeMaxMs())
+                    && eligibleForIsr.test(s.brokerId()))) {
                 newHw = Math.min(newHw, s.logEndOffset());
             }
         }

@@ -157,6 +157,14 @@ public final class ReplicaManager implements RoleChangeListener, AutoCloseable {
         return e == null ? Optional.empty() : e.replication().leader();
     }
 
+    /**
+     * Brokers were fenced, unfenced or began shutting down: each leadership re-checks now, so an ineligible
+     * follower is neither waited for by the high watermark nor kept in the ISR for the whole lag time.
+     */
+    public void onBrokersChanged() {
+        maybeShrinkIsrs();
+    }
+
     /** One round of the shrink check over every leadership (also called by tests). */
     public void maybeShrinkIsrs() {
         for (Entry e : entries.values()) {

@@ -51,6 +51,8 @@ final class BrokerLifecycle implements AutoCloseable {
     /** Set during a round trip: run the next one after this many ms instead of waiting for the period (-1: no). */
     private volatile long retickMs = -1;
     private Scheduler.Cancellable ticker;
+    /** False while the request handlers are stalled: no heartbeat goes out, so the controller fences this node. */
+    private volatile java.util.function.BooleanSupplier handlersProgressing = () -> true;
 
     BrokerLifecycle(int nodeId, String clusterId, Time time, ControllerChannel controller,
                     Supplier<MetadataImage> image, Map<String, Endpoint> endpoints, int heartbeatIntervalMs) {
@@ -61,6 +63,11 @@ final class BrokerLifecycle implements AutoCloseable {
         this.image = image;
         this.endpoints = Map.copyOf(endpoints);
         this.heartbeatIntervalMs = heartbeatIntervalMs;
+    }
+
+    /** See {@link io.faultline.broker.network.RequestHandlerWatchdog}: sampled before each heartbeat. */
+    void stopHeartbeatsWhileStalled(java.util.function.BooleanSupplier progressing) {
+        this.handlersProgressing = progressing;
     }
 
     synchronized void start() {
@@ -133,6 +140,11 @@ final class BrokerLifecycle implements AutoCloseable {
     }
 
     private void heartbeat() {
+        // A node that answers no request must not look alive; a controlled shutdown still gets its answers.
+        if (!handlersProgressing.getAsBoolean() && !wantShutDown) {
+            done();
+            return;
+        }
         boolean sees = seesOwnRegistration();
         if (sees && !caughtUp.isDone()) caughtUp.complete(null);
         BrokerHeartbeatRequestData req = new BrokerHeartbeatRequestData().setBrokerId(nodeId).setBrokerEpoch(epoch)

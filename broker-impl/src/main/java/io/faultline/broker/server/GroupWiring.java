@@ -53,8 +53,22 @@ final class GroupWiring implements AutoCloseable {
     /** Replays the local offsets partitions once this node's metadata has caught up; group APIs wait until then. */
     void load() {
         store.load().forEach(coordinator::ensureGroup);
-        store.loadedGroups().values().forEach(coordinator::restore);
+        store.loadedGroups().values().forEach(this::restore);
         loaded = true;
+    }
+
+    /** Records of {@code __consumer_offsets} the loads skipped as malformed. */
+    long malformedRecords() {
+        return store.malformedRecords();
+    }
+
+    /** A persisted group that cannot be restored starts empty instead of stopping the node. */
+    private void restore(io.faultline.broker.group.GroupRecord g) {
+        try {
+            coordinator.restore(g);
+        } catch (RuntimeException e) {
+            log.warn("Cannot restore group {} from its persisted state; it starts empty: {}", g.groupId(), e.toString());
+        }
     }
 
     /** Asks the controller for {@code __consumer_offsets} unless it exists (or too few brokers are alive yet). */
@@ -74,7 +88,7 @@ final class GroupWiring implements AutoCloseable {
             if (wasLeader && store.loadedAt(tip.partition(), reg.leaderEpoch())) return;
             for (String g : store.loadPartition(tip.partition())) coordinator.ensureGroup(g);
             store.loadedGroups().values().stream().filter(g -> offsetsTopic.partitionFor(g.groupId()) == tip.partition())
-                    .forEach(coordinator::restore);
+                    .forEach(this::restore);
             log.info("Now coordinating the groups of {}-{}", tip.topic(), tip.partition());
         });
     }

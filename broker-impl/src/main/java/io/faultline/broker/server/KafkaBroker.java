@@ -25,6 +25,7 @@ import io.faultline.broker.metadata.MetadataImage;
 import io.faultline.broker.network.RequestChannel;
 import io.faultline.broker.network.RequestDispatcher;
 import io.faultline.broker.network.RequestHandlerPool;
+import io.faultline.broker.network.RequestHandlerWatchdog;
 import io.faultline.broker.network.SocketServer;
 import io.faultline.broker.partition.LogStore;
 import io.faultline.broker.partition.PartitionManager;
@@ -117,6 +118,10 @@ public final class KafkaBroker implements AutoCloseable {
                 .thenApply(r -> (org.apache.kafka.common.message.AlterPartitionResponseData) r));
         metadata = new NodeMetadata(time, controller, controllerChannel, List.of(
                 partitions::applyDelta,
+                // After the roles: leaders stop waiting for (and drop from the ISR) followers fenced just now.
+                (delta, img) -> {
+                    if (!delta.changedBrokers().isEmpty()) replication.onBrokersChanged();
+                },
                 (delta, img) -> {
                     GroupWiring g = groups;
                     if (g != null) g.onMetadata(delta);
@@ -140,6 +145,10 @@ public final class KafkaBroker implements AutoCloseable {
         controller.addListener(metadata);
         lifecycle = new BrokerLifecycle(config.nodeId(), clusterId, time, controllerChannel, metadata::image,
                 advertised, config.cluster().brokerHeartbeatIntervalMs());
+        RequestHandlerWatchdog watchdog = new RequestHandlerWatchdog(time, config.requestStallTimeoutMs());
+        channels.forEach(watchdog::watch);
+        if (controllerRequests != null) watchdog.watch(controllerListener.name(), controllerRequests);
+        lifecycle.stopHeartbeatsWhileStalled(watchdog::progressing);
         maintenanceTask = time.scheduler().scheduleWithFixedDelay("log-maintenance", this::maintenance,
                 config.maintenanceIntervalMs(), config.maintenanceIntervalMs());
         // The controller listener serves at once (other brokers register through it); the broker listeners only once
@@ -295,6 +304,12 @@ public final class KafkaBroker implements AutoCloseable {
     /** The client listener's server (its request memory pool, for tests). */
     public SocketServer socketServer() {
         return servers.get(config.listeners().clientListener().name());
+    }
+
+    /** Records of {@code __consumer_offsets} that loading skipped because they could not be parsed. */
+    public long groupStoreMalformedRecords() {
+        GroupWiring g = groups;
+        return g == null ? 0 : g.malformedRecords();
     }
 
     public BrokerContext context() {

@@ -111,6 +111,62 @@ class LeaderStateTest {
     }
 
     @Test
+    void aFencedFollowerRemovedFromTheIsrIsNotWaitedForDuringItsLagTime() {
+        LeaderState l = lead(0, Set.of(1, 2, 3), 2);
+        java.util.Set<Integer> fenced = new java.util.HashSet<>();
+        l.setEligibleForIsr(id -> !fenced.contains(id));
+        fetch(l, 2, 0);
+        fetch(l, 3, 0);
+        long last = append(l, "a");
+        fetch(l, 3, last + 1); // 3 has it; 2 was caught up a moment ago and now is dead
+        assertEquals(0, log.highWatermark(), "2 is in the ISR: the HW waits for it");
+        time.advance(1_200); // the controller fences 2 and drops it from the ISR in the same decision
+        fenced.add(2);
+        int before = hwWakeups;
+        l.onCommittedIsr(Set.of(1, 3), 1);
+        assertEquals(last + 1, log.highWatermark(), "moved right after the fence, not after the lag time");
+        assertTrue(hwWakeups > before, "blocked acks=all produces are woken");
+        assertEquals(Optional.of(Errors.NONE), l.ackStatus(last + 1), "ISR {1,3} still meets min.insync.replicas 2");
+        long next = append(l, "b");
+        assertEquals(last + 1, log.highWatermark(), "3 has not fetched b yet");
+        fetch(l, 3, next + 1);
+        assertEquals(next + 1, log.highWatermark(), "2 is not waited for on later writes either");
+    }
+
+    @Test
+    void aFencedFollowerStillInTheIsrIsProposedForRemovalAtOnceAndHoldsTheHwUntilCommitted() {
+        LeaderState l = lead(0, Set.of(1, 2, 3), 2);
+        java.util.Set<Integer> fenced = new java.util.HashSet<>();
+        l.setEligibleForIsr(id -> !fenced.contains(id));
+        fetch(l, 2, 0);
+        fetch(l, 3, 0);
+        long last = append(l, "a");
+        fetch(l, 3, last + 1);
+        assertFalse(l.maybeShrinkIsr(), "2 is within its lag time and eligible");
+        fenced.add(2);
+        assertTrue(l.maybeShrinkIsr(), "fenced: proposed at once, no lag time waited");
+        assertEquals(Set.of(1, 3), proposals.get(0).getKey().newIsr());
+        assertEquals(0, log.highWatermark(), "still a committed ISR member: it could yet be elected");
+        commitLast();
+        assertEquals(last + 1, log.highWatermark());
+    }
+
+    @Test
+    void aFencedFollowerNeverBelowMinInsyncReplicasAcknowledges() {
+        LeaderState l = lead(0, Set.of(1, 2), 2);
+        java.util.Set<Integer> fenced = new java.util.HashSet<>();
+        l.setEligibleForIsr(id -> !fenced.contains(id));
+        fetch(l, 2, 0);
+        long last = append(l, "a");
+        fenced.add(2);
+        l.onCommittedIsr(Set.of(1), 1);
+        assertEquals(last + 1, log.highWatermark());
+        assertEquals(Optional.of(Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND), l.ackStatus(last + 1),
+                "the ISR is below min.insync.replicas: acks=all is not acknowledged");
+        assertThrows(NotEnoughReplicasException.class, () -> l.checkEnoughReplicasForAppend((short) -1));
+    }
+
+    @Test
     void aLeaderAloneInTheIsrCommitsAtOnce() {
         LeaderState l = lead(0, Set.of(1), 1);
         append(l, "a");
