@@ -81,6 +81,28 @@ final class ComposedSchedule implements FaultSchedule {
                 Duration.ofMillis(500), context::now, t -> log.line("observed " + t));
     }
 
+    /**
+     * Schedules of this mix; {@code onlyCompositions} keeps those of the plan (null: all), as replay of a shrunk
+     * schedule needs; {@code created} is told of each schedule made (so the caller can read its observations).
+     */
+    static TestRunner.FaultScheduleFactory factory(NightlyMix.Spec spec, Set<Integer> onlyCompositions,
+                                                   java.util.function.Consumer<ComposedSchedule> created) {
+        return new TestRunner.FaultScheduleFactory() {
+            @Override
+            public FaultSchedule create(TestConfig config, SutCluster cluster, HistoryRecorder recorder, List<String> topics,
+                                        RunLog log) {
+                var s = new ComposedSchedule(config, spec, cluster, recorder, topics, log, onlyCompositions);
+                created.accept(s);
+                return s;
+            }
+
+            @Override
+            public Map<String, Object> testJsonEntries() {
+                return Map.of(NightlyMix.TEST_JSON_KEY, spec.toJson());
+            }
+        };
+    }
+
     /** The run's plan: its compositions from the seed, the mix's settings and (guided) the stored coverage map. */
     static List<Composition> plan(TestConfig config, NightlyMix.Spec spec, int partitions) {
         boolean clock = config.nemesis().contains(FaultPackages.CLOCK);

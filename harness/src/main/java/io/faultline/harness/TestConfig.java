@@ -137,6 +137,15 @@ public record TestConfig(
                 recoverySeconds, drainSeconds, flushMessages, flushMs, all, producerProperties);
     }
 
+    /** The same configuration with more producer settings (later keys win). */
+    public TestConfig withProducerProperties(Map<String, String> more) {
+        var all = new LinkedHashMap<>(producerProperties);
+        all.putAll(more);
+        return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, all);
+    }
+
     /** The workloads `--workload` accepts. */
     public static final List<String> WORKLOADS = Workloads.NAMES;
 
