@@ -35,6 +35,7 @@ public final class Transitions {
         ClusterSnapshot before = last;
         if (before == null) {
             last = now;
+            if (now.answered()) lastAnswered = now;
             now.partitions().forEach((p, s) -> remember(p, s));
             return out;
         }

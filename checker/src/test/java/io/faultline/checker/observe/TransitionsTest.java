@@ -26,7 +26,7 @@ class TransitionsTest {
     void aLeaderIsolatedAndKilledIsAShrinkAMoveAndAReturn() {
         var all = Set.of(1, 2, 3);
         assertEquals(List.of("isr-shrink", "leader-moved", "isr-shrink-to-leader", "broker-fenced", "isr-expand",
-                        "broker-unfenced", "leader-returned", "isr-full"),
+                        "broker-unfenced", "isr-full", "leader-returned"),
                 kinds(new Transitions(),
                         snap(3, all, 1, all),
                         snap(3, all, 1, Set.of(1, 2)),
@@ -34,6 +34,7 @@ class TransitionsTest {
                         snap(3, Set.of(2, 3), 2, Set.of(2)),
                         snap(3, Set.of(2, 3), 2, Set.of(2, 3)),
                         snap(3, all, 2, Set.of(2, 3)),
+                        snap(3, all, 2, Set.of(1, 2, 3)),
                         snap(3, all, 1, Set.of(1, 2, 3))));
     }
 
