@@ -142,9 +142,9 @@ final class ComposedSchedule implements FaultSchedule {
     }
 
     /**
-     * The roles of the composition's partition, from the cluster's metadata now. Index i picks among the workload's
-     * newest partitions (keys retire and new topics take their place, so the first topics go quiet), the controller
-     * from the system's own view.
+     * The roles of the composition's partition, from the cluster's metadata now. Index i picks among the partitions of
+     * the keys in use, the newest but for those made ahead of need (keys retire and new topics take their place, so
+     * the first topics go quiet), the controller from the system's own view.
      */
     private Optional<Roles> roles(int index) {
         try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
@@ -152,21 +152,28 @@ final class ComposedSchedule implements FaultSchedule {
             List<String> live = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream().filter(watched)
                     .sorted(java.util.Comparator.comparingInt(ComposedSchedule::topicNumber)).toList();
             if (live.isEmpty()) return Optional.empty();
-            List<String> newest = live.subList(Math.max(0, live.size() - topics.size()), live.size());
+            // the newest topics are the next keys', made ahead of need (TopicManager): no writes reach them yet
+            int end = Math.max(Math.min(topics.size(), live.size()), live.size() - io.faultline.workloads.queue.TopicManager.LOOKAHEAD);
+            List<String> newest = live.subList(Math.max(0, end - topics.size()), end);
             String topic = newest.get(index % newest.size());
-            TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
-            var p = d.partitions().get(0);
-            if (p.leader() == null || p.leader().isEmpty()) return Optional.empty();
-            String leader = "n" + p.leader().id();
-            List<String> followers = new ArrayList<>();
-            for (var r : p.replicas()) if (r.id() != p.leader().id()) followers.add("n" + r.id());
-            Set<String> isr = new HashSet<>();
-            for (var r : p.isr()) isr.add("n" + r.id());
-            return Optional.of(new Roles(topic + "-0", leader, followers, isr, context.activeController().orElse(null)));
+            return rolesOf(admin, topic, context.activeController().orElse(null));
         } catch (Exception e) {
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
             return Optional.empty();
         }
+    }
+
+    /** Leader, followers (replica order) and ISR of a topic's partition 0 as node names (broker i is node ni). */
+    static Optional<Roles> rolesOf(Admin admin, String topic, String controller) throws Exception {
+        TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+        var p = d.partitions().get(0);
+        if (p.leader() == null || p.leader().isEmpty()) return Optional.empty();
+        String leader = "n" + p.leader().id();
+        List<String> followers = new ArrayList<>();
+        for (var r : p.replicas()) if (r.id() != p.leader().id()) followers.add("n" + r.id());
+        Set<String> isr = new HashSet<>();
+        for (var r : p.isr()) isr.add("n" + r.id());
+        return Optional.of(new Roles(topic + "-0", leader, followers, isr, controller));
     }
 
     private static int topicNumber(String topic) {
