@@ -2,6 +2,7 @@ package io.faultline.harness;
 
 import io.faultline.results.CampaignInput;
 import io.faultline.results.CampaignPage;
+import io.faultline.results.CoveragePage;
 import io.faultline.results.HtmlReport;
 import io.faultline.results.JunitXml;
 import io.faultline.results.RunStore;
@@ -133,6 +134,12 @@ final class CampaignCommand implements Callable<Integer> {
             worst = worse(worst, o.exitCode());
         }
         Path dir = runStore.newCampaign(name, started);
+        if (coverage != null) {
+            // before the campaign page, which links to it
+            CoveragePage.write(dir, name, mix.guided, coverage.file(), growth);
+            System.err.println("faultline: coverage growth " + String.join(", ", growth.stream()
+                    .map(g -> g.total() + " (+" + g.added() + ")").toList()) + "; " + dir.resolve(CoveragePage.FILE));
+        }
         CampaignPage.write(new CampaignInput(name, started, runs), dir);
         System.err.println("faultline: campaign page " + dir.resolve("index.html"));
         try {
@@ -143,6 +150,9 @@ final class CampaignCommand implements Callable<Integer> {
         }
         return worst;
     }
+
+    /** Each nightly run's coverage, in run order (filled by runHere). */
+    private final List<CoveragePage.Row> growth = new ArrayList<>();
 
     /** One finished (or broken) run: its page row (null if broken), exit code and JUnit case. */
     record Outcome(CampaignInput.Run run, int exitCode, JunitXml.Case junit) {
@@ -159,9 +169,10 @@ final class CampaignCommand implements Callable<Integer> {
                     var run = coverage.run(c, mix.spec(), runStore, System.err);
                     Map<String, String> row = describe(c);
                     row.put("mix", NightlyMix.NAME + (mix.guided ? " guided" : ""));
-                    row.put("compositions", Integer.toString(run.compositions()));
-                    if (run.growth() != null) row.put("coverage", run.growth().total() + " (+" + run.growth().added() + ")");
                     out[i] = finished(i, c, row, run.result());
+                    growth.add(new CoveragePage.Row(run.result().runDir(), run.compositions(),
+                            run.growth() == null ? -1 : run.growth().total(), run.growth() == null ? 0 : run.growth().added(),
+                            run.growth() == null ? List.of() : run.growth().examples()));
                 } else {
                     out[i] = finished(i, c, describe(c), new TestRunner(c, runStore, System.err, NemesisSchedule::create).run());
                 }

@@ -41,7 +41,7 @@ public final class MetadataObserver implements AutoCloseable {
     private volatile boolean stopped;
     private volatile Boolean quorumDescribed; // null until the first poll tells
     private Thread thread;
-    private int polls;
+    private volatile int polls;
 
     /**
      * @param watch        which topics to follow (new ones are picked up as they appear: rotated keys)
