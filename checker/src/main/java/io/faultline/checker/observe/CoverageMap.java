@@ -64,6 +64,24 @@ public final class CoverageMap {
         return List.copyOf(out);
     }
 
+    /**
+     * A run's transitions as a sequence of kinds: those of one poll (one time) once each, in name order, and a kind
+     * repeated back to back once. One poll that sees eight partitions shrink their ISR is one state change of the
+     * cluster ({@code isr-shrink}), not eight, so the n-grams count orders of distinct changes.
+     */
+    public static List<String> sequence(List<Transition> transitions) {
+        List<Transition> sorted = transitions.stream().sorted(java.util.Comparator.comparingLong(Transition::timeNanos)).toList();
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        while (i < sorted.size()) {
+            long t = sorted.get(i).timeNanos();
+            java.util.TreeSet<String> poll = new java.util.TreeSet<>();
+            for (; i < sorted.size() && sorted.get(i).timeNanos() == t; i++) poll.add(sorted.get(i).kind());
+            for (String k : poll) if (out.isEmpty() || !out.get(out.size() - 1).equals(k)) out.add(k);
+        }
+        return out;
+    }
+
     /** How often this n-gram was seen (0: never). */
     public long count(String gram) {
         return grams.getOrDefault(gram, 0L);
@@ -92,23 +110,23 @@ public final class CoverageMap {
     }
 
     /**
-     * Adds one run: its transitions in time order and its compositions' windows. A composition is credited with the
+     * Adds one run: its transitions (as a {@link #sequence}) and its compositions' windows. A composition is credited with the
      * n-grams of the transitions inside its window, and with a discovery for each of those the map did not hold
      * before this run. Returns the run's growth.
      */
     public RunGrowth record(String run, List<Transition> transitions, List<Window> windows) {
-        List<Transition> sorted = transitions.stream().sorted(java.util.Comparator.comparingLong(Transition::timeNanos)).toList();
         Set<String> before = Set.copyOf(grams.keySet());
-        List<String> runGrams = gramsOf(sorted.stream().map(Transition::kind).toList());
+        List<String> kinds = sequence(transitions);
+        List<String> runGrams = gramsOf(kinds);
         List<String> added = new ArrayList<>();
         for (String g : runGrams) {
             if (!before.contains(g)) added.add(g);
         }
         // counts: every occurrence, not only distinct ones
-        countOccurrences(sorted.stream().map(Transition::kind).toList());
+        countOccurrences(kinds);
         for (Window w : windows) {
-            List<String> inside = sorted.stream().filter(t -> t.timeNanos() >= w.startNanos() && t.timeNanos() <= w.endNanos())
-                    .map(Transition::kind).toList();
+            List<String> inside = sequence(transitions.stream().filter(t -> t.timeNanos() >= w.startNanos() && t.timeNanos() <= w.endNanos())
+                    .toList());
             List<String> wg = gramsOf(inside);
             CompositionStats s = composition(w.composition());
             Map<String, Long> g = new TreeMap<>(s.grams());

@@ -22,6 +22,17 @@ class CoverageMapTest {
     }
 
     @Test
+    void onePollsChangesCountOnceEachAndRepeatsOnce() {
+        var p1 = List.of(new Transition(5, "leader-moved", "a-0", ""), new Transition(5, "isr-shrink", "a-0", ""),
+                new Transition(5, "isr-shrink", "b-0", ""), new Transition(5, "leader-moved", "b-0", ""));
+        var p2 = List.of(new Transition(9, "isr-shrink", "c-0", ""), new Transition(12, "isr-full", "a-0", ""));
+        var all = new java.util.ArrayList<Transition>(p2);
+        all.addAll(p1);
+        assertEquals(List.of("isr-shrink", "leader-moved", "isr-shrink", "isr-full"), CoverageMap.sequence(all));
+        assertEquals(List.of("a", "b"), CoverageMap.sequence(List.of(t(1, "a"), t(2, "a"), t(3, "b"), t(4, "b"))));
+    }
+
+    @Test
     void aRunAddsItsGramsAndCreditsTheCompositionWhoseWindowHeldThem() {
         var map = new CoverageMap();
         var first = map.record("run1", List.of(t(10, "isr-shrink"), t(20, "leader-moved"), t(90, "isr-full")),
