@@ -36,7 +36,7 @@ final class MixOptions {
     Map<String, String> producerProps = new LinkedHashMap<>();
 
     @Option(names = "--coverage", paramLabel = "FILE", description = "test --mix nightly: the coverage map to read and"
-            + " extend (default: STORE/coverage.json; a campaign keeps its own in its folder)")
+            + " extend (default: STORE/coverage-SUT.json; a campaign keeps its own in its folder)")
     Path coverage;
 
     /** Whether the nightly mix runs, given the command's default and whether --nemesis was named. */

@@ -34,8 +34,13 @@ final class TestCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (testCount < 1) throw new IllegalArgumentException("--test-count must be at least 1");
         boolean nightly = mix.nightly(false);
+        if (nightly && !options.nemesis.equals(new TestOptions().nemesis)) {
+            throw new IllegalArgumentException("--mix nightly chooses its own faults: drop --nemesis, or use --mix random");
+        }
         TestConfig first = mix.apply(options.toConfig(), nightly);
-        CoverageBook coverage = nightly ? new CoverageBook(mix.coverage != null ? mix.coverage : store.resolve(CoverageBook.FILE)) : null;
+        // one map per system by default: their states differ, and a guided plan should follow the system it tests
+        CoverageBook coverage = nightly ? new CoverageBook(mix.coverage != null ? mix.coverage
+                : store.resolve("coverage-" + first.sut() + ".json")) : null;
         int exit = FaultlineCli.EXIT_VALID;
         List<JunitXml.Case> cases = new ArrayList<>();
         for (int i = 0; i < testCount; i++) {

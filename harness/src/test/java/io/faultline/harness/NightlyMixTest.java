@@ -55,6 +55,7 @@ class NightlyMixTest {
         assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--producer-prop", "acks=1"), "producer property acks");
         assertOneLineError(CliTestSupport.run("campaign", "--mix", "nightly", "--nemesis", "kill"), "--mix nightly chooses its own faults");
         assertOneLineError(CliTestSupport.run("test", "--mix", "random", "--guided"), "--guided plans the nightly mix");
+        assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--nemesis", "pause"), "--mix nightly chooses its own faults");
         assertOneLineError(CliTestSupport.run("test", "--mix", "weekly"), "--mix must be random or nightly");
         assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--compositions", "meteor"), "unknown composition meteor");
         assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--fault-density", "0"), "--fault-density");
