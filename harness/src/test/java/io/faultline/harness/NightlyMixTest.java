@@ -80,4 +80,14 @@ class NightlyMixTest {
         assertTrue(plan.stream().allMatch(c -> c.choice().startsWith("guided")));
         assertNotEquals(plan, ComposedSchedule.plan(config, spec, 4));
     }
+
+    @Test
+    void replayOfANightlyRunUsesItsStoredMix() {
+        var spec = new NightlyMix.Spec(true, 0.4, 5, List.of("rolling-restart", "flapping-partition"), false, new CoverageMap().toJson());
+        Map<String, Object> testJson = StoredRun.JSON.convertValue(Map.of(NightlyMix.TEST_JSON_KEY, spec.toJson()), Map.class);
+        assertEquals(Map.of(NightlyMix.TEST_JSON_KEY, spec.toJson()), ReplayCommand.scheduleOf(testJson).testJsonEntries(),
+                "the replay stores the same mix again, so its own replay repeats it too");
+        assertEquals(Map.of(), ReplayCommand.scheduleOf(Map.of()).testJsonEntries(), "a random run replays as one");
+        assertOneLineError(CliTestSupport.run("replay", "--schedule", "/nonexistent/schedule.json"), "no schedule file");
+    }
 }
