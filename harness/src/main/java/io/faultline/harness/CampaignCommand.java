@@ -2,6 +2,7 @@ package io.faultline.harness;
 
 import io.faultline.results.CampaignInput;
 import io.faultline.results.CampaignPage;
+import io.faultline.results.CoveragePage;
 import io.faultline.results.HtmlReport;
 import io.faultline.results.JunitXml;
 import io.faultline.results.RunStore;
@@ -30,11 +31,14 @@ final class CampaignCommand implements Callable<Integer> {
     @Mixin
     RunShapeOptions shape = new RunShapeOptions();
 
-    @Option(names = "--name", description = "Campaign name (default: ${DEFAULT-VALUE})")
-    String name = "acks-matrix";
+    @Option(names = "--name", description = "Campaign name (default: nightly, or acks-matrix with the random mix)")
+    String name;
 
-    @Option(names = "--acks", split = ",", description = "Values of acks to try (default: ${DEFAULT-VALUE})")
-    List<String> acks = List.of("1", "all");
+    @Mixin
+    MixOptions mix = new MixOptions();
+
+    @Option(names = "--acks", split = ",", description = "Values of acks to try (default: 1,all; all with the nightly mix)")
+    List<String> acks;
 
     @Option(names = "--min-isr", split = ",", description = "Values of min.insync.replicas (default: ${DEFAULT-VALUE})")
     List<Integer> minIsr = List.of(2);
@@ -43,8 +47,13 @@ final class CampaignCommand implements Callable<Integer> {
     List<Boolean> unclean = List.of(false);
 
     @Option(names = "--nemesis", split = ",", description = "Fault configurations; join packages of one configuration"
-            + " with + (e.g. partition,kill,partition+kill; default: ${DEFAULT-VALUE})")
-    List<String> nemesis = List.of("partition", "kill");
+            + " with + (e.g. partition,kill,partition+kill; default: partition,kill); naming it means --mix random unless"
+            + " --mix says otherwise")
+    List<String> nemesis;
+
+    @Option(names = "--runs", description = "Runs of each configuration, each with its own seed (default: ${DEFAULT-VALUE});"
+            + " a guided campaign plans each run from the coverage of the runs before it")
+    int runs = 1;
 
     @Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write the results as JUnit XML (one testcase per run)")
     Path junitXml;
@@ -62,17 +71,31 @@ final class CampaignCommand implements Callable<Integer> {
         return configurations(shape.seedOrRandom());
     }
 
+    /** Whether this campaign runs the nightly mix: its default, unless --nemesis names packages. */
+    boolean nightly() {
+        return mix.nightly(nemesis == null);
+    }
+
     List<TestConfig> configurations(long campaignSeed) {
+        if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1");
+        boolean nightly = nightly();
+        if (nightly && nemesis != null) {
+            throw new IllegalArgumentException("--mix nightly chooses its own faults: drop --nemesis, or use --mix random");
+        }
         // Each run's seed derives from the campaign's, so the whole campaign replays from one number.
         var seeds = new SplittableRandom(campaignSeed);
         List<TestConfig> out = new ArrayList<>();
-        for (String n : nemesis) {
-            List<String> packages = RunShapeOptions.faultPackages(Arrays.asList(n.split("\\+")));
-            for (String a : acks) {
+        List<String> configurations = nightly ? List.of(NightlyMix.NAME) : nemesis != null ? nemesis : List.of("partition", "kill");
+        List<String> acksValues = acks != null ? acks : nightly ? List.of("all") : List.of("1", "all");
+        for (String n : configurations) {
+            List<String> packages = nightly ? List.of() : RunShapeOptions.faultPackages(Arrays.asList(n.split("\\+")));
+            for (String a : acksValues) {
                 for (int isr : minIsr) {
                     for (boolean u : unclean) {
                         boolean idempotent = "all".equals(a);
-                        out.add(shape.config(packages, a, idempotent, isr, u, seeds.nextLong() & Long.MAX_VALUE));
+                        for (int i = 0; i < runs; i++) {
+                            out.add(mix.apply(shape.config(packages, a, idempotent, isr, u, seeds.nextLong() & Long.MAX_VALUE), nightly));
+                        }
                     }
                 }
             }
@@ -85,6 +108,7 @@ final class CampaignCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (name == null) name = nightly() ? NightlyMix.NAME : "acks-matrix";
         long campaignSeed = shape.seedOrRandom();
         // The campaign's seed first: every run's seed derives from it, so the whole campaign replays.
         System.err.println("faultline: campaign seed " + campaignSeed + "  (replay: --seed " + campaignSeed + ")");
@@ -93,7 +117,15 @@ final class CampaignCommand implements Callable<Integer> {
         Instant started = Instant.now();
         System.err.println("faultline: campaign " + name + ": " + configs.size() + " runs");
         DockerHosts engines = dockerHosts == null ? null : new DockerHosts(dockerHosts);
-        Outcome[] outcomes = engines == null ? runHere(configs, runStore) : runOn(engines, configs, runStore);
+        if (engines != null && nightly()) {
+            throw new IllegalArgumentException("--docker-hosts runs the random mix only: add --mix random --nemesis ...");
+        }
+        CoverageBook coverage = nightly() ? CoverageBook.ofCampaign(store, name) : null;
+        if (coverage != null) {
+            System.err.println("faultline: nightly mix" + (mix.guided ? ", guided by " : ", coverage in ") + coverage.file()
+                    + " (" + coverage.map().size() + " transition sequences seen so far)");
+        }
+        Outcome[] outcomes = engines == null ? runHere(configs, runStore, coverage) : runOn(engines, configs, runStore);
         List<CampaignInput.Run> runs = new ArrayList<>();
         int worst = FaultlineCli.EXIT_VALID;
         for (Outcome o : outcomes) {
@@ -102,6 +134,12 @@ final class CampaignCommand implements Callable<Integer> {
             worst = worse(worst, o.exitCode());
         }
         Path dir = runStore.newCampaign(name, started);
+        if (coverage != null) {
+            // before the campaign page, which links to it
+            CoveragePage.write(dir, name, mix.guided, coverage.file(), growth);
+            System.err.println("faultline: coverage growth " + String.join(", ", growth.stream()
+                    .map(g -> g.total() + " (+" + g.added() + ")").toList()) + "; " + dir.resolve(CoveragePage.FILE));
+        }
         CampaignPage.write(new CampaignInput(name, started, runs), dir);
         System.err.println("faultline: campaign page " + dir.resolve("index.html"));
         try {
@@ -113,18 +151,31 @@ final class CampaignCommand implements Callable<Integer> {
         return worst;
     }
 
+    /** Each nightly run's coverage, in run order (filled by runHere). */
+    private final List<CoveragePage.Row> growth = new ArrayList<>();
+
     /** One finished (or broken) run: its page row (null if broken), exit code and JUnit case. */
     record Outcome(CampaignInput.Run run, int exitCode, JunitXml.Case junit) {
     }
 
     /** Every run in this JVM, one after another, on the engine Testcontainers finds (DOCKER_HOST or the default). */
-    private Outcome[] runHere(List<TestConfig> configs, RunStore runStore) {
+    private Outcome[] runHere(List<TestConfig> configs, RunStore runStore, CoverageBook coverage) {
         Outcome[] out = new Outcome[configs.size()];
         for (int i = 0; i < configs.size(); i++) {
             TestConfig c = configs.get(i);
             System.err.printf("faultline: campaign run %d of %d: %s%n", i + 1, configs.size(), describe(c));
             try {
-                out[i] = finished(i, c, describe(c), new TestRunner(c, runStore, System.err, NemesisSchedule::create).run());
+                if (coverage != null) {
+                    var run = coverage.run(c, mix.spec(), runStore, System.err);
+                    Map<String, String> row = describe(c);
+                    row.put("mix", NightlyMix.NAME + (mix.guided ? " guided" : ""));
+                    out[i] = finished(i, c, row, run.result());
+                    growth.add(new CoveragePage.Row(run.result().runDir(), run.compositions(),
+                            run.growth() == null ? -1 : run.growth().total(), run.growth() == null ? 0 : run.growth().added(),
+                            run.growth() == null ? List.of() : run.growth().examples()));
+                } else {
+                    out[i] = finished(i, c, describe(c), new TestRunner(c, runStore, System.err, NemesisSchedule::create).run());
+                }
             } catch (Exception e) {
                 out[i] = broken(i, c, e); // one broken run must not cost the comparison of the others
             }

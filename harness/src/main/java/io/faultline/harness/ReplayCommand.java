@@ -36,7 +36,9 @@ final class ReplayCommand implements Callable<Integer> {
             }
             ScheduleFile file = ScheduleFile.read(schedule);
             System.err.println("faultline: replaying " + schedule + ": " + file.faultCycles().size() + " faults");
-            return runner(file.config(), new RunStore(store), file.cycleSet()).run().exitCode();
+            var stored = java.nio.file.Files.isRegularFile(sibling) ? StoredRun.readTestJson(sibling.getParent())
+                    : java.util.Map.<String, Object>of();
+            return runner(stored, file.config(), new RunStore(store), file.cycleSet()).run().exitCode();
         }
         var testJson = StoredRun.readTestJson(runDir.toRealPath());
         TestConfig config = StoredRun.configOf(runDir.toRealPath().resolve("test.json"), testJson);
@@ -50,8 +52,20 @@ final class ReplayCommand implements Callable<Integer> {
 
     /** The schedule a stored run had: its scenario's script, or the seed's random faults. */
     static TestRunner.FaultScheduleFactory scheduleOf(java.util.Map<String, Object> testJson) {
+        var mix = NightlyMix.Spec.of(testJson);
+        if (mix.isPresent()) return ComposedSchedule.factory(mix.get(), null, s -> { });
         return ScenarioSchedule.of(testJson).map(ScenarioSchedule::factory)
                 .orElse(NemesisSchedule::create);
+    }
+
+    /**
+     * A run of this configuration keeping only these fault cycles (null: all); a nightly-mix run (its test.json names
+     * the mix) keeps those compositions of its plan.
+     */
+    static TestRunner runner(java.util.Map<String, Object> testJson, TestConfig config, RunStore store, java.util.Set<Integer> cycles) {
+        var mix = NightlyMix.Spec.of(testJson);
+        if (mix.isEmpty()) return runner(config, store, cycles);
+        return new TestRunner(config, store, System.err, ComposedSchedule.factory(mix.get(), cycles, s -> { }), cycles);
     }
 
     /** A run of this configuration keeping only these fault cycles (null: all). */

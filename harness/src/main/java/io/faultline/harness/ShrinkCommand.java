@@ -84,7 +84,7 @@ final class ShrinkCommand implements Callable<Integer> {
         long deadline = System.nanoTime() + Duration.ofMinutes(budgetMinutes).toNanos();
         var runStore = new RunStore(store);
         var inconclusive = new java.util.concurrent.atomic.AtomicInteger();
-        var ddmin = new Ddmin<Integer>(subset -> attempt(config, runStore, subset, target, inconclusive),
+        var ddmin = new Ddmin<Integer>(subset -> attempt(testJson, config, runStore, subset, target, inconclusive),
                 (n, subset, fails) -> System.err.printf("faultline: shrink attempt %d: %d of %d faults (cycles %s) -> %s%n",
                         n, subset.size(), cycles.size(), subset, fails ? "still fails" : "passes"),
                 () -> System.nanoTime() > deadline);
@@ -112,13 +112,13 @@ final class ShrinkCommand implements Callable<Integer> {
     /** Runs of one subset while they come back unknown (a harness error, a cluster that did not start). */
     static final int ATTEMPT_TRIES = 3;
 
-    private static boolean attempt(TestConfig config, RunStore store, List<Integer> cycles, Set<String> target,
+    private static boolean attempt(Map<String, Object> testJson, TestConfig config, RunStore store, List<Integer> cycles, Set<String> target,
             java.util.concurrent.atomic.AtomicInteger inconclusive) throws Exception {
-        var result = ReplayCommand.runner(config, store, new TreeSet<>(cycles)).run();
+        var result = ReplayCommand.runner(testJson, config, store, new TreeSet<>(cycles)).run();
         for (int tries = 1; result.verdict() == Verdict.UNKNOWN && tries < ATTEMPT_TRIES; tries++) {
             System.err.printf("faultline: shrink attempt came back unknown (%s): running it again%n",
                     String.join("; ", result.caveats()));
-            result = ReplayCommand.runner(config, store, new TreeSet<>(cycles)).run();
+            result = ReplayCommand.runner(testJson, config, store, new TreeSet<>(cycles)).run();
         }
         if (result.verdict() == Verdict.UNKNOWN) inconclusive.incrementAndGet();
         if (result.verdict() != Verdict.INVALID) return false;

@@ -114,7 +114,7 @@ public record TestConfig(
             require(!CHECKED_PRODUCER_SETTINGS.contains(k), "producer property " + k + " is set by --acks, --idempotence "
                     + "or the workload itself: the checker's allowances follow from those");
         }
-        require(producerProperties.isEmpty() || "queue".equals(workload),
+        require(producerProperties.isEmpty() || "queue".equals(workload) || NightlyMix.WORKLOAD.equals(workload),
                 "producer properties apply to the queue workload only, not --workload " + workload);
         String truncation = brokerProperties.get(TRUNCATION);
         require(truncation == null || List.of("leader-epoch", "high-watermark").contains(truncation),
@@ -135,6 +135,15 @@ public record TestConfig(
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
                 recoverySeconds, drainSeconds, flushMessages, flushMs, all, producerProperties);
+    }
+
+    /** The same configuration with more producer settings (later keys win). */
+    public TestConfig withProducerProperties(Map<String, String> more) {
+        var all = new LinkedHashMap<>(producerProperties);
+        all.putAll(more);
+        return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, all);
     }
 
     /** The workloads `--workload` accepts. */

@@ -46,7 +46,8 @@ final class Workloads {
             new Entry("queue", false, Workloads::queue),
             new Entry("offsets", false, (c, p, m) -> offsets(c, p, false)),
             new Entry("offsets-stable", false, (c, p, m) -> offsets(c, p, true)),
-            new Entry("txn-queue", true, Workloads::txnQueue));
+            new Entry("txn-queue", true, Workloads::txnQueue),
+            new Entry(NightlyMix.WORKLOAD, false, Workloads::queue));
 
     static final List<String> NAMES = ALL.stream().map(Entry::name).toList();
 
@@ -103,10 +104,11 @@ final class Workloads {
 
     /** The clients' settings a test configuration stands for; the checker's allowances follow from them. */
     static QueueSettings queueSettings(TestConfig config) {
+        // the nightly queue's consumers belong to a group (they subscribe, and assign manually part of the time)
+        boolean group = "subscribe".equals(config.subVia()) || NightlyMix.WORKLOAD.equals(config.workload());
         return QueueSettings.defaults()
                 .withAcks(config.acks(), config.idempotence())
-                .withConsumer("subscribe".equals(config.subVia()) ? QueueSettings.ConsumerMode.SUBSCRIBE
-                        : QueueSettings.ConsumerMode.ASSIGN, "read_committed")
+                .withConsumer(group ? QueueSettings.ConsumerMode.SUBSCRIBE : QueueSettings.ConsumerMode.ASSIGN, "read_committed")
                 .withTopics(1, (short) config.replicationFactor(), true)
                 .withExtra(config.producerProperties(), java.util.Map.of());
     }
@@ -116,6 +118,7 @@ final class Workloads {
         QueueOps.Options keys = QueueOps.Options.defaults()
                 .withKeys(config.keys(), maxWritesPerKey,
                         QueueOps.Options.defaults().distribution());
+        if (NightlyMix.WORKLOAD.equals(config.workload())) keys = NightlyMix.keyOptions(keys);
         return QueueWorkloadConfig.defaults("unset:9092", prefix)
                 .withSettings(queueSettings(config))
                 .withKeys(keys)

@@ -37,6 +37,9 @@ public final class CampaignPage {
         StringBuilder b = new StringBuilder();
         b.append("<h1>Campaign ").append(Html.esc(input.name())).append("</h1><p class=\"note\">started ")
                 .append(Html.esc(input.createdAt())).append(", ").append(input.runs().size()).append(" runs</p>");
+        if (java.nio.file.Files.isRegularFile(dir.resolve(CoveragePage.FILE))) {
+            b.append("<p><a href=\"").append(CoveragePage.FILE).append("\">State coverage, run by run</a></p>");
+        }
         b.append(grid(input, page));
         b.append("<h2>All runs</h2><table id=\"matrix\"><tr>");
         configKeys.forEach(k -> b.append("<th>").append(Html.esc(k)).append("</th>"));

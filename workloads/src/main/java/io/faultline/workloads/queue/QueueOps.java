@@ -37,32 +37,48 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
      * @param reassignChance  chance that an op is a (re-)assign/subscribe instead
      * @param crashChance     chance that an op is a client crash (close and reopen)
      * @param subscribe       use subscribe (consumer group) rather than assign
+     * @param assignShare     when subscribing, the share of (re-)assign ops that assign manually instead, so consumers
+     *                        move between the group and manual assignment (each move is a rebalance); 0: never
      */
     public record Options(int activeKeys, int maxWritesPerKey, KeyDistribution distribution, int maxSendMops,
-                          double sendFraction, double reassignChance, double crashChance, boolean subscribe) {
+                          double sendFraction, double reassignChance, double crashChance, boolean subscribe,
+                          double assignShare) {
         public Options {
             if (activeKeys < 1 || maxWritesPerKey < 1 || maxSendMops < 1) {
                 throw new IllegalArgumentException("activeKeys, maxWritesPerKey and maxSendMops must be ≥ 1");
             }
+            if (assignShare < 0 || assignShare > 1) throw new IllegalArgumentException("assignShare must be in [0, 1]");
+        }
+
+        public Options(int activeKeys, int maxWritesPerKey, KeyDistribution distribution, int maxSendMops,
+                       double sendFraction, double reassignChance, double crashChance, boolean subscribe) {
+            this(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance, crashChance,
+                    subscribe, 0);
         }
 
         public static Options defaults() {
             return new Options(8, 1000, KeyDistribution.EXPONENTIAL, 3, 0.5, 1.0 / 64, 0, false);
         }
 
+        /** Subscribing consumers that also assign manually in this share of their keys ops. */
+        public Options withAssignShare(double share) {
+            return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
+                    crashChance, subscribe, share);
+        }
+
         public Options withKeys(int active, int maxWrites, KeyDistribution dist) {
             return new Options(active, maxWrites, dist, maxSendMops, sendFraction, reassignChance, crashChance,
-                    subscribe);
+                    subscribe, assignShare);
         }
 
         public Options withMix(int maxMops, double sends, double reassign, double crash) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxMops, sends, reassign, crash,
-                    subscribe);
+                    subscribe, assignShare);
         }
 
         public Options withSubscribe(boolean sub) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, sub);
+                    crashChance, sub, assignShare);
         }
     }
 
@@ -85,8 +101,9 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         if (t < needsAssign.length && needsAssign[t]) {
             boolean[] needs = needsAssign.clone();
             needs[t] = false;
-            return Step.emit(keysOp(t, ctx.time()),
-                    new QueueOps(options, rng, activeKeys, writes, nextKey, needs));
+            Rng after = mixesConsumers() ? rng.advance() : rng; // no draw without the mix: older seeds' streams stay
+            return Step.emit(keysOp(t, ctx.time(), rng),
+                    new QueueOps(options, after, activeKeys, writes, nextKey, needs));
         }
         Rng r = rng;
         double u = r.unit();
@@ -96,7 +113,8 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
                     new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign));
         }
         if (u < options.crashChance() + options.reassignChance()) {
-            return Step.emit(keysOp(t, ctx.time()), new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign));
+            Rng after = mixesConsumers() ? r.advance() : r;
+            return Step.emit(keysOp(t, ctx.time(), r), new QueueOps(options, after, activeKeys, writes, nextKey, needsAssign));
         }
         double v = r.unit();
         r = r.advance();
@@ -144,14 +162,19 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         return new QueueOps(options, rng, activeKeys, writes, nextKey, needs);
     }
 
-    private Invocation keysOp(int thread, long time) {
+    private boolean mixesConsumers() {
+        return options.subscribe() && options.assignShare() > 0;
+    }
+
+    /** An assign or subscribe of the active keys; with the consumer mix, {@code r}'s next draw decides which. */
+    private Invocation keysOp(int thread, long time, Rng r) {
         List<Integer> keys = new ArrayList<>();
         for (int k : activeKeys) {
             keys.add(k);
         }
         keys.sort(null);
-        return new Invocation(thread, time, options.subscribe() ? Op.SUBSCRIBE : Op.ASSIGN,
-                new OpValue.Keys(keys, false));
+        boolean subscribe = options.subscribe() && !(mixesConsumers() && r.unit() < options.assignShare());
+        return new Invocation(thread, time, subscribe ? Op.SUBSCRIBE : Op.ASSIGN, new OpValue.Keys(keys, false));
     }
 
     /** Maps a uniform draw to a key slot under the configured distribution. */

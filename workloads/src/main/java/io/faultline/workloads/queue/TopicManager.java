@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TopicManager implements AutoCloseable {
     /** How many keys beyond the highest one in use get their topics ahead of need. */
-    static final int LOOKAHEAD = 4;
+    public static final int LOOKAHEAD = 4;
 
     private final QueueWorkloadConfig cfg;
     private final KeyMapping mapping;

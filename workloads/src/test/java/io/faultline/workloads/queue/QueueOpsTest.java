@@ -135,4 +135,19 @@ class QueueOpsTest {
         QueueOps.Options o = QueueOps.Options.defaults().withMix(3, 0.5, 0.05, 0.01);
         assertEquals(drive(QueueOps.create(o, 9, 3), 3, 500), drive(QueueOps.create(o, 9, 3), 3, 500));
     }
+
+    @Test
+    void subscribingConsumersWithAnAssignShareAlsoAssignByHandAndReplayFromTheSeed() {
+        QueueOps.Options mixed = opts(2, 50, QueueOps.KeyDistribution.UNIFORM).withSubscribe(true).withAssignShare(0.5)
+                .withMix(3, 0.5, 0.2, 0);
+        List<Invocation> ops = drive(QueueOps.create(mixed, 3, 4), 4, 400);
+        long subscribes = ops.stream().filter(o -> o.f().equals(Op.SUBSCRIBE)).count();
+        long assigns = ops.stream().filter(o -> o.f().equals(Op.ASSIGN)).count();
+        assertTrue(subscribes > 10 && assigns > 10, "both kinds of keys ops: " + subscribes + " subscribes, " + assigns + " assigns");
+        assertEquals(ops, drive(QueueOps.create(mixed, 3, 4), 4, 400), "same seed, same ops");
+
+        QueueOps.Options plain = opts(2, 50, QueueOps.KeyDistribution.UNIFORM).withSubscribe(true).withMix(3, 0.5, 0.2, 0);
+        assertTrue(drive(QueueOps.create(plain, 3, 4), 4, 400).stream().noneMatch(o -> o.f().equals(Op.ASSIGN)),
+                "without the share, subscribing consumers only subscribe");
+    }
 }

@@ -1,0 +1,93 @@
+package io.faultline.harness;
+
+import io.faultline.checker.observe.CoverageMap;
+import io.faultline.checker.observe.Transition;
+import io.faultline.nemesis.compose.CompositionKind;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The nightly mix's flags and plans, without a cluster. */
+class NightlyMixTest {
+    private static void assertOneLineError(CliTestSupport.CliResult r, String expected) {
+        assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode());
+        String err = r.err().strip();
+        assertEquals(1, err.lines().count(), "one line, got: " + err);
+        assertTrue(err.contains(expected), "expected '" + expected + "' in: " + err);
+    }
+
+    private static CampaignCommand campaign(String... args) {
+        var c = new CampaignCommand();
+        new picocli.CommandLine(c).parseArgs(args);
+        return c;
+    }
+
+    @Test
+    void aCampaignWithoutNemesisRunsTheNightlyMixWithSafeSettingsAndItsOwnSeedPerRun() {
+        var configs = campaign("--runs", "3", "--seed", "5", "--sut", "broker-impl", "--nodes", "3").configurations();
+        assertEquals(3, configs.size());
+        assertEquals(3, configs.stream().map(TestConfig::seed).distinct().count());
+        for (TestConfig c : configs) {
+            assertEquals(NightlyMix.WORKLOAD, c.workload());
+            assertEquals("all", c.acks());
+            assertTrue(c.idempotence());
+            assertEquals(List.of("partition", "link", "pause", "clock", "kill"), c.nemesis());
+            assertEquals("2", c.producerProperties().get("linger.ms"));
+            assertEquals("256", c.producerProperties().get("batch.size"));
+        }
+        assertEquals(configs, campaign("--runs", "3", "--seed", "5", "--sut", "broker-impl", "--nodes", "3").configurations());
+        // naming packages is the random mix, as before
+        var random = campaign("--nemesis", "kill", "--seed", "5").configurations();
+        assertEquals(List.of("queue", "queue"), random.stream().map(TestConfig::workload).toList());
+        assertEquals(List.of("1", "all"), random.stream().map(TestConfig::acks).toList());
+    }
+
+    @Test
+    void producerSettingsAreFlagsButNotTheCheckersOnes() {
+        var c = campaign("--producer-prop", "linger.ms=9", "--links", "false", "--seed", "1").configurations().get(0);
+        assertEquals("9", c.producerProperties().get("linger.ms"));
+        assertTrue(!c.nemesis().contains("link"));
+        assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--producer-prop", "acks=1"), "producer property acks");
+        assertOneLineError(CliTestSupport.run("campaign", "--mix", "nightly", "--nemesis", "kill"), "--mix nightly chooses its own faults");
+        assertOneLineError(CliTestSupport.run("test", "--mix", "random", "--guided"), "--guided plans the nightly mix");
+        assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--nemesis", "pause"), "--mix nightly chooses its own faults");
+        assertOneLineError(CliTestSupport.run("test", "--mix", "weekly"), "--mix must be random or nightly");
+        assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--compositions", "meteor"), "unknown composition meteor");
+        assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--fault-density", "0"), "--fault-density");
+        assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--workload", "offsets"), "drives the queue workload");
+    }
+
+    @Test
+    void aStoredRunPlansTheSameCompositionsAgainGuidedOrNot() {
+        TestConfig config = campaign("--seed", "8", "--sut", "broker-impl", "--nodes", "3", "--time-limit", "300").configurations().get(0);
+        var spec = new NightlyMix.Spec(false, 0.5, 3, NightlyMix.Spec.allCompositions(), true, null);
+        var stored = NightlyMix.Spec.of(Map.of(NightlyMix.TEST_JSON_KEY, spec.toJson())).orElseThrow();
+        assertEquals(ComposedSchedule.plan(config, spec, 4), ComposedSchedule.plan(config, stored, 4));
+
+        var map = new CoverageMap();
+        map.record("earlier", List.of(new Transition(1, "leader-moved", "p", ""), new Transition(2, "isr-shrink", "p", "")),
+                List.of(new CoverageMap.Window(CompositionKind.ROLLING_RESTART.id(), 0, 3)));
+        var guided = new NightlyMix.Spec(true, 0.5, 3, NightlyMix.Spec.allCompositions(), true, null).withCoverage(map.toJson());
+        var guidedBack = NightlyMix.Spec.of(Map.of(NightlyMix.TEST_JSON_KEY,
+                StoredRun.JSON.convertValue(guided.toJson(), Map.class))).orElseThrow();
+        var plan = ComposedSchedule.plan(config, guided, 4);
+        assertEquals(plan, ComposedSchedule.plan(config, guidedBack, 4), "the stored map plans the same run");
+        assertTrue(plan.stream().allMatch(c -> c.choice().startsWith("guided")));
+        assertNotEquals(plan, ComposedSchedule.plan(config, spec, 4));
+    }
+
+    @Test
+    void replayOfANightlyRunUsesItsStoredMix() {
+        var spec = new NightlyMix.Spec(true, 0.4, 5, List.of("rolling-restart", "flapping-partition"), false, new CoverageMap().toJson());
+        Map<String, Object> testJson = StoredRun.JSON.convertValue(Map.of(NightlyMix.TEST_JSON_KEY, spec.toJson()), Map.class);
+        assertEquals(Map.of(NightlyMix.TEST_JSON_KEY, spec.toJson()), ReplayCommand.scheduleOf(testJson).testJsonEntries(),
+                "the replay stores the same mix again, so its own replay repeats it too");
+        assertEquals(Map.of(), ReplayCommand.scheduleOf(Map.of()).testJsonEntries(), "a random run replays as one");
+        assertOneLineError(CliTestSupport.run("replay", "--schedule", "/nonexistent/schedule.json"), "no schedule file");
+    }
+}

@@ -1,0 +1,178 @@
+package io.faultline.nemesis.compose;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The role-aware fault compositions, each generic over bugs: it names the roles a replicated log depends on (a
+ * partition's leader and followers, the active controller) and the kinds of trouble every such system must survive,
+ * never a particular mistake. Each builds its steps from a seeded Random, so a plan is a pure function of the seed.
+ * {@link #aims} are the abstract transitions it tends to cause (see {@code io.faultline.checker.observe.Transitions});
+ * guided planning prefers compositions whose aims the coverage map has seen least.
+ */
+public enum CompositionKind {
+    /** Leader cut off from every other node (clients still reach it), then killed before the cut heals. */
+    ISOLATE_LEADER_THEN_KILL("isolate-leader-then-kill", List.of("leader-moved", "isr-shrink", "broker-fenced", "leader-returned")),
+    /** A follower killed and left to fall behind; restarted; the leader killed while it still lags. */
+    LAGGING_REPLICA_ELECTION("lagging-replica-election", List.of("isr-shrink-to-leader", "leader-moved-outside-isr", "leader-lost", "leader-elected")),
+    /** A follower restarted and killed again while it catches up to rejoin the ISR. */
+    CRASH_WHILE_CATCHING_UP("crash-while-catching-up", List.of("broker-fenced", "broker-unfenced", "isr-expand", "isr-full")),
+    /** Sub-second partitions of one role, many times in a row. */
+    FLAPPING_PARTITION("flapping-partition", List.of("controller-moved", "leader-moved", "isr-shrink", "metadata-unavailable")),
+    /** Only the link between the leader and the active controller cut. */
+    CUT_LEADER_FROM_CONTROLLER("cut-leader-from-controller", List.of("broker-fenced", "leader-moved", "leader-on-controller")),
+    /** Followers cut from the leader only (they still reach each other and the controller). */
+    CUT_FOLLOWERS_FROM_LEADER("cut-followers-from-leader", List.of("isr-shrink", "isr-shrink-to-leader", "isr-expand")),
+    /** The leader frozen for longer than the broker session, then thawed. */
+    PAUSE_LEADER_PAST_SESSION("pause-leader-past-session", List.of("broker-fenced", "leader-moved", "broker-unfenced", "leader-returned")),
+    /** The leader's clock skewed and its links slowed, then it is killed or cut off. */
+    SKEWED_SLOW_LEADER("skewed-slow-leader", List.of("isr-shrink", "leader-moved", "controller-moved")),
+    /** Several nodes restarted one after another (followers and leader in a drawn order). */
+    ROLLING_RESTART("rolling-restart", List.of("controller-moved", "leader-moved", "broker-fenced", "isr-full"));
+
+    private final String id;
+    private final List<String> aims;
+
+    CompositionKind(String id, List<String> aims) {
+        this.id = id;
+        this.aims = List.copyOf(aims);
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public List<String> aims() {
+        return aims;
+    }
+
+    /** The kind with this id; an unknown one is a one-line error listing the known ids. */
+    public static CompositionKind of(String id) {
+        for (CompositionKind k : values()) if (k.id.equals(id)) return k;
+        throw new IllegalArgumentException("unknown composition " + id + "; known: "
+                + String.join(", ", java.util.Arrays.stream(values()).map(CompositionKind::id).toList()));
+    }
+
+    /** What shapes the steps: hold times, the broker session, and which fault kinds the run has set up. */
+    public record Shape(long holdMillis, long sessionTimeoutMillis, boolean clock, boolean links) {
+        public Shape {
+            if (holdMillis < 100) throw new IllegalArgumentException("hold must be at least 100 ms");
+        }
+
+        /** About one hold: uniform in [hold/2, 3·hold/2). */
+        long hold(Random r) {
+            return holdMillis / 2 + (long) (r.nextDouble() * holdMillis);
+        }
+    }
+
+    /** Whether this kind can run with what the run has set up (skewed-slow-leader needs clocks). */
+    public boolean possibleWith(Shape shape) {
+        return this != SKEWED_SLOW_LEADER || shape.clock() || shape.links();
+    }
+
+    /** The steps of one composition of this kind. */
+    public List<Step> steps(Random r, Shape s) {
+        List<Step> out = new ArrayList<>();
+        switch (this) {
+            case ISOLATE_LEADER_THEN_KILL -> {
+                out.add(new Step.Isolate(Role.LEADER));
+                out.add(new Step.Wait(s.hold(r)));
+                out.add(new Step.Kill(Role.LEADER));
+                out.add(new Step.Wait(between(r, 200, 2000)));
+                out.add(new Step.Heal());
+                out.add(new Step.Wait(s.hold(r)));
+                out.add(new Step.Start(Role.LEADER));
+            }
+            case LAGGING_REPLICA_ELECTION -> {
+                Role follower = r.nextBoolean() ? Role.FOLLOWER_1 : Role.FOLLOWER_2;
+                out.add(new Step.Kill(follower));
+                out.add(new Step.Wait(between(r, 4000, 12000))); // writes go on: it falls behind, the ISR drops it
+                out.add(new Step.Start(follower));
+                out.add(new Step.Wait(between(r, 100, 2000))); // it is catching up, not yet in sync
+                out.add(new Step.Kill(Role.LEADER));
+                out.add(new Step.Wait(s.hold(r)));
+                out.add(new Step.Start(Role.LEADER));
+            }
+            case CRASH_WHILE_CATCHING_UP -> {
+                Role follower = r.nextBoolean() ? Role.FOLLOWER_1 : Role.FOLLOWER_2;
+                out.add(new Step.Kill(follower));
+                out.add(new Step.Wait(s.hold(r)));
+                int rounds = 1 + r.nextInt(2);
+                for (int i = 0; i < rounds; i++) {
+                    out.add(new Step.Start(follower));
+                    out.add(new Step.Wait(between(r, 300, 3000)));
+                    out.add(new Step.Kill(follower));
+                    out.add(new Step.Wait(between(r, 500, 2000)));
+                }
+                out.add(new Step.Start(follower));
+            }
+            case FLAPPING_PARTITION -> {
+                Role target = List.of(Role.LEADER, Role.CONTROLLER, Role.FOLLOWER_1).get(r.nextInt(3));
+                int flaps = 4 + r.nextInt(9);
+                for (int i = 0; i < flaps; i++) {
+                    out.add(new Step.Isolate(target));
+                    out.add(new Step.Wait(between(r, 100, 900)));
+                    out.add(new Step.Heal());
+                    out.add(new Step.Wait(between(r, 100, 900)));
+                }
+            }
+            case CUT_LEADER_FROM_CONTROLLER -> {
+                out.add(new Step.Cut(List.of(Role.LEADER), List.of(Role.CONTROLLER)));
+                out.add(new Step.Wait(s.hold(r) + s.sessionTimeoutMillis()));
+                out.add(new Step.Heal());
+            }
+            case CUT_FOLLOWERS_FROM_LEADER -> {
+                List<Role> followers = List.of(List.of(Role.FOLLOWERS), List.of(Role.FOLLOWER_1), List.of(Role.FOLLOWER_2)).get(r.nextInt(3));
+                out.add(new Step.Cut(List.of(Role.LEADER), followers));
+                out.add(new Step.Wait(s.hold(r) + s.hold(r)));
+                out.add(new Step.Heal());
+            }
+            case PAUSE_LEADER_PAST_SESSION -> {
+                out.add(new Step.Pause(Role.LEADER));
+                out.add(new Step.Wait(s.sessionTimeoutMillis() + between(r, 500, 4000)));
+                out.add(new Step.Resume(Role.LEADER));
+            }
+            case SKEWED_SLOW_LEADER -> {
+                if (s.clock()) out.add(new Step.Skew(Role.LEADER, skew(r)));
+                if (s.links()) out.add(new Step.SlowLinks(Role.LEADER, between(r, 50, 400)));
+                out.add(new Step.Wait(s.hold(r)));
+                if (r.nextBoolean()) {
+                    out.add(new Step.Kill(Role.LEADER));
+                    out.add(new Step.Wait(s.hold(r)));
+                    out.add(new Step.Start(Role.LEADER));
+                } else {
+                    out.add(new Step.Isolate(Role.LEADER));
+                    out.add(new Step.Wait(s.hold(r)));
+                    out.add(new Step.Heal());
+                }
+                out.add(new Step.Wait(s.hold(r)));
+                if (s.links()) out.add(new Step.HealLinks());
+                if (s.clock()) out.add(new Step.ResetClocks());
+            }
+            case ROLLING_RESTART -> {
+                List<Role> order = new ArrayList<>(List.of(Role.FOLLOWER_1, Role.FOLLOWER_2, Role.LEADER));
+                Collections.shuffle(order, r);
+                int count = 2 + r.nextInt(2);
+                for (Role role : order.subList(0, count)) {
+                    out.add(new Step.Kill(role));
+                    out.add(new Step.Wait(between(r, 300, 3000)));
+                    out.add(new Step.Start(role));
+                    out.add(new Step.Wait(between(r, 1000, 4000)));
+                }
+            }
+        }
+        return out;
+    }
+
+    static long between(Random r, long lo, long hi) {
+        return lo + (long) (r.nextDouble() * (hi - lo));
+    }
+
+    /** ± 100 ms .. ± 30 s, spread over powers of two. */
+    static long skew(Random r) {
+        long magnitude = Math.round(100 * Math.pow(2, r.nextDouble() * Math.log(300) / Math.log(2)));
+        return r.nextBoolean() ? magnitude : -magnitude;
+    }
+}

@@ -1,0 +1,15 @@
+package io.faultline.nemesis.compose;
+
+/**
+ * Whom a composition's step acts on, bound when the composition starts: the leader of its target partition, that
+ * partition's followers in replica order (a clean election takes the first live ISR member in that order), all its
+ * followers, or the active controller. A role keeps its node for the whole composition, so "isolate the leader, then
+ * kill it" kills the node that was isolated, not whoever leads by then.
+ */
+public enum Role {
+    LEADER, FOLLOWER_1, FOLLOWER_2, FOLLOWERS, CONTROLLER;
+
+    public String label() {
+        return name().toLowerCase().replace('_', '-');
+    }
+}

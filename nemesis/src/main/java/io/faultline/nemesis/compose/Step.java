@@ -1,0 +1,111 @@
+package io.faultline.nemesis.compose;
+
+import java.util.List;
+
+/** One step of a composition: the closed set of things a composition does, against roles, never against node names. */
+public sealed interface Step {
+    /** Waits this long, counted from the end of the step before. */
+    record Wait(long millis) implements Step {
+        public Wait {
+            if (millis < 0) throw new IllegalArgumentException("negative wait");
+        }
+
+        @Override
+        public String toString() {
+            return "wait " + millis + " ms";
+        }
+    }
+
+    /** Cuts every node of {@code side} from every node of {@code from}, both ways (replaces any cut in force). */
+    record Cut(List<Role> side, List<Role> from) implements Step {
+        public Cut {
+            side = List.copyOf(side);
+            from = List.copyOf(from);
+        }
+
+        @Override
+        public String toString() {
+            return "cut " + labels(side) + " from " + labels(from);
+        }
+    }
+
+    /** Cuts the role's node from every other node. */
+    record Isolate(Role role) implements Step {
+        @Override
+        public String toString() {
+            return "isolate " + role.label();
+        }
+    }
+
+    /** Removes every cut. */
+    record Heal() implements Step {
+        @Override
+        public String toString() {
+            return "heal the network";
+        }
+    }
+
+    record Kill(Role role) implements Step {
+        @Override
+        public String toString() {
+            return "kill -9 " + role.label();
+        }
+    }
+
+    record Start(Role role) implements Step {
+        @Override
+        public String toString() {
+            return "start " + role.label();
+        }
+    }
+
+    record Pause(Role role) implements Step {
+        @Override
+        public String toString() {
+            return "pause " + role.label();
+        }
+    }
+
+    record Resume(Role role) implements Step {
+        @Override
+        public String toString() {
+            return "resume " + role.label();
+        }
+    }
+
+    /** Shifts the role's clock by {@code millis} (libfaketime). */
+    record Skew(Role role, long millis) implements Step {
+        @Override
+        public String toString() {
+            return "skew " + role.label() + "'s clock by " + millis + " ms";
+        }
+    }
+
+    /** Every clock back to real time. */
+    record ResetClocks() implements Step {
+        @Override
+        public String toString() {
+            return "reset every clock";
+        }
+    }
+
+    /** Adds {@code latencyMs} (a quarter of it as jitter) to every link from the role's node to the others. */
+    record SlowLinks(Role role, long latencyMs) implements Step {
+        @Override
+        public String toString() {
+            return "slow " + role.label() + "'s links by " + latencyMs + " ms";
+        }
+    }
+
+    /** Every link back to normal. */
+    record HealLinks() implements Step {
+        @Override
+        public String toString() {
+            return "heal every link";
+        }
+    }
+
+    private static String labels(List<Role> roles) {
+        return String.join("+", roles.stream().map(Role::label).toList());
+    }
+}

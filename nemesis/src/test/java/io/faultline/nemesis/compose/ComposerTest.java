@@ -1,0 +1,193 @@
+package io.faultline.nemesis.compose;
+
+import io.faultline.checker.observe.CoverageMap;
+import io.faultline.checker.observe.Transition;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The composition generator without a cluster: plans are pure functions of options, seed and coverage. */
+class ComposerTest {
+    static final CompositionKind.Shape SHAPE = new CompositionKind.Shape(5000, 2000, true, true);
+
+    static Composer.Options options(List<CompositionKind> kinds) {
+        return new Composer.Options(kinds, 4, SHAPE, 0.5, 3000, 0.25);
+    }
+
+    static Composer.Options all() {
+        return options(Arrays.asList(CompositionKind.values()));
+    }
+
+    @Test
+    void theSameSeedPlansTheSameCompositionsAndAnotherSeedOthers() {
+        var a = Composer.plan(all(), 42, 600_000);
+        var b = Composer.plan(all(), 42, 600_000);
+        assertEquals(a, b);
+        assertEquals(a.toString(), b.toString());
+        assertNotEquals(a, Composer.plan(all(), 43, 600_000));
+        assertTrue(a.size() > 5, "ten minutes hold several compositions: " + a.size());
+    }
+
+    @Test
+    void everyCompositionFitsTheRunAndHealthyWindowsSeparateThem() {
+        var plan = Composer.plan(all(), 7, 300_000);
+        long previousEnd = 0;
+        for (Composition c : plan) {
+            assertTrue(c.atMillis() + c.lengthMillis() <= 300_000, c.toString());
+            assertTrue(c.atMillis() - previousEnd >= 3000, "healthy window of at least 3 s before " + c);
+            previousEnd = c.atMillis() + c.lengthMillis();
+        }
+    }
+
+    @Test
+    void aLowerDensityLeavesMoreOfTheRunHealthy() {
+        var dense = new Composer.Options(Arrays.asList(CompositionKind.values()), 4, SHAPE, 0.8, 0, 0);
+        var sparse = new Composer.Options(Arrays.asList(CompositionKind.values()), 4, SHAPE, 0.2, 0, 0);
+        assertTrue(faulted(Composer.plan(dense, 3, 3_600_000)) > 2 * faulted(Composer.plan(sparse, 3, 3_600_000)));
+    }
+
+    private static long faulted(List<Composition> plan) {
+        return plan.stream().mapToLong(Composition::lengthMillis).sum();
+    }
+
+    @Test
+    void withoutClockOrLinksTheCombinationIsLeftOutAndNothingSkews() {
+        var shape = new CompositionKind.Shape(5000, 2000, false, false);
+        var o = new Composer.Options(Arrays.asList(CompositionKind.values()), 2, shape, 0.5, 3000, 1.0);
+        assertTrue(!o.kinds().contains(CompositionKind.SKEWED_SLOW_LEADER));
+        for (Composition c : Composer.plan(o, 5, 600_000)) {
+            assertTrue(c.steps().stream().noneMatch(s -> s instanceof Step.Skew || s instanceof Step.SlowLinks), c.toString());
+        }
+        var none = new CompositionKind.Shape(5000, 2000, false, false);
+        assertThrows(IllegalArgumentException.class, () -> new Composer.Options(List.of(CompositionKind.SKEWED_SLOW_LEADER), 1, none, 0.5, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> new Composer.Options(List.of(CompositionKind.ROLLING_RESTART), 1, none, 1.5, 0, 0));
+    }
+
+    /** Each kind's steps bound to fixed roles: the ops hit the nodes its name promises. */
+    @Test
+    void eachCompositionTargetsTheRolesItNames() {
+        var roles = new Roles("t-0", "n1", List.of("n2", "n3"), java.util.Set.of("n1", "n2", "n3"), "n3");
+        var nodes = List.of("n1", "n2", "n3");
+        for (int seed = 0; seed < 20; seed++) {
+            for (CompositionKind k : CompositionKind.values()) {
+                List<String> ops = new ArrayList<>();
+                for (Step s : k.steps(new Random(seed), SHAPE)) {
+                    StepOps.of(s, roles, nodes).ifPresent(i -> ops.add(i.op().f() + " " + i.op().value()));
+                }
+                String text = String.join(" | ", ops);
+                switch (k) {
+                    case ISOLATE_LEADER_THEN_KILL -> {
+                        assertTrue(ops.get(0).startsWith("start-partition grudge {n1=[n2, n3], n2=[n1], n3=[n1]}"), text);
+                        assertEquals("kill [n1]", ops.get(1), text);
+                        assertEquals("start [n1]", ops.get(ops.size() - 1), text);
+                    }
+                    case LAGGING_REPLICA_ELECTION -> {
+                        assertTrue(ops.get(0).equals("kill [n2]") || ops.get(0).equals("kill [n3]"), text);
+                        assertEquals(ops.get(0).replace("kill", "start"), ops.get(1), "the follower comes back, lagging: " + text);
+                        assertEquals("kill [n1]", ops.get(2), "then the leader dies: " + text);
+                    }
+                    case CRASH_WHILE_CATCHING_UP -> {
+                        String follower = ops.get(0).substring("kill ".length());
+                        assertTrue(follower.equals("[n2]") || follower.equals("[n3]"), text);
+                        assertTrue(ops.stream().allMatch(o -> o.endsWith(follower)), "only the follower: " + text);
+                        assertTrue(ops.stream().filter(o -> o.startsWith("kill")).count() >= 2, "killed again while catching up: " + text);
+                    }
+                    case FLAPPING_PARTITION -> {
+                        long cuts = ops.stream().filter(o -> o.startsWith("start-partition")).count();
+                        assertTrue(cuts >= 4, text);
+                        assertEquals(cuts, ops.stream().filter(o -> o.startsWith("stop-partition")).count(), text);
+                        assertTrue(k.steps(new Random(seed), SHAPE).stream().filter(s -> s instanceof Step.Wait)
+                                .allMatch(s -> ((Step.Wait) s).millis() < 1000), "sub-second: " + text);
+                    }
+                    case CUT_LEADER_FROM_CONTROLLER -> assertEquals("start-partition grudge {n1=[n3], n3=[n1]}", ops.get(0), text);
+                    case CUT_FOLLOWERS_FROM_LEADER -> assertTrue(ops.get(0).matches(
+                            "start-partition grudge \\{n1=\\[(n2, n3|n2|n3)], .*") && !ops.get(0).contains("n2=[n3]")
+                            && !ops.get(0).contains("n3=[n2]"), "followers keep each other: " + text);
+                    case PAUSE_LEADER_PAST_SESSION -> {
+                        assertEquals(List.of("pause [n1]", "resume [n1]"), ops);
+                        long paused = ((Step.Wait) k.steps(new Random(seed), SHAPE).get(1)).millis();
+                        assertTrue(paused > SHAPE.sessionTimeoutMillis(), "longer than the session: " + paused);
+                    }
+                    case SKEWED_SLOW_LEADER -> {
+                        assertTrue(ops.get(0).startsWith("bump-clock Bump[target=[n1]"), text);
+                        assertTrue(ops.get(1).startsWith("start-link Slow[target=NodeLinks[node=n1]"), text);
+                        assertTrue(ops.contains("kill [n1]") || ops.stream().anyMatch(o -> o.startsWith("start-partition grudge {n1=[n2, n3]")), text);
+                    }
+                    case ROLLING_RESTART -> {
+                        List<String> kills = ops.stream().filter(o -> o.startsWith("kill")).toList();
+                        assertTrue(kills.size() >= 2 && kills.stream().distinct().count() == kills.size(), "several nodes in a row: " + text);
+                        for (int i = 0; i < ops.size(); i += 2) {
+                            assertEquals(ops.get(i).replace("kill", "start"), ops.get(i + 1), "one at a time: " + text);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** A coverage map that has seen every transition some kinds aim at many times, and none of one kind's. */
+    static CoverageMap seenAllBut(CompositionKind unseen) {
+        var map = new CoverageMap();
+        java.util.Set<String> seen = new java.util.TreeSet<>();
+        for (CompositionKind k : CompositionKind.values()) {
+            if (k != unseen) k.aims().stream().filter(a -> !unseen.aims().contains(a)).forEach(seen::add);
+        }
+        List<Transition> ts = new ArrayList<>();
+        long t = 0;
+        for (int i = 0; i < 30; i++) {
+            for (String aim : seen) ts.add(new Transition(t++, aim, "p", "")); // interleaved: each one counts
+        }
+        List<CoverageMap.Window> windows = new ArrayList<>();
+        for (CompositionKind k : CompositionKind.values()) {
+            for (int i = 0; i < 10; i++) windows.add(new CoverageMap.Window(k.id(), -1, -1)); // tried, found nothing
+        }
+        map.record("earlier", ts, windows);
+        return map;
+    }
+
+    @Test
+    void theGuidedChoicePrefersTheCompositionAimingAtUnseenTransitions() {
+        CompositionKind target = CompositionKind.LAGGING_REPLICA_ELECTION; // its aims: only ones nobody saw
+        var map = seenAllBut(target);
+        Map<CompositionKind, Double> w = Composer.weights(Arrays.asList(CompositionKind.values()), map, new HashMap<>());
+        CompositionKind best = w.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        assertEquals(target, best, w.toString());
+
+        Map<CompositionKind, Integer> firstGuided = new EnumMap<>(CompositionKind.class);
+        Map<CompositionKind, Integer> firstRandom = new EnumMap<>(CompositionKind.class);
+        for (long seed = 0; seed < 300; seed++) {
+            firstGuided.merge(Composer.plan(all(), seed, 600_000, map).get(0).kind(), 1, Integer::sum);
+            firstRandom.merge(Composer.plan(all(), seed, 600_000).get(0).kind(), 1, Integer::sum);
+        }
+        int guided = firstGuided.getOrDefault(target, 0), random = firstRandom.getOrDefault(target, 0);
+        assertTrue(guided > 3 * random, "guided picked it first " + guided + " times, random " + random);
+    }
+
+    @Test
+    void anUntriedCompositionOutweighsOneThatWasTriedAndFoundNothing() {
+        var map = new CoverageMap();
+        List<CoverageMap.Window> windows = new ArrayList<>();
+        for (int i = 0; i < 20; i++) windows.add(new CoverageMap.Window(CompositionKind.ROLLING_RESTART.id(), -1, -1));
+        map.record("r", List.of(), windows);
+        var w = Composer.weights(List.of(CompositionKind.ROLLING_RESTART, CompositionKind.PAUSE_LEADER_PAST_SESSION), map, new HashMap<>());
+        assertTrue(w.get(CompositionKind.PAUSE_LEADER_PAST_SESSION) > 2 * w.get(CompositionKind.ROLLING_RESTART), w.toString());
+    }
+
+    @Test
+    void aGuidedPlanIsReplayableFromItsSeedAndMap() {
+        var map = seenAllBut(CompositionKind.PAUSE_LEADER_PAST_SESSION);
+        assertEquals(Composer.plan(all(), 9, 600_000, map), Composer.plan(all(), 9, 600_000, CoverageMap.fromJson(map.toJson())));
+        assertTrue(Composer.plan(all(), 9, 600_000, map).stream().allMatch(c -> c.choice().startsWith("guided ")));
+    }
+}
