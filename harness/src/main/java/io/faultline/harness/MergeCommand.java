@@ -53,6 +53,9 @@ final class MergeCommand implements Callable<Integer> {
             + " (printed by each shard; for stores that hold several campaigns' shards)")
     String identity;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--allow-missing", description = "Exit by the verdicts alone when points are missing (they are still shown as missing)")
     boolean allowMissing;
 
@@ -114,6 +117,7 @@ final class MergeCommand implements Callable<Integer> {
     }
 
     private int write(CampaignMerge.Result m) throws IOException {
+        java.io.PrintWriter err = spec.commandLine().getErr();
         var runStore = new RunStore(store);
         // The runs move next to the page, so its links hold wherever the store is published.
         Map<Integer, CampaignShards.Done> placed = new LinkedHashMap<>();
@@ -140,18 +144,19 @@ final class MergeCommand implements Callable<Integer> {
         CampaignPage.write(input, dir);
         if (junitXml != null) JunitCases.write(junitXml, "faultline campaign " + m.name(), result.junitCases());
 
-        System.err.println("faultline: merged " + m.shards().size() + " shards " + result.shardNames() + " of campaign "
+        err.println("faultline: merged " + m.shards().size() + " shards " + result.shardNames() + " of campaign "
                 + m.name() + " (identity " + m.identity() + ", seed " + m.seed() + "): " + m.points().size() + " of "
                 + m.matrix().size() + " points");
-        m.duplicates().forEach(d -> System.err.println("faultline: merge: duplicate " + d));
-        System.err.println("faultline: campaign page " + dir.resolve("index.html"));
+        m.duplicates().forEach(d -> err.println("faultline: merge: duplicate " + d));
+        err.println("faultline: campaign page " + dir.resolve("index.html"));
         try {
-            System.err.println("faultline: trend page " + TrendPage.write(dir.getParent()));
+            err.println("faultline: trend page " + TrendPage.write(dir.getParent()));
         } catch (Exception e) {
-            System.err.println("faultline: could not write the trend page: " + e);
+            err.println("faultline: could not write the trend page: " + e);
         }
         int worst = FaultlineCli.EXIT_VALID;
-        for (JunitXml.Case c : result.junitCases()) {
+        for (CampaignShards.Done d : placed.values()) {
+            JunitXml.Case c = d.junit();
             worst = CampaignCommand.worse(worst, switch (c.verdict()) {
                 case "valid" -> FaultlineCli.EXIT_VALID;
                 case "invalid" -> FaultlineCli.EXIT_INVALID;
@@ -160,7 +165,7 @@ final class MergeCommand implements Callable<Integer> {
         }
         if (!m.missing().isEmpty()) {
             // one line: how much is missing and from which shards; the page and JUnit XML list each point
-            System.err.println("faultline: merge: " + m.missing().size() + " of " + m.matrix().size()
+            err.println("faultline: merge: " + m.missing().size() + " of " + m.matrix().size()
                     + " points missing, from shard(s) " + m.missing().values().stream().map(Shard::toString).distinct().toList()
                     + " (given: " + result.shardNames() + "); the page marks them missing");
             if (!allowMissing) worst = CampaignCommand.worse(worst, FaultlineCli.EXIT_UNKNOWN_OR_ERROR);
