@@ -26,6 +26,35 @@ final class BugHunt {
 
     /** The runs a hunt may do, decided before any starts: per bug up to N configurations, per mix N clean ones. */
     record Plan(long seed, Map<SeededBugCatalog.Entry, List<TestConfig>> bugs, Map<SeededBugCatalog.Mix, List<TestConfig>> clean) {
+        /**
+         * The points `--shard` splits: each bug (all its seeds, since it stops at the first detection), then each
+         * mix's unseeded runs, named as on the page ("bug NAME", "unseeded MIX").
+         */
+        List<String> points() {
+            List<String> out = new ArrayList<>();
+            bugs.keySet().forEach(e -> out.add(bugPoint(e.name())));
+            clean.keySet().forEach(m -> out.add(cleanPoint(m.describe())));
+            return out;
+        }
+
+        /** The part of the plan shard {@code part} runs: point k when k mod N = I. */
+        Plan shard(Shard part) {
+            Map<SeededBugCatalog.Entry, List<TestConfig>> someBugs = new LinkedHashMap<>();
+            Map<SeededBugCatalog.Mix, List<TestConfig>> someClean = new LinkedHashMap<>();
+            int k = 0;
+            for (var e : bugs.entrySet()) if (part.owns(k++)) someBugs.put(e.getKey(), e.getValue());
+            for (var e : clean.entrySet()) if (part.owns(k++)) someClean.put(e.getKey(), e.getValue());
+            return new Plan(seed, someBugs, someClean);
+        }
+
+        /** Every run the plan may do, in order: what the hunt's identity hashes. */
+        List<TestConfig> allConfigs() {
+            List<TestConfig> out = new ArrayList<>();
+            bugs.values().forEach(out::addAll);
+            clean.values().forEach(out::addAll);
+            return out;
+        }
+
         /** Every seed, in the order the runs would take them. */
         List<String> seedLines() {
             List<String> out = new ArrayList<>();
@@ -48,6 +77,14 @@ final class BugHunt {
     }
 
     private BugHunt() {}
+
+    static String bugPoint(String bug) {
+        return "bug " + bug;
+    }
+
+    static String cleanPoint(String mix) {
+        return "unseeded " + mix;
+    }
 
     static Plan plan(List<String> only, int seeds, Shape shape, long huntSeed) {
         return plan(only, seeds, seeds, shape, huntSeed);

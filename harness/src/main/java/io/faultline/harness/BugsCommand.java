@@ -40,6 +40,11 @@ final class BugsCommand implements Callable<Integer> {
     @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
     Path store = Path.of("store");
 
+    @Option(names = "--shard", paramLabel = "I/N", converter = Shard.Converter.class,
+            description = "Run only shard I of N, 0-based: point k (each bug, then each fault mix's unseeded runs) when"
+                    + " k mod N = I. Needs --seed; `faultline merge` joins the shards' stores into one score page")
+    Shard shard;
+
     /** The runs this command would do, validated before any cluster starts. */
     BugHunt.Plan plan(long huntSeed) {
         if (timeLimit < 5) throw new IllegalArgumentException("--time-limit must be at least 5 seconds for faults to happen");
@@ -48,13 +53,23 @@ final class BugsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Shard part = shard == null ? Shard.WHOLE : shard;
+        if (!part.isWhole() && seed == null) {
+            throw new IllegalArgumentException("--shard needs --seed: every shard must derive the same runs from the same seed");
+        }
         long huntSeed = seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
-        BugHunt.Plan plan = plan(huntSeed);
+        BugHunt.Plan whole = plan(huntSeed);
+        BugHunt.Plan plan = whole.shard(part);
+        String identity = CampaignShards.identity("bugs", huntSeed, whole.allConfigs());
         System.err.println("faultline: bugs seed " + huntSeed + "  (replay the hunt: --seed " + huntSeed + ")");
+        if (!part.isWhole()) {
+            System.err.println("faultline: bugs shard " + part + " of hunt " + identity + ": " + plan.points());
+        }
         plan.seedLines().forEach(l -> System.err.println("faultline: " + l));
         var runStore = new RunStore(store);
         Instant started = Instant.now();
-        Path dir = runStore.root().resolve("bugs").resolve(CompareCommand.RunStoreTime.stamp(started));
+        Path dir = runStore.root().resolve("bugs").resolve(CompareCommand.RunStoreTime.stamp(started)
+                + (part.isWhole() ? "" : "-shard-" + part.index() + "-of-" + part.count()));
         System.err.println("faultline: bugs page (rewritten after every run) " + dir.resolve(BugsPage.PAGE));
         var stopping = new java.util.concurrent.atomic.AtomicBoolean();
         Thread flag = new Thread(() -> stopping.set(true), "faultline-bugs-stop");
@@ -73,7 +88,7 @@ final class BugsCommand implements Callable<Integer> {
         } catch (IllegalStateException shuttingDown) {
             // the flag is set: the page below is the partial one
         }
-        Path page = BugsPage.write(input, dir);
+        Path page = BugsPage.write(input.withDetails(BugsShards.section(identity, huntSeed, part, whole.points(), input)), dir);
         for (BugsPage.Bug b : input.bugs()) {
             System.err.printf("faultline: %-28s %s%n", b.name(), b.detected()
                     ? "detected in run " + b.runsUntilDetection() + " (" + String.join(", ", b.categories()) + ")"

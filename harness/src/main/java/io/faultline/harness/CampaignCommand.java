@@ -62,9 +62,16 @@ final class CampaignCommand implements Callable<Integer> {
     Path store = Path.of("store");
 
     @Option(names = "--docker-hosts", split = ",", paramLabel = "URL",
-            description = "Spread the runs over these Docker engines (unix:///path.sock or tcp://host:port), one run"
-                    + " per engine at a time, each run's whole cluster on one engine; the page names each run's engine")
+            description = "Spread the runs over these Docker engines (unix:///path.sock or tcp://host:port): engine e"
+                    + " of N runs the points of shard e/N, one run at a time, each run's whole cluster on one engine;"
+                    + " the page names each run's engine")
     List<String> dockerHosts;
+
+    @Option(names = "--shard", paramLabel = "I/N", converter = Shard.Converter.class,
+            description = "Run only shard I of N, 0-based (0/N .. N-1/N): the points k of the matrix with k mod N = I."
+                    + " Needs --seed, so every shard derives the same matrix; each shard writes an ordinary store,"
+                    + " and `faultline merge` joins them into the campaign's page")
+    Shard shard;
 
     /** The matrix, validated before anything runs so a bad value fails in one line, not after an hour. */
     List<TestConfig> configurations() {
@@ -109,13 +116,22 @@ final class CampaignCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (name == null) name = nightly() ? NightlyMix.NAME : "acks-matrix";
+        Shard part = shard == null ? Shard.WHOLE : shard;
+        if (!part.isWhole() && shape.seed == null) {
+            throw new IllegalArgumentException("--shard needs --seed: every shard must derive the same matrix from the"
+                    + " same campaign seed");
+        }
         long campaignSeed = shape.seedOrRandom();
         // The campaign's seed first: every run's seed derives from it, so the whole campaign replays.
         System.err.println("faultline: campaign seed " + campaignSeed + "  (replay: --seed " + campaignSeed + ")");
         List<TestConfig> configs = configurations(campaignSeed);
+        String identity = CampaignShards.identity(name, campaignSeed, configs);
+        List<Integer> points = part.points(configs.size());
         var runStore = new RunStore(store);
         Instant started = Instant.now();
-        System.err.println("faultline: campaign " + name + ": " + configs.size() + " runs");
+        System.err.println("faultline: campaign " + name + ": " + configs.size() + " runs"
+                + (part.isWhole() ? "" : "; shard " + part + " runs " + points.size() + " of them (points " + points
+                + "), campaign identity " + identity));
         DockerHosts engines = dockerHosts == null ? null : new DockerHosts(dockerHosts);
         if (engines != null && nightly()) {
             throw new IllegalArgumentException("--docker-hosts runs the random mix only: add --mix random --nemesis ...");
@@ -125,23 +141,37 @@ final class CampaignCommand implements Callable<Integer> {
             System.err.println("faultline: nightly mix" + (mix.guided ? ", guided by " : ", coverage in ") + coverage.file()
                     + " (" + coverage.map().size() + " transition sequences seen so far)");
         }
-        Outcome[] outcomes = engines == null ? runHere(configs, runStore, coverage) : runOn(engines, configs, runStore);
+        Outcome[] outcomes = engines == null ? runHere(configs, points, runStore, coverage)
+                : runOn(engines, configs, points, runStore);
         List<CampaignInput.Run> runs = new ArrayList<>();
+        Map<Integer, JunitXml.Case> done = new LinkedHashMap<>();
         int worst = FaultlineCli.EXIT_VALID;
-        for (Outcome o : outcomes) {
-            if (o == null) continue; // not started: interrupted before its turn
-            if (o.run() != null) runs.add(o.run());
+        for (int i = 0; i < outcomes.length; i++) {
+            Outcome o = outcomes[i];
+            if (o == null) continue; // another shard's point, or not started: interrupted before its turn
+            if (o.run() != null) runs.add(o.run().atPoint(i));
+            done.put(i, o.junit());
             worst = worse(worst, o.exitCode());
         }
-        Path dir = runStore.newCampaign(name, started);
+        List<CampaignShards.Point> matrix = new ArrayList<>();
+        for (int i = 0; i < configs.size(); i++) matrix.add(new CampaignShards.Point(i, caseName(i, configs.get(i)),
+                describe(configs.get(i))));
+        // A shard's page is a campaign of its own name, so the trend of NAME holds whole campaigns only (merged or not).
+        String folder = part.isWhole() ? name : shardName(name, part);
+        Path dir = runStore.newCampaign(folder, started);
         if (coverage != null) {
             // before the campaign page, which links to it
             CoveragePage.write(dir, name, mix.guided, coverage.file(), growth);
             System.err.println("faultline: coverage growth " + String.join(", ", growth.stream()
                     .map(g -> g.total() + " (+" + g.added() + ")").toList()) + "; " + dir.resolve(CoveragePage.FILE));
         }
-        CampaignPage.write(new CampaignInput(name, started, runs), dir);
+        CampaignPage.write(new CampaignInput(name, started, runs)
+                .withDetails(CampaignShards.section(identity, campaignSeed, part, matrix, done)), dir);
         System.err.println("faultline: campaign page " + dir.resolve("index.html"));
+        if (!part.isWhole()) {
+            System.err.println("faultline: shard " + part + " of campaign " + identity + " done; join the shards with:"
+                    + " faultline merge STORE_OR_ARCHIVE...");
+        }
         try {
             // every stored campaign of this name, e.g. one per night
             System.err.println("faultline: trend page " + TrendPage.write(dir.getParent()));
@@ -154,14 +184,19 @@ final class CampaignCommand implements Callable<Integer> {
     /** Each nightly run's coverage, in run order (filled by runHere). */
     private final List<CoveragePage.Row> growth = new ArrayList<>();
 
+    /** The campaign folder name of one shard's page: NAME.shard-I-of-N. */
+    static String shardName(String name, Shard part) {
+        return name + ".shard-" + part.index() + "-of-" + part.count();
+    }
+
     /** One finished (or broken) run: its page row (null if broken), exit code and JUnit case. */
     record Outcome(CampaignInput.Run run, int exitCode, JunitXml.Case junit) {
     }
 
-    /** Every run in this JVM, one after another, on the engine Testcontainers finds (DOCKER_HOST or the default). */
-    private Outcome[] runHere(List<TestConfig> configs, RunStore runStore, CoverageBook coverage) {
+    /** This shard's runs in this JVM, one after another, on the engine Testcontainers finds (DOCKER_HOST or the default). */
+    private Outcome[] runHere(List<TestConfig> configs, List<Integer> points, RunStore runStore, CoverageBook coverage) {
         Outcome[] out = new Outcome[configs.size()];
-        for (int i = 0; i < configs.size(); i++) {
+        for (int i : points) {
             TestConfig c = configs.get(i);
             System.err.printf("faultline: campaign run %d of %d: %s%n", i + 1, configs.size(), describe(c));
             try {
@@ -186,19 +221,19 @@ final class CampaignCommand implements Callable<Integer> {
     }
 
     /**
-     * Each engine runs its share of the matrix ({@link DockerHosts#shares}) one run after another, the engines in
-     * parallel; every run is a child JVM talking to its engine only.
+     * Each engine runs its share of this shard's points ({@link DockerHosts#shares}: engine e of N takes shard e/N of
+     * them) one run after another, the engines in parallel; every run is a child JVM talking to its engine only.
      */
-    private Outcome[] runOn(DockerHosts engines, List<TestConfig> configs, RunStore runStore)
+    private Outcome[] runOn(DockerHosts engines, List<TestConfig> configs, List<Integer> points, RunStore runStore)
             throws InterruptedException, java.io.IOException {
         Outcome[] out = new Outcome[configs.size()];
         // The children's config and result files: not in the store, whose folders are runs and campaigns only.
         Path work = java.nio.file.Files.createTempDirectory("faultline-campaign-");
         List<Thread> workers = new ArrayList<>();
-        List<List<Integer>> shares = engines.shares(configs.size());
+        List<List<Integer>> shares = engines.shares(points.size());
         for (int e = 0; e < shares.size(); e++) {
             String url = engines.urls().get(e);
-            List<Integer> share = shares.get(e);
+            List<Integer> share = shares.get(e).stream().map(points::get).toList();
             Thread w = new Thread(() -> {
                 for (int i : share) {
                     if (Thread.currentThread().isInterrupted()) return;

@@ -44,7 +44,8 @@ final class CliHelp {
                 "bin/faultline replay --schedule store/latest/shrunk-schedule.json"));
         m.put("campaign", List.of(
                 "bin/faultline campaign --acks 1,all --min-isr 1,2 --time-limit 60",
-                "bin/faultline campaign --sut apache-kafka,broker-impl --junit-xml out.xml"));
+                "bin/faultline campaign --mix nightly --guided --runs 4 --seed 7",
+                "bin/faultline campaign --seed 7 --shard 0/2 --junit-xml out.xml"));
         m.put("serve", List.of(
                 "bin/faultline serve",
                 "bin/faultline serve --port 0 --store store"));
@@ -65,6 +66,13 @@ final class CliHelp {
         m.put("doctor", List.of(
                 "bin/faultline doctor",
                 "bin/faultline doctor --store /var/lib/faultline/store"));
+        m.put("merge", List.of(
+                "bin/faultline merge shard-0/store shard-1/store --store merged",
+                "bin/faultline merge s0.tar.gz s1.tar.gz --junit-xml out.xml",
+                "bin/faultline merge shard-0/store --allow-missing"));
+        m.put("image", List.of(
+                "bin/faultline image runner",
+                "bin/faultline image --help"));
         m.put("completion", List.of(
                 "bin/faultline completion > /etc/bash_completion.d/faultline",
                 "source <(bin/faultline completion)"));

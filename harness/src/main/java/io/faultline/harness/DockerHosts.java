@@ -62,11 +62,13 @@ record DockerHosts(List<String> urls) {
         return urls.get(Math.floorMod(index, urls.size()));
     }
 
-    /** The run indexes each engine takes, in order (engine i runs its share one after another). */
+    /**
+     * The run indexes each engine takes, in order (engine i runs its share one after another): engine e of N runs
+     * exactly what {@code --shard e/N} would, so --docker-hosts is sharding inside one process.
+     */
     List<List<Integer>> shares(int runs) {
         List<List<Integer>> out = new ArrayList<>();
-        for (int e = 0; e < urls.size(); e++) out.add(new ArrayList<>());
-        for (int i = 0; i < runs; i++) out.get(Math.floorMod(i, urls.size())).add(i);
+        for (int e = 0; e < urls.size(); e++) out.add(new Shard(e, urls.size()).points(runs));
         return out;
     }
 

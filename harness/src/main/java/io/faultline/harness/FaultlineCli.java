@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         subcommands = {TestCommand.class, AnalyzeCommand.class, ReplayCommand.class, CampaignCommand.class,
                 ServeCommand.class, ShrinkCommand.class, ScenarioCommand.class,
                 CompareCommand.class,
-                BugsCommand.class, DoctorCommand.class, CompletionCommand.class})
+                BugsCommand.class, DoctorCommand.class, CompletionCommand.class, MergeCommand.class,
+                ImageCommand.class})
 public final class FaultlineCli implements Runnable {
     /** Exit codes: the verdict of the run(s), or a harness error. */
     public static final int EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_UNKNOWN_OR_ERROR = 2;

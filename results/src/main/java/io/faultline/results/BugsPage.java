@@ -75,11 +75,35 @@ public final class BugsPage {
         }
     }
 
-    /** Everything the page shows. */
-    public record Input(String title, String startedAt, long seed, List<Bug> bugs, List<Clean> clean) {
+    /**
+     * Everything the page shows.
+     *
+     * @param missing points of a sharded hunt that no shard reported ("bug NAME", "unseeded MIX"): a missing bug
+     *                is in {@code bugs} without attempts and counts as not detected; a missing mix has no runs
+     * @param details further top-level entries of bugs.json (a sharded hunt's identity and shard)
+     */
+    public record Input(String title, String startedAt, long seed, List<Bug> bugs, List<Clean> clean, List<String> missing,
+                        Map<String, Object> details) {
         public Input {
             bugs = List.copyOf(bugs);
             clean = List.copyOf(clean);
+            missing = missing == null ? List.of() : List.copyOf(missing);
+            details = details == null ? Map.of() : new LinkedHashMap<>(details);
+        }
+
+        public Input(String title, String startedAt, long seed, List<Bug> bugs, List<Clean> clean) {
+            this(title, startedAt, seed, bugs, clean, List.of(), Map.of());
+        }
+
+        /** The same score with these further bugs.json entries. */
+        public Input withDetails(Map<String, Object> more) {
+            var all = new LinkedHashMap<>(details);
+            all.putAll(more);
+            return new Input(title, startedAt, seed, bugs, clean, missing, all);
+        }
+
+        public boolean isMissing(String point) {
+            return missing.contains(point);
         }
 
         public long detected() {
@@ -119,6 +143,8 @@ public final class BugsPage {
         }
         json.put("bugTable", bugs);
         json.put("clean", input.clean());
+        json.put("missing", input.missing());
+        input.details().forEach(json::putIfAbsent);
         Json.write(dir.resolve(JSON), json);
         Path page = dir.resolve(PAGE);
         HtmlReport.writeAtomically(page, Html.page(input.title(), body(input, dir.toAbsolutePath().normalize())));
@@ -131,6 +157,12 @@ public final class BugsPage {
         b.append("<div class=\"banner ").append(bar ? "v-valid" : "v-invalid").append("\">")
                 .append(in.detected()).append(" of ").append(in.bugs().size()).append(" seeded bugs detected, ")
                 .append(in.falseAlarms()).append(in.falseAlarms() == 1 ? " false alarm" : " false alarms").append("</div>");
+        if (!in.missing().isEmpty()) {
+            // a merged hunt with a shard absent: its points are not silently dropped, and a missing bug is not detected
+            b.append("<div class=\"banner v-invalid\" id=\"missing\">").append(in.missing().size())
+                    .append(" points missing, no shard reported them: ").append(Html.esc(String.join(", ", in.missing())))
+                    .append("</div>");
+        }
         b.append("<p class=\"note\">started ").append(Html.esc(in.startedAt())).append(", seed ").append(in.seed())
                 .append(". Each bug runs on a 3-node broker-impl under its fault mix, seed after seed, until the first"
                         + " invalid verdict. Replay a detection with <code>bin/faultline replay RUN_DIR</code>.</p>");
@@ -141,7 +173,8 @@ public final class BugsPage {
             var d = bug.detection();
             b.append("<tr id=\"bug-").append(Html.esc(bug.name())).append("\"><td><code>").append(Html.esc(bug.name()))
                     .append("</code></td><td>").append(Html.esc(bug.mistake())).append("</td><td>").append(Html.esc(bug.mix()))
-                    .append("</td><td><span class=\"verdict ").append(bug.detected() ? "v-valid\">yes" : "v-invalid\">no")
+                    .append("</td><td><span class=\"verdict ").append(bug.detected() ? "v-valid\">yes"
+                            : in.isMissing("bug " + bug.name()) ? "v-missing\">MISSING" : "v-invalid\">no")
                     .append("</span></td><td class=\"num\">")
                     .append(bug.detected() ? Integer.toString(bug.runsUntilDetection()) : "none in " + bug.attempts().size())
                     .append("</td><td class=\"num\">").append(bug.detected() ? Html.number(bug.secondsToDetection())

@@ -36,7 +36,13 @@ public final class CampaignPage {
 
         StringBuilder b = new StringBuilder();
         b.append("<h1>Campaign ").append(Html.esc(input.name())).append("</h1><p class=\"note\">started ")
-                .append(Html.esc(input.createdAt())).append(", ").append(input.runs().size()).append(" runs</p>");
+                .append(Html.esc(input.createdAt())).append(", ").append(input.runs().size() - input.missing())
+                .append(" runs</p>");
+        if (input.missing() > 0) {
+            // a merged campaign with a shard absent: say so first, and keep the missing points as rows below
+            b.append("<div class=\"banner v-invalid\" id=\"missing\">").append(input.missing()).append(" of ")
+                    .append(input.runs().size()).append(" points of the matrix missing: no shard reported them</div>");
+        }
         if (java.nio.file.Files.isRegularFile(dir.resolve(CoveragePage.FILE))) {
             b.append("<p><a href=\"").append(CoveragePage.FILE).append("\">State coverage, run by run</a></p>");
         }
@@ -168,6 +174,9 @@ public final class CampaignPage {
             m.put("availabilityDuringFaults", r.availabilityDuringFaults());
             m.put("okOpsPerSecond", r.okOpsPerSecond());
             m.put("report", relativeReport(page, r));
+            if (r.point() != null) {
+                m.put("point", r.point());
+            }
             runs.add(m);
         }
         Map<String, Object> out = new LinkedHashMap<>();
@@ -175,6 +184,7 @@ public final class CampaignPage {
         out.put("createdAt", input.createdAt().toString());
         out.put("pivotKey", input.pivotKey());
         out.put("runs", runs);
+        input.details().forEach(out::putIfAbsent);
         return out;
     }
 }

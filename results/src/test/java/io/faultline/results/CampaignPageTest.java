@@ -67,4 +67,26 @@ class CampaignPageTest {
         assertEquals(12, json.get("runs").get(1).get("anomalyCounts").get("lost-write").asInt());
         assertTrue(json.get("runs").get(0).get("report").asText().endsWith(r1.timestamp() + "/report.html"));
     }
+
+    @Test
+    void aMissingPointIsARowOfItsOwnUnderABannerAndDetailsReachTheJson() throws Exception {
+        RunStore store = new RunStore(tmp);
+        Instant t = Instant.parse("2026-12-01T20:00:00Z");
+        RunDir r1 = store.newRun("queue", t);
+        List<CampaignInput.Run> runs = List.of(
+                new CampaignInput.Run(config("1", "false", "kill"), r1.dir(), "valid", Map.of(), 1, 1, 10, 0),
+                CampaignInput.Run.missing(config("all", "false", "kill"), 1));
+        Path dir = store.newCampaign("merged", t);
+        CampaignPage.write(new CampaignInput("merged", t, runs).withDetails(Map.of("campaign", Map.of("identity", "abc"))), dir);
+
+        String html = Files.readString(dir.resolve("index.html"));
+        assertTrue(html.contains("1 of 2 points of the matrix missing"), "banner");
+        assertTrue(html.contains("1 runs</p>"), "a missing point is not a run");
+        assertTrue(html.contains("v-missing\">MISSING</span>"), "its row says so");
+        JsonNode json = Json.MAPPER.readTree(dir.resolve("campaign.json").toFile());
+        assertEquals("missing", json.get("runs").get(1).get("verdict").asText());
+        assertEquals(1, json.get("runs").get(1).get("point").asInt());
+        assertTrue(json.get("runs").get(1).get("report").isNull());
+        assertEquals("abc", json.get("campaign").get("identity").asText());
+    }
 }
