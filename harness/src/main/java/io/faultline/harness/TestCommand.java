@@ -18,6 +18,9 @@ final class TestCommand implements Callable<Integer> {
     @Mixin
     TestOptions options;
 
+    @Mixin
+    LivenessOptions liveness = new LivenessOptions();
+
     @Option(names = "--test-count", description = "Run this many tests, stopping at the first that is not valid (default: ${DEFAULT-VALUE})")
     int testCount = 1;
 
@@ -31,13 +34,15 @@ final class TestCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (testCount < 1) throw new IllegalArgumentException("--test-count must be at least 1");
         TestConfig first = options.toConfig();
+        var bounds = liveness.bounds();
         int exit = FaultlineCli.EXIT_VALID;
         List<JunitXml.Case> cases = new ArrayList<>();
         for (int i = 0; i < testCount; i++) {
             // Each repetition gets its own seed, derived from the first so the whole series replays.
             TestConfig config = i == 0 ? first : first.withSeed(new java.util.SplittableRandom(first.seed() + i).nextLong() & Long.MAX_VALUE);
             if (testCount > 1) System.err.println("faultline: test " + (i + 1) + " of " + testCount);
-            var result = new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create).run();
+            var result = new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create)
+                    .withLivenessBounds(bounds).run();
             exit = result.exitCode();
             cases.add(JunitCases.of("run " + (i + 1) + " seed " + config.seed(), "faultline." + config.testName(), result));
             if (junitXml != null) JunitCases.write(junitXml, "faultline test", cases); // after every run: a crash keeps the rest
