@@ -21,6 +21,7 @@ public final class TailBuffer {
 
     public void write(byte[] bytes, int offset, int length) {
         if (length >= ring.length) { // only the end of this chunk survives
+            written += length - ring.length;
             offset += length - ring.length;
             length = ring.length;
         }

@@ -69,7 +69,8 @@ public final class LivenessCheck {
                             + secs(healed, lastPoll) + " s after the final heal (bound " + bounds.recoverySeconds() + " s)",
                             t.samples()));
                 }
-            } else if (t.firstOk() != null && Instant.parse(t.firstOk()).isAfter(deadline)) {
+            } else if (t.problem() != null && t.firstOk() != null && Instant.parse(t.firstOk()).isAfter(deadline)) {
+                // seen wrong, and fine only after the bound (a subject first polled after the bound and fine is fine)
                 anomalies.add(new Liveness.Anomaly(t.problem(), subject, "recovered only "
                         + secs(healed, Instant.parse(t.firstOk())) + " s after the final heal (bound "
                         + bounds.recoverySeconds() + " s)", t.samples()));
