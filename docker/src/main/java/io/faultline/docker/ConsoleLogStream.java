@@ -3,10 +3,12 @@ package io.faultline.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.StreamType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -32,9 +34,13 @@ final class ConsoleLogStream {
     private final String containerId;
     private final Path file;
     private final OutputStream out;
-    private Instant last; // the engine's timestamp of the last line written
+    /** Per stream, the engine's timestamp of the last line written (each stream is in time order). */
+    private final java.util.Map<StreamType, Instant> last = new java.util.EnumMap<>(StreamType.class);
     private Closeable following;
     private boolean closed;
+    /** Per stream, the start of a line whose end has not arrived yet. */
+    private final java.util.Map<StreamType, ByteArrayOutputStream> partials = new java.util.EnumMap<>(StreamType.class);
+    private static final int MAX_LINE_BYTES = 1024 * 1024;
 
     ConsoleLogStream(DockerClient client, String containerId, Path file) throws IOException {
         this.client = client;
@@ -71,13 +77,18 @@ final class ConsoleLogStream {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        synchronized (this) {
-            closed = true;
-            try {
-                out.close();
-            } catch (IOException e) {
-                LOG.warn("{}: {}", file, e.toString());
-            }
+        closeFile();
+    }
+
+    /** Writes any line still missing its end, and closes the file. */
+    synchronized void closeFile() {
+        if (closed) return;
+        java.util.List.copyOf(partials.keySet()).forEach(this::flushPartial);
+        closed = true;
+        try {
+            out.close();
+        } catch (IOException e) {
+            LOG.warn("{}: {}", file, e.toString());
         }
     }
 
@@ -91,8 +102,9 @@ final class ConsoleLogStream {
         }
     }
 
-    private int sinceSecond() {
-        return last == null ? 0 : (int) last.getEpochSecond();
+    /** From the second of the earliest stream's last line: a re-attach misses nothing, and repeats are dropped. */
+    private synchronized int sinceSecond() {
+        return last.values().stream().min(Instant::compareTo).map(t -> (int) t.getEpochSecond()).orElse(0);
     }
 
     private void closeFollowing() {
@@ -105,19 +117,40 @@ final class ConsoleLogStream {
         following = null;
     }
 
-    /** One payload: lines "2026-12-01T20:30:38.123456789Z text". Lines not newer than the last written are repeats. */
-    private synchronized void write(byte[] payload) {
+    /**
+     * One frame: a piece of the stdout or stderr stream, not necessarily whole lines (a line, or even its timestamp,
+     * may be split between frames). Bytes are gathered per stream until a line ends; only whole lines are written.
+     */
+    synchronized void write(StreamType stream, byte[] payload) {
         if (closed) return;
+        StreamType type = stream == null ? StreamType.RAW : stream;
+        var partial = partials.computeIfAbsent(type, k -> new ByteArrayOutputStream());
         int start = 0;
-        while (start < payload.length) {
-            int end = start;
-            while (end < payload.length && payload[end] != '\n') end++;
-            writeLine(payload, start, Math.min(payload.length, end + 1));
-            start = end + 1;
+        for (int i = 0; i < payload.length; i++) {
+            if (payload[i] != '\n') continue;
+            if (partial.size() == 0) {
+                writeLine(type, payload, start, i + 1);
+            } else {
+                partial.write(payload, start, i + 1 - start);
+                byte[] line = partial.toByteArray();
+                partial.reset();
+                writeLine(type, line, 0, line.length);
+            }
+            start = i + 1;
         }
+        partial.write(payload, start, payload.length - start);
+        if (partial.size() > MAX_LINE_BYTES) flushPartial(type); // a line without end: written as it is
     }
 
-    private void writeLine(byte[] b, int from, int to) {
+    private void flushPartial(StreamType type) {
+        var partial = partials.get(type);
+        if (partial == null || partial.size() == 0) return;
+        byte[] rest = partial.toByteArray();
+        partial.reset();
+        writeLine(type, rest, 0, rest.length);
+    }
+
+    private void writeLine(StreamType type, byte[] b, int from, int to) {
         int space = -1;
         for (int i = from; i < Math.min(to, from + 64); i++) {
             if (b[i] == ' ') {
@@ -134,8 +167,9 @@ final class ConsoleLogStream {
             }
         }
         if (at != null) {
-            if (last != null && !at.isAfter(last)) return;
-            last = at;
+            Instant previous = last.get(type);
+            if (previous != null && !at.isAfter(previous)) return;
+            last.put(type, at);
             from = space + 1;
         }
         try {
@@ -148,7 +182,7 @@ final class ConsoleLogStream {
     private final class Sink extends ResultCallback.Adapter<Frame> {
         @Override
         public void onNext(Frame frame) {
-            write(frame.getPayload());
+            write(frame.getStreamType(), frame.getPayload());
         }
     }
 }
