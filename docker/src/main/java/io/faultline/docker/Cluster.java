@@ -134,6 +134,13 @@ public final class Cluster implements AutoCloseable {
         } catch (IllegalStateException shuttingDown) {
             // called from the hook itself
         }
+        for (Node n : nodes.values()) {
+            try {
+                n.abandonConsoleStream(); // a no-op after collect, which completed it
+            } catch (RuntimeException e) {
+                LOG.warn("{}: {}", n.name(), e.toString());
+            }
+        }
         ResourceJanitor.removeRun(client, runId);
     }
 

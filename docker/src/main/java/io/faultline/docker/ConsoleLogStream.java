@@ -80,6 +80,14 @@ final class ConsoleLogStream {
         closeFile();
     }
 
+    /** Stops following and closes the file with what it has (no fetch: the cluster is going away). */
+    void abandon() {
+        synchronized (this) {
+            closeFollowing();
+        }
+        closeFile();
+    }
+
     /** Writes any line still missing its end, and closes the file. */
     synchronized void closeFile() {
         if (closed) return;

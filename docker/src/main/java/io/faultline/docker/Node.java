@@ -326,6 +326,15 @@ public final class Node {
         if (stream != null) stream.finish();
     }
 
+    /** Stops streaming the console and closes its file as it is (e.g. when the cluster is removed without collecting). */
+    public void abandonConsoleStream() {
+        ConsoleLogStream stream;
+        synchronized (this) {
+            stream = consoleStream;
+        }
+        if (stream != null) stream.abandon();
+    }
+
     /** Writes the node's whole console to {@code file} without holding it in memory. */
     public void writeConsoleTo(Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());

@@ -262,7 +262,7 @@ final class TestRunner {
         state.recovery = new RecoveryRecord(started.bounds(), started.healStartedAt(), started.healedAtHistoryNanos(),
                 started.clusterStartedAt(), null, findings, null);
         if (findings.allRecoveredAt() != null) {
-            log.line(String.format("recovery: every broker serving and every partition's ISR full %.1f s after the final heal",
+            log.line(String.format("recovery: every broker first serving and every partition's ISR first full %.1f s after the final heal",
                     Duration.between(monitor.healedAt(), Instant.parse(findings.allRecoveredAt())).toMillis() / 1000.0));
         } else {
             log.line("recovery: the cluster did not fully recover within " + livenessBounds.recoverySeconds()
