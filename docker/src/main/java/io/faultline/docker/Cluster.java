@@ -28,6 +28,8 @@ public final class Cluster implements AutoCloseable {
     /** libfaketime's offset file in every node (see node-run). */
     public static final String CLOCK_FILE = "/opt/faultline/clock/offset";
     private static final int FIRST_HOST = 11;
+    /** Each node's console in its collected folder. */
+    public static final String CONSOLE_FILE = "console.log";
 
     private final DockerClient client;
     private final String runId;
@@ -84,13 +86,37 @@ public final class Cluster implements AutoCloseable {
         nodes.values().parallelStream().forEach(Node::start);
     }
 
+    /**
+     * Streams every node's console to hostDir/&lt;node&gt;/console.log as it is written (see {@link Node#streamConsoleTo}),
+     * so {@link #collect} into the same folder finds it there. Best effort per node: a node that cannot stream is
+     * fetched whole at collection instead.
+     */
+    public void streamConsoleLogsTo(Path hostDir) {
+        for (Node n : nodes.values()) {
+            try {
+                n.streamConsoleTo(hostDir.resolve(n.name()).resolve(CONSOLE_FILE));
+            } catch (Exception e) {
+                LOG.warn("{}: cannot stream its console: {}", n.name(), e.toString());
+            }
+        }
+    }
+
     /** Copies each node's console log and the given paths to hostDir/&lt;node&gt;/. Best effort per node. */
     public void collect(Path hostDir, List<String> paths) {
         for (Node n : nodes.values()) {
             Path dir = hostDir.resolve(n.name());
             try {
                 java.nio.file.Files.createDirectories(dir);
-                java.nio.file.Files.writeString(dir.resolve("console.log"), n.consoleLog());
+                Path console = dir.resolve(CONSOLE_FILE);
+                Path streamed = n.consoleFile();
+                if (streamed == null) {
+                    n.writeConsoleTo(console);
+                } else {
+                    n.finishConsoleStream();
+                    if (!streamed.toAbsolutePath().equals(console.toAbsolutePath())) {
+                        java.nio.file.Files.copy(streamed, console, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
                 for (String p : paths) n.copyOut(p, dir);
             } catch (Exception e) {
                 LOG.warn("{}: could not collect {}: {}", n.name(), paths, e.toString());
@@ -107,6 +133,13 @@ public final class Cluster implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException shuttingDown) {
             // called from the hook itself
+        }
+        for (Node n : nodes.values()) {
+            try {
+                n.abandonConsoleStream(); // a no-op after collect, which completed it
+            } catch (RuntimeException e) {
+                LOG.warn("{}: {}", n.name(), e.toString());
+            }
         }
         ResourceJanitor.removeRun(client, runId);
     }

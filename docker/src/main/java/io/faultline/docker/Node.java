@@ -38,6 +38,7 @@ public final class Node {
     private final String ip;
     private final String containerId;
     private final List<Consumer<Node>> startListeners = new CopyOnWriteArrayList<>();
+    private ConsoleLogStream consoleStream;
 
     Node(DockerClient client, String name, String ip, String containerId) {
         this.client = client;
@@ -250,15 +251,26 @@ public final class Node {
         }
     }
 
-    /** Everything the node program wrote to stdout/stderr, across restarts. */
+    /** How much of a node's console {@link #consoleLog()} reads back into memory at most. */
+    public static final int CONSOLE_TAIL_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * The end of what the node program wrote to stdout/stderr, across restarts: at most {@link #CONSOLE_TAIL_BYTES}
+     * (a flooding node writes hundreds of MB; the whole console is in the file {@link #streamConsoleTo} writes).
+     */
     public String consoleLog() {
-        var out = new StringBuilder();
+        return consoleTail(CONSOLE_TAIL_BYTES);
+    }
+
+    /** The last {@code maxBytes} of the node's console, from its first whole line. */
+    public String consoleTail(int maxBytes) {
+        var tail = new TailBuffer(maxBytes);
         try (var cb = client.logContainerCmd(containerId).withStdOut(true).withStdErr(true)
                 .exec(new ResultCallback.Adapter<Frame>() {
                     @Override
                     public void onNext(Frame frame) {
-                        synchronized (out) {
-                            out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                        synchronized (tail) {
+                            tail.write(frame.getPayload());
                         }
                     }
                 })) {
@@ -268,8 +280,99 @@ public final class Node {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        synchronized (out) {
-            return out.toString();
+        synchronized (tail) {
+            return tail.text();
+        }
+    }
+
+    /**
+     * Appends the node's console to {@code file} as it is written, from the node's first line on and across
+     * restarts, until {@link #finishConsoleStream()}. Call once, on a started node.
+     */
+    public synchronized void streamConsoleTo(Path file) throws IOException {
+        if (consoleStream != null) throw new IllegalStateException(name + " already streams its console to " + consoleStream.file());
+        var stream = new ConsoleLogStream(client, containerId, file);
+        consoleStream = stream;
+        addStartListener(n -> stream.attach()); // the engine ends a follow stream when the container stops
+        stream.attach();
+    }
+
+    /** The file the console streams to, or null. */
+    public synchronized Path consoleFile() {
+        return consoleStream == null ? null : consoleStream.file();
+    }
+
+    /** Size of the streamed console file so far (what was delivered), or -1 when not streaming. */
+    public long consoleFileSize() {
+        ConsoleLogStream stream;
+        synchronized (this) {
+            stream = consoleStream;
+        }
+        if (stream == null) return -1;
+        stream.flush();
+        try {
+            return Files.size(stream.file());
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /** Completes the streamed console file with what the engine still holds and closes it; a no-op when not streaming. */
+    public void finishConsoleStream() {
+        ConsoleLogStream stream;
+        synchronized (this) {
+            stream = consoleStream;
+        }
+        if (stream != null) stream.finish();
+    }
+
+    /** Stops streaming the console and closes its file as it is (e.g. when the cluster is removed without collecting). */
+    public void abandonConsoleStream() {
+        ConsoleLogStream stream;
+        synchronized (this) {
+            stream = consoleStream;
+        }
+        if (stream != null) stream.abandon();
+    }
+
+    /** Writes the node's whole console to {@code file} without holding it in memory. */
+    public void writeConsoleTo(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        try (var out = new java.io.BufferedOutputStream(Files.newOutputStream(file));
+             var cb = client.logContainerCmd(containerId).withStdOut(true).withStdErr(true)
+                     .exec(new ResultCallback.Adapter<Frame>() {
+                         @Override
+                         public void onNext(Frame frame) {
+                             synchronized (out) {
+                                 try {
+                                     out.write(frame.getPayload());
+                                 } catch (IOException e) {
+                                     throw new UncheckedIOException(e);
+                                 }
+                             }
+                         }
+                     })) {
+            cb.awaitCompletion(60, TimeUnit.SECONDS);
+            synchronized (out) {
+                out.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The last {@code maxBytes} of a file in the node (from its first whole line); works while the node is stopped. */
+    public String readTail(String path, int maxBytes) {
+        try (InputStream tar = client.copyArchiveFromContainerCmd(containerId, path).exec();
+             var in = new TarArchiveInputStream(tar)) {
+            TarArchiveEntry entry = in.getNextEntry();
+            if (entry == null || !entry.isFile()) throw new IllegalArgumentException(name + ": " + path + " is not a file");
+            var tail = new TailBuffer(maxBytes);
+            byte[] buf = new byte[64 * 1024];
+            for (int n; (n = in.read(buf)) > 0; ) tail.write(buf, 0, n);
+            return tail.text();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

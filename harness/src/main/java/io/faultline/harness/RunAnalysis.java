@@ -6,10 +6,13 @@ import io.faultline.checker.Verdict;
 import io.faultline.checker.history.EdnWriter;
 import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpenInvocations;
+import io.faultline.harness.recovery.LivenessCheck;
+import io.faultline.harness.recovery.RecoveryRecord;
 import io.faultline.nemesis.FaultPackages;
 import io.faultline.nemesis.power.DurabilityPromise;
 import io.faultline.nemesis.power.PowerHistory;
 import io.faultline.results.HtmlReport;
+import io.faultline.results.Liveness;
 import io.faultline.results.ReportInput;
 import io.faultline.results.RunDir;
 import io.faultline.results.RunResults;
@@ -34,7 +37,8 @@ final class RunAnalysis {
     private RunAnalysis() {}
 
     /** What the checks concluded, and the report's summary. */
-    record Outcome(Verdict verdict, Map<String, CheckResult> checks, HtmlReport.Summary summary, List<String> caveats) {
+    record Outcome(Verdict verdict, Map<String, CheckResult> checks, HtmlReport.Summary summary, List<String> caveats,
+                   Liveness liveness) {
         int exitCode() {
             return switch (verdict) {
                 case VALID -> FaultlineCli.EXIT_VALID;
@@ -113,6 +117,12 @@ final class RunAnalysis {
         List<String> caveats = new java.util.ArrayList<>(readCaveats);
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
+        // Liveness apart from safety: judged only for a run that reached its end, from what it recorded there.
+        Liveness liveness = ending.complete() ? liveness(run, config, history) : null;
+        if (liveness != null) {
+            verdict = verdict.and(liveness.verdict());
+            if (liveness.verdict() == Verdict.UNKNOWN) caveats.add("recovery check: " + liveness.reason());
+        }
         if (writeEdn) EdnWriter.write(history, run.historyEdn());
         ReportInput.Durability durability = durability(config, history);
         Map<String, Object> shown = new LinkedHashMap<>(testJson);
@@ -129,11 +139,25 @@ final class RunAnalysis {
                 .complete(ending.complete())
                 .faults(faultVocabulary)
                 .durability(durability)
+                .liveness(liveness)
                 .build();
         HtmlReport.Summary summary = HtmlReport.write(input, run.dir(), prepared);
         run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats,
-                durability == null ? null : durability.explanation()));
-        return new Outcome(verdict, checks, summary, caveats);
+                durability == null ? null : durability.explanation(), liveness));
+        return new Outcome(verdict, checks, summary, caveats, liveness);
+    }
+
+    /** The recovery check's verdict from recovery.json; null for a run that has none (made before the check existed). */
+    static Liveness liveness(RunDir run, TestConfig config, List<Op> history) {
+        java.nio.file.Path file = run.dir().resolve(RecoveryRecord.FILE);
+        if (!java.nio.file.Files.isRegularFile(file)) return null;
+        RecoveryRecord record;
+        try {
+            record = StoredRun.JSON.readValue(file.toFile(), RecoveryRecord.class);
+        } catch (IOException e) {
+            return Liveness.unknown(RecoveryRecord.FILE + " cannot be read: " + e.getMessage(), null);
+        }
+        return LivenessCheck.judge(record, run.nodesDir(), history, !"0".equals(config.acks()));
     }
 
     private static ExecutorService readersPool(int threads) {

@@ -21,6 +21,9 @@ final class TestCommand implements Callable<Integer> {
     @Mixin
     MixOptions mix = new MixOptions();
 
+    @Mixin
+    LivenessOptions liveness = new LivenessOptions();
+
     @Option(names = "--test-count", description = "Run this many tests, stopping at the first that is not valid (default: ${DEFAULT-VALUE})")
     int testCount = 1;
 
@@ -41,6 +44,7 @@ final class TestCommand implements Callable<Integer> {
         // one map per system by default: their states differ, and a guided plan should follow the system it tests
         CoverageBook coverage = nightly ? new CoverageBook(mix.coverage != null ? mix.coverage
                 : store.resolve("coverage-" + first.sut() + ".json")) : null;
+        var bounds = liveness.bounds(); // nightly runs (CoverageBook) use the default bounds
         int exit = FaultlineCli.EXIT_VALID;
         List<JunitXml.Case> cases = new ArrayList<>();
         for (int i = 0; i < testCount; i++) {
@@ -48,7 +52,8 @@ final class TestCommand implements Callable<Integer> {
             TestConfig config = i == 0 ? first : first.withSeed(new java.util.SplittableRandom(first.seed() + i).nextLong() & Long.MAX_VALUE);
             if (testCount > 1) System.err.println("faultline: test " + (i + 1) + " of " + testCount);
             var result = nightly ? coverage.run(config, mix.spec(), new RunStore(store), System.err).result()
-                    : new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create).run();
+                    : new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create)
+                            .withLivenessBounds(bounds).run();
             exit = result.exitCode();
             cases.add(JunitCases.of("run " + (i + 1) + " seed " + config.seed(), "faultline." + config.testName(), result));
             if (junitXml != null) JunitCases.write(junitXml, "faultline test", cases); // after every run: a crash keeps the rest

@@ -9,6 +9,9 @@ import io.faultline.docker.sut.KafkaSettings;
 import io.faultline.docker.sut.SutCluster;
 import io.faultline.nemesis.FaultPackages;
 import io.faultline.docker.sut.SystemUnderTest;
+import io.faultline.harness.recovery.ClusterObserver;
+import io.faultline.harness.recovery.RecoveryMonitor;
+import io.faultline.harness.recovery.RecoveryRecord;
 import io.faultline.results.RunDir;
 import io.faultline.results.RunStore;
 import io.faultline.workloads.PhaseRunner;
@@ -19,6 +22,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -40,6 +44,11 @@ final class TestRunner {
     /** Hooks run while the JVM exits; this bounds how long Ctrl-C waits for the partial report. */
     private static final Duration INTERRUPT_GRACE = Duration.ofSeconds(150);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /** Each broker must answer each request of the recovery probe within this. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+    /** After the final phase, a cluster not yet recovered is polled at least this much longer. */
+    private static final Duration SETTLE = Duration.ofSeconds(5);
     /** Writes per key after the final heal, before the final drain. */
 
     /**
@@ -59,6 +68,7 @@ final class TestRunner {
     private final RunLog log;
     private final FaultScheduleFactory faults;
     private final java.util.Set<Integer> onlyCycles;
+    private io.faultline.results.Liveness.Bounds livenessBounds = LivenessOptions.DEFAULT_BOUNDS;
 
     /** Builds the fault schedule of a run once the cluster and the history exist. */
     interface FaultScheduleFactory {
@@ -88,6 +98,12 @@ final class TestRunner {
         this.log = new RunLog(terminal);
         this.faults = faults;
         this.onlyCycles = onlyCycles == null ? null : java.util.Set.copyOf(onlyCycles);
+    }
+
+    /** The recovery check's bounds for this run (default: {@link LivenessOptions#DEFAULT_BOUNDS}). */
+    TestRunner withLivenessBounds(io.faultline.results.Liveness.Bounds bounds) {
+        this.livenessBounds = bounds;
+        return this;
     }
 
     Result run() throws IOException {
@@ -160,6 +176,10 @@ final class TestRunner {
         volatile boolean cleaningUp;
         volatile Throwable error;
         volatile boolean healed;
+        volatile Instant clusterStartedAt;
+        volatile RecoveryMonitor recoveryMonitor;
+        volatile ClusterObserver observer;
+        volatile RecoveryRecord recovery;
     }
 
     private void execute(RunDir run, Map<String, Object> testJson, SystemUnderTest sut, RunState state, Progress progress)
@@ -171,11 +191,14 @@ final class TestRunner {
         String image = sut.buildImage();
 
         progress.phase("start-cluster");
+        state.clusterStartedAt = Instant.now();
         // Power loss needs every node's data on lazyfs, which forgets what was not fsynced.
         state.cluster = FaultPackages.needsLazyFs(config.nemesis())
                 ? SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT, io.faultline.docker.LazyFsMount::on)
                 : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
+        // node consoles go to the run folder as they are written: nothing holds a whole log in memory
+        state.cluster.cluster().streamConsoleLogsTo(run.nodesDir());
 
         state.recorder = HistoryRecorder.toFile(run.historyJsonl(), config.concurrency());
         testJson.put(StoredRun.HISTORY_ORIGIN, Instant.now().toString());
@@ -198,16 +221,55 @@ final class TestRunner {
 
             @Override
             public void heal() {
+                Instant healStartedAt = Instant.now();
                 state.problemsAfterHeal = state.schedule.stopAndHeal(false);
                 state.healed = true;
+                startRecoveryCheck(state, healStartedAt);
             }
         };
         var outcome = PhaseRunner.run(workload, state.cluster.bootstrapServers(), state.recorder, nemesis,
                 Duration.ofSeconds(config.recoverySeconds()), progress::phase);
+        finishRecoveryCheck(state);
         state.drained = outcome.reached();
         if (!state.drained) log.line("the final drain did not reach every acknowledged offset in " + config.drainSeconds() + " s");
         Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
         state.complete = true;
+    }
+
+    /** From the end of the final heal on, the cluster is polled in the background (see {@link RecoveryMonitor}). */
+    private void startRecoveryCheck(RunState state, Instant healStartedAt) {
+        long healNanos = state.recorder.now();
+        try {
+            var observer = new ClusterObserver(state.cluster.nodes(), PROBE_TIMEOUT, Clock.systemUTC());
+            var monitor = new RecoveryMonitor(observer, Clock.systemUTC(), d -> Thread.sleep(d.toMillis()),
+                    Duration.ofMillis((long) (livenessBounds.recoverySeconds() * 1000)), POLL_INTERVAL);
+            state.observer = observer;
+            state.recoveryMonitor = monitor;
+            state.recovery = new RecoveryRecord(livenessBounds, healStartedAt.toString(), healNanos,
+                    state.clusterStartedAt.toString(), null, null, "the run ended before the recovery check finished");
+            monitor.startInBackground();
+        } catch (RuntimeException e) {
+            state.recovery = new RecoveryRecord(livenessBounds, healStartedAt.toString(), healNanos,
+                    String.valueOf(state.clusterStartedAt), null, null, "the recovery check could not start: " + e);
+        }
+    }
+
+    /** After the final phase: poll on until recovered or past the bound, and keep what was seen. */
+    private void finishRecoveryCheck(RunState state) {
+        RecoveryMonitor monitor = state.recoveryMonitor;
+        RecoveryRecord started = state.recovery;
+        if (monitor == null || started == null) return;
+        Duration bound = Duration.ofMillis((long) (livenessBounds.recoverySeconds() * 1000));
+        var findings = monitor.finish(bound.compareTo(SETTLE) < 0 ? bound : SETTLE);
+        state.recovery = new RecoveryRecord(started.bounds(), started.healStartedAt(), started.healedAtHistoryNanos(),
+                started.clusterStartedAt(), null, findings, null);
+        if (findings.allRecoveredAt() != null) {
+            log.line(String.format("recovery: every broker first serving and every partition's ISR first full %.1f s after the final heal",
+                    Duration.between(monitor.healedAt(), Instant.parse(findings.allRecoveredAt())).toMillis() / 1000.0));
+        } else {
+            log.line("recovery: the cluster did not fully recover within " + livenessBounds.recoverySeconds()
+                    + " s of the final heal (" + findings.polls() + " polls)");
+        }
     }
 
     /** schedule.json: the faults this run plans, which `replay --schedule` and `shrink` read back. */
@@ -228,6 +290,8 @@ final class TestRunner {
             // after Ctrl-C the containers may already be gone: heal quickly, do not wait for health
             step("final heal", () -> state.schedule.stopAndHeal(state.interrupted));
         }
+        if (state.recoveryMonitor != null) step("stopping the recovery check", state.recoveryMonitor::stopBackground);
+        if (state.observer != null) step("closing the recovery probes", state.observer::close);
         if (state.recorder != null) step("closing the history", state.recorder::close);
         step("writing clocks.json", () -> StoredRun.writeClocks(run.dir(), state.schedule.clockOffsets()));
         step("writing " + ENDING_FILE, () -> StoredRun.JSON.writeValue(run.dir().resolve(ENDING_FILE).toFile(),
@@ -236,6 +300,10 @@ final class TestRunner {
             progress.phase("collect-and-teardown");
             step("teardown", () -> state.cluster.teardown(state.interrupted ? null : run.nodesDir()));
             step("removing the cluster", state.cluster::close);
+        }
+        if (state.recovery != null && state.complete) {
+            step("writing " + RecoveryRecord.FILE, () -> StoredRun.JSON.writeValue(run.dir().resolve(RecoveryRecord.FILE).toFile(),
+                    state.recovery.withClusterStoppedAt(Instant.now().toString())));
         }
     }
 
@@ -268,7 +336,9 @@ final class TestRunner {
         log.line(String.format("verdict %s%s; %d ops; report %s", outcome.verdict().name().toLowerCase(),
                 outcome.caveats().isEmpty() ? "" : " (" + String.join("; ", outcome.caveats()) + ")",
                 history.size(), run.reportHtml()));
-        var found = outcome.checks().values().stream().flatMap(r -> r.forbiddenFound().stream()).distinct().toList();
+        var found = new java.util.ArrayList<>(outcome.checks().values().stream().flatMap(r -> r.forbiddenFound().stream())
+                .distinct().toList());
+        if (outcome.liveness() != null) outcome.liveness().anomalies().stream().map(a -> a.name()).distinct().forEach(found::add);
         if (!found.isEmpty()) log.line("anomalies: " + String.join(", ", found));
         log.line("phases: " + progress.phaseBreakdown());
         Map<String, Long> counts = outcome.summary() == null ? Map.of() : outcome.summary().anomalyCounts();

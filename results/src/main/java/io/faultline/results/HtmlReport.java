@@ -94,8 +94,11 @@ public final class HtmlReport {
                     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + c.svg() + "\n");
         }
         HistoryMetrics.Availability a = metrics.availability();
+        Map<String, Long> counts = anomalyCounts(input.checks());
+        // liveness anomalies found count beside the safety ones (campaign pages read these counts)
+        if (input.liveness() != null) input.liveness().counts().forEach((k, n) -> { if (n > 0) counts.put(k, n); });
         return new Summary(input.verdict().name().toLowerCase(Locale.ROOT), input.complete(), a.duringFaults(),
-                a.outsideFaults(), a.overall(), metrics.meanOkThroughput(), anomalyCounts(input.checks()),
+                a.outsideFaults(), a.overall(), metrics.meanOkThroughput(), counts,
                 metrics.rates().outsideFaults(), metrics.rates().duringFaults());
     }
 
@@ -141,6 +144,7 @@ public final class HtmlReport {
             timeline = safe(() -> StateTimeline.of(in, faults, metrics.durationNanos()),
                     new StateTimeline(List.of(), in.startedAt(), metrics.durationNanos(), faults, in::colourOf));
             section("anomalies", this::anomalies);
+            section("liveness", () -> LivenessSection.html(in.liveness()));
             section("state", timeline::html);
             section("faults", this::faultsSection);
             section("charts", this::chartsSection);
@@ -191,6 +195,14 @@ public final class HtmlReport {
                         .append(Html.verdictClass(verdict)).append("\">").append(verdict).append("</span></td><td>")
                         .append(Html.esc(found)).append("</td></tr>");
             });
+            if (in.liveness() != null) {
+                Liveness l = in.liveness();
+                String verdict = l.verdict() == null ? "UNKNOWN" : l.verdict().name();
+                b.append("<tr><td><a href=\"#liveness\">recovery</a></td><td><span class=\"verdict ")
+                        .append(Html.verdictClass(verdict)).append("\">").append(verdict).append("</span></td><td>")
+                        .append(Html.esc(String.join(", ", l.anomalies().stream().map(Liveness.Anomaly::name)
+                                .distinct().toList()))).append("</td></tr>");
+            }
             return b.append("</table>").toString();
         }
 

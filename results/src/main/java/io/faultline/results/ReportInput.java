@@ -29,11 +29,12 @@ import java.util.Objects;
  *                       wrote it; {@link FaultVocabulary#FALLBACK} when unset
  * @param durability     when power faults ran: whether the flush settings promised that acknowledged writes survive
  *                       them (null otherwise); shown next to any loss found
+ * @param liveness       the recovery check after the final heal (null: not run, e.g. an interrupted run)
  */
 public record ReportInput(String testName, Map<String, Object> parameters, List<Op> history,
                           Map<String, CheckResult> checks, Verdict verdict, Map<String, List<ClockPoint>> clockOffsets,
                           Map<String, String> packageColours, Path nodesDir, Instant startedAt, boolean complete,
-                          FaultVocabulary faults, Durability durability) {
+                          FaultVocabulary faults, Durability durability, Liveness liveness) {
 
 
     /**
@@ -93,6 +94,7 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
         private boolean complete = true;
         private FaultVocabulary faults;
         private Durability durability;
+        private Liveness liveness;
 
         private Builder(String testName) {
             this.testName = testName;
@@ -120,9 +122,11 @@ public record ReportInput(String testName, Map<String, Object> parameters, List<
 
         public Builder durability(Durability v) { durability = v; return this; }
 
+        public Builder liveness(Liveness v) { liveness = v; return this; }
+
         public ReportInput build() {
             return new ReportInput(testName, parameters, history, checks, verdict, clockOffsets, packageColours,
-                    nodesDir, startedAt, complete, faults, durability);
+                    nodesDir, startedAt, complete, faults, durability, liveness);
         }
     }
 }

@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
  */
 public abstract class KafkaProtocolSut implements SystemUnderTest, LeaderAware, SegmentStorage {
     public static final int PORT = 9092;
+    /** How much of a node's log is read to show its last lines (the log itself may be hundreds of MB). */
+    private static final int TAIL_BYTES = 256 * 1024;
 
     /** The node's main log file, for the tail shown when it does not come up; null: its console. */
     protected abstract String serverLogPath();
@@ -53,12 +55,12 @@ public abstract class KafkaProtocolSut implements SystemUnderTest, LeaderAware, 
         String log = null;
         if (serverLogPath() != null) {
             try {
-                log = node.readString(serverLogPath());
+                log = node.readTail(serverLogPath(), TAIL_BYTES);
             } catch (RuntimeException missing) {
                 // not written yet: the console says why
             }
         }
-        if (log == null) log = node.consoleLog();
+        if (log == null) log = node.consoleTail(TAIL_BYTES);
         List<String> all = log.lines().toList();
         String state = node.isRunning() ? "running" : "exited with " + node.exitCode();
         return "(" + state + ")\n" + String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

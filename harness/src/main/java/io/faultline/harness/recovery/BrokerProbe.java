@@ -1,0 +1,105 @@
+package io.faultline.harness.recovery;
+
+import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.apache.kafka.common.requests.AbstractResponse;
+import org.apache.kafka.common.requests.ApiVersionsRequest;
+import org.apache.kafka.common.requests.ApiVersionsResponse;
+import org.apache.kafka.common.requests.MetadataRequest;
+import org.apache.kafka.common.requests.MetadataResponse;
+import org.apache.kafka.common.requests.RequestHeader;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Asks one broker directly, on its own connection, for ApiVersions and then Metadata of every topic, each bounded by
+ * a short timeout: a broker that heartbeats to its controller but serves no client (deadlocked, frozen) fails here
+ * even while the rest of the cluster still lists it. Uses Kafka's own request and response classes; never throws.
+ */
+public final class BrokerProbe {
+    private static final String CLIENT_ID = "faultline-recovery";
+    /** Metadata v12 still names topics in the request and answers with names; both systems serve it. */
+    private static final short MAX_METADATA_VERSION = 12;
+    private static final int MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+    private final Duration timeout;
+
+    public BrokerProbe(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    public NodeView probe(String node, int brokerId, String host, int port) {
+        try (Socket socket = new Socket()) {
+            int millis = (int) Math.max(1, timeout.toMillis());
+            socket.connect(new InetSocketAddress(host, port), millis);
+            socket.setSoTimeout(millis);
+            var in = new DataInputStream(socket.getInputStream());
+            var out = new DataOutputStream(socket.getOutputStream());
+            var versions = (ApiVersionsResponse) exchange(in, out, 1,
+                    new ApiVersionsRequest.Builder(new org.apache.kafka.common.message.ApiVersionsRequestData()
+                            .setClientSoftwareName(CLIENT_ID).setClientSoftwareVersion("1"), (short) 3, (short) 3)
+                            .build((short) 3));
+            if (versions.data().errorCode() != Errors.NONE.code()) {
+                return NodeView.silent(node, brokerId, "ApiVersions: " + Errors.forCode(versions.data().errorCode()).name());
+            }
+            ApiVersionsResponseData.ApiVersion metadata = versions.data().apiKeys().find(ApiKeys.METADATA.id);
+            if (metadata == null) return NodeView.silent(node, brokerId, "ApiVersions lists no Metadata version");
+            short v = (short) Math.min(MAX_METADATA_VERSION, metadata.maxVersion());
+            var response = (MetadataResponse) exchange(in, out, 2, MetadataRequest.Builder.allTopics().build(v));
+            return view(node, brokerId, response);
+        } catch (SocketTimeoutException e) {
+            return NodeView.silent(node, brokerId, "no answer within " + timeout.toMillis() + " ms");
+        } catch (EOFException e) {
+            return NodeView.silent(node, brokerId, "connection closed before an answer");
+        } catch (IOException | RuntimeException e) {
+            return NodeView.silent(node, brokerId, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private static AbstractResponse exchange(DataInputStream in, DataOutputStream out, int correlationId,
+                                             AbstractRequest request) throws IOException {
+        var header = new RequestHeader(request.apiKey(), request.version(), CLIENT_ID, correlationId);
+        ByteBuffer body = request.serializeWithHeader(header);
+        out.writeInt(body.remaining());
+        out.write(body.array(), body.arrayOffset() + body.position(), body.remaining());
+        out.flush();
+        int size = in.readInt();
+        if (size < 0 || size > MAX_RESPONSE_BYTES) throw new IOException("response size " + size + " out of range");
+        byte[] bytes = new byte[size];
+        in.readFully(bytes);
+        return AbstractResponse.parseResponse(ByteBuffer.wrap(bytes), header);
+    }
+
+    private static NodeView view(String node, int brokerId, MetadataResponse response) {
+        var data = response.data();
+        Set<Integer> brokers = new TreeSet<>();
+        data.brokers().forEach(b -> brokers.add(b.nodeId()));
+        List<NodeView.PartitionView> partitions = new ArrayList<>();
+        for (var t : data.topics()) {
+            if (t.errorCode() != Errors.NONE.code() && t.partitions().isEmpty()) {
+                partitions.add(new NodeView.PartitionView(t.name(), -1, -1, List.of(), List.of(),
+                        Errors.forCode(t.errorCode()).name()));
+                continue;
+            }
+            for (var p : t.partitions()) {
+                partitions.add(new NodeView.PartitionView(t.name(), p.partitionIndex(), p.leaderId(), p.replicaNodes(),
+                        p.isrNodes(), p.errorCode() == Errors.NONE.code() ? null : Errors.forCode(p.errorCode()).name()));
+            }
+        }
+        return new NodeView(node, brokerId, null, brokers, partitions);
+    }
+}

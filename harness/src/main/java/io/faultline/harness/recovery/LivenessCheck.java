@@ -1,0 +1,204 @@
+package io.faultline.harness.recovery;
+
+import io.faultline.checker.Verdict;
+import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.results.Liveness;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * The recovery check's judgement: from what the polls after the final heal saw ({@link RecoveryRecord}), the
+ * history after the heal and the size of each node's logs, which liveness anomalies the run shows. Never throws:
+ * what it cannot judge makes its verdict unknown, with the reason.
+ */
+public final class LivenessCheck {
+    private LivenessCheck() {}
+
+    /** Samples shown for a key's anomaly at most. */
+    static final int MAX_KEY_SAMPLES = 40;
+
+    /**
+     * @param record   recovery.json (null: the run made no observation)
+     * @param nodesDir the run's nodes/ folder, holding each node's console.log and logs/ (null: no log check)
+     * @param history  the whole history
+     * @param acknowledgedIsStored false with acks=0, where an acknowledged write may be lost by design: then a
+     *                 key whose records no read returned is not called unreadable
+     */
+    public static Liveness judge(RecoveryRecord record, Path nodesDir, List<Op> history, boolean acknowledgedIsStored) {
+        Liveness.Bounds bounds = record == null ? null : record.bounds();
+        try {
+            if (record == null) return Liveness.unknown("no recovery observation was recorded", null);
+            if (record.unknownReason() != null) return Liveness.unknown(record.unknownReason(), bounds);
+            var f = record.findings();
+            if (f == null || f.polls() == 0) return Liveness.unknown("the cluster was never polled after the final heal", bounds);
+            return judge(record, f, nodesDir, history, acknowledgedIsStored);
+        } catch (RuntimeException e) {
+            return Liveness.unknown("the recovery check failed: " + e, bounds);
+        }
+    }
+
+    private static Liveness judge(RecoveryRecord record, RecoveryTracker.Findings f, Path nodesDir, List<Op> history,
+                                  boolean acknowledgedIsStored) {
+        Liveness.Bounds bounds = record.bounds();
+        Instant healed = Instant.parse(f.healedAt());
+        Instant lastPoll = Instant.parse(f.lastPollAt());
+        Instant deadline = healed.plusMillis((long) (bounds.recoverySeconds() * 1000));
+        List<Liveness.Anomaly> anomalies = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+
+        f.subjects().forEach((subject, t) -> {
+            if (!t.lastOk()) {
+                if (lastPoll.isBefore(deadline)) {
+                    unknown.add(subject + " had not recovered when the polls ended " + secs(healed, lastPoll)
+                            + " s after the heal, before the " + bounds.recoverySeconds() + " s bound");
+                } else {
+                    anomalies.add(new Liveness.Anomaly(t.problem(), subject, "still " + t.lastState() + " at the last poll, "
+                            + secs(healed, lastPoll) + " s after the final heal (bound " + bounds.recoverySeconds() + " s)",
+                            t.samples()));
+                }
+            } else if (t.problem() != null && t.firstOk() != null && Instant.parse(t.firstOk()).isAfter(deadline)) {
+                // seen wrong, and fine only after the bound (a subject first polled after the bound and fine is fine)
+                anomalies.add(new Liveness.Anomaly(t.problem(), subject, "recovered only "
+                        + secs(healed, Instant.parse(t.firstOk())) + " s after the final heal (bound "
+                        + bounds.recoverySeconds() + " s)", t.samples()));
+            }
+        });
+        if (f.subjects().keySet().stream().noneMatch(s -> s.startsWith("partition "))) {
+            notes.add("no partition was described by any broker after the heal");
+        }
+
+        anomalies.addAll(keys(history, record.healedAtHistoryNanos(), healed, acknowledgedIsStored, notes));
+        Map<String, Liveness.LogGrowth> growth = logGrowth(record, nodesDir, notes);
+        growth.forEach((node, g) -> {
+            if (g.bytesPerSecond() > bounds.logBytesPerSecond()) {
+                anomalies.add(new Liveness.Anomaly(Liveness.LOG_FLOOD, "node " + node, String.format(java.util.Locale.ROOT,
+                        "its logs grew by %d bytes in %.0f s: %.0f bytes/s, above the limit of %d bytes/s",
+                        g.bytes(), g.seconds(), g.bytesPerSecond(), bounds.logBytesPerSecond()), List.of()));
+            }
+        });
+
+        var timings = new Liveness.Timings(after(healed, f.brokersServingAt()), after(healed, f.partitionsRecoveredAt()),
+                after(healed, f.allRecoveredAt()),
+                record.healStartedAt() == null ? 0 : Duration.between(Instant.parse(record.healStartedAt()), healed).toMillis() / 1000.0,
+                Duration.between(healed, lastPoll).toMillis() / 1000.0, f.polls());
+        Verdict verdict = !anomalies.isEmpty() ? Verdict.INVALID : !unknown.isEmpty() ? Verdict.UNKNOWN : Verdict.VALID;
+        return new Liveness(verdict, unknown.isEmpty() ? null : String.join("; ", unknown), bounds, timings, anomalies,
+                growth, notes);
+    }
+
+    /**
+     * Every key written to after the heal must take at least one write, and when reads after the heal succeeded, they
+     * must return records of each key acknowledged after the heal (the final writes and the final drain do both).
+     */
+    static List<Liveness.Anomaly> keys(List<Op> history, long healNanos, Instant healed, boolean acknowledgedIsStored,
+                                       List<String> notes) {
+        Map<Integer, List<Liveness.Sample>> attempts = new TreeMap<>();
+        TreeSet<Integer> writtenAfter = new TreeSet<>(), readAfter = new TreeSet<>();
+        boolean anyReadAfter = false;
+        for (Op op : history) {
+            boolean after = op.time() >= healNanos;
+            if (op.type() == OpType.INVOKE || op.process() == Op.NEMESIS) continue;
+            for (MicroOp m : op.mops()) {
+                if (m instanceof MicroOp.Send s) {
+                    if (!after) continue;
+                    if (op.type() == OpType.OK) writtenAfter.add(s.key());
+                    List<Liveness.Sample> list = attempts.computeIfAbsent(s.key(), k -> new ArrayList<>());
+                    String state = "send " + s.value() + ": " + op.type().wireName()
+                            + (op.type() == OpType.OK && s.offset() != null ? " at offset " + s.offset() : "")
+                            + (op.error() == null ? "" : " (" + op.error() + ")");
+                    Instant at = healed.plusNanos(op.time() - healNanos);
+                    if (list.size() < MAX_KEY_SAMPLES) {
+                        list.add(new Liveness.Sample(at.toString(), (op.time() - healNanos) / 1e9, op.type() == OpType.OK, state));
+                    }
+                } else if (m instanceof MicroOp.Poll p && after && op.type() == OpType.OK) {
+                    anyReadAfter = true;
+                    p.readsOrEmpty().forEach((k, recs) -> {
+                        if (!recs.isEmpty()) readAfter.add(k);
+                    });
+                }
+            }
+        }
+        List<Liveness.Anomaly> out = new ArrayList<>();
+        if (attempts.isEmpty()) notes.add("no write was attempted after the final heal: writability not judged");
+        attempts.forEach((key, samples) -> {
+            if (!writtenAfter.contains(key)) {
+                out.add(new Liveness.Anomaly(Liveness.UNWRITABLE_KEY, "key " + key, samples.size()
+                        + " writes attempted after the final heal, none acknowledged", samples));
+            }
+        });
+        if (!anyReadAfter) {
+            notes.add("no read after the final heal succeeded: readability not judged");
+        } else if (!acknowledgedIsStored) {
+            notes.add("acks=0: an acknowledged write may be lost by design, so readability is not judged");
+        } else {
+            for (int key : writtenAfter) {
+                if (!readAfter.contains(key)) {
+                    out.add(new Liveness.Anomaly(Liveness.UNREADABLE_KEY, "key " + key, "writes were acknowledged after"
+                            + " the final heal, but no successful read after it returned any record of this key",
+                            attempts.getOrDefault(key, List.of())));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Per node: bytes of console.log and logs/**.log over the cluster's life (its logs' whole span). */
+    static Map<String, Liveness.LogGrowth> logGrowth(RecoveryRecord record, Path nodesDir, List<String> notes) {
+        Map<String, Liveness.LogGrowth> out = new TreeMap<>();
+        if (nodesDir == null || !Files.isDirectory(nodesDir)) {
+            notes.add("no node logs were collected: log growth not judged");
+            return out;
+        }
+        if (record.clusterStartedAt() == null || record.clusterStoppedAt() == null) {
+            notes.add("the cluster's start or stop time is unknown: log growth not judged");
+            return out;
+        }
+        double seconds = Duration.between(Instant.parse(record.clusterStartedAt()), Instant.parse(record.clusterStoppedAt()))
+                .toMillis() / 1000.0;
+        if (seconds <= 0) return out;
+        try (Stream<Path> nodes = Files.list(nodesDir)) {
+            for (Path node : nodes.filter(Files::isDirectory).sorted().toList()) {
+                long bytes = size(node.resolve("console.log"));
+                Path logs = node.resolve("logs");
+                if (Files.isDirectory(logs)) {
+                    try (Stream<Path> files = Files.walk(logs, 3)) {
+                        bytes += files.filter(p -> p.getFileName().toString().endsWith(".log")).mapToLong(LivenessCheck::size).sum();
+                    }
+                }
+                out.put(node.getFileName().toString(), new Liveness.LogGrowth(bytes, seconds, bytes / seconds));
+            }
+        } catch (IOException e) {
+            notes.add("node logs could not be listed: " + e.getMessage());
+        }
+        return out;
+    }
+
+    private static long size(Path p) {
+        try {
+            return Files.isRegularFile(p) ? Files.size(p) : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static Double after(Instant healed, String at) {
+        return at == null ? null : Duration.between(healed, Instant.parse(at)).toMillis() / 1000.0;
+    }
+
+    private static String secs(Instant from, Instant to) {
+        return String.format(java.util.Locale.ROOT, "%.1f", Duration.between(from, to).toMillis() / 1000.0);
+    }
+}

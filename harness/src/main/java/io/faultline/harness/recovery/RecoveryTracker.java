@@ -1,0 +1,206 @@
+package io.faultline.harness.recovery;
+
+import io.faultline.results.Liveness;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Turns the polls after the final heal into one timeline per subject (each broker, each partition): a sample only
+ * when its state changes, plus the latest one, so a long observation stays small. Pure: it is given observations
+ * and their times, and keeps no clock of its own. Not thread-safe.
+ */
+public final class RecoveryTracker {
+    /** Timelines keep their first and last samples when a subject changes state more often than this. */
+    static final int MAX_SAMPLES = 40;
+
+    private final Instant healedAt;
+    private final Map<String, Subject> subjects = new TreeMap<>();
+    private int polls;
+    private Instant lastAt;
+    private boolean lastAllOk;
+    private Instant brokersServingAt, partitionsRecoveredAt, allRecoveredAt;
+
+    public RecoveryTracker(Instant healedAt) {
+        this.healedAt = healedAt;
+    }
+
+    /** What a subject is: a broker (asked directly) or a partition (as every answering broker describes it). */
+    public enum Kind { BROKER, PARTITION }
+
+    /**
+     * One subject's timeline. {@code firstOk}: when it was first fine after the heal (null: never); {@code problem}:
+     * the anomaly its latest bad sample stood for (null: never bad); {@code dropped}: samples left out of the middle.
+     */
+    public record Timeline(Kind kind, String firstOk, boolean lastOk, String lastState, String problem,
+                           List<Liveness.Sample> samples, int dropped) {
+    }
+
+    /**
+     * Everything the polls saw, as stored in recovery.json and judged by {@link LivenessCheck}.
+     * Times are ISO instants; null where a condition was never seen.
+     */
+    public record Findings(String healedAt, String lastPollAt, int polls, String brokersServingAt,
+                           String partitionsRecoveredAt, String allRecoveredAt, Map<String, Timeline> subjects) {
+        public Findings {
+            subjects = subjects == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(subjects));
+        }
+    }
+
+    public void record(Observation o) {
+        polls++;
+        lastAt = o.at();
+        List<NodeView> answering = o.nodes().stream().filter(NodeView::answered).toList();
+        boolean brokersOk = true;
+        for (NodeView n : o.nodes()) {
+            String state;
+            String anomaly = null;
+            if (!n.answered()) {
+                state = "no answer: " + n.error();
+                anomaly = Liveness.UNRESPONSIVE_BROKER;
+            } else {
+                Set<String> notListing = new TreeSet<>();
+                for (NodeView other : answering) if (!other.brokers().contains(n.brokerId())) notListing.add(other.node());
+                if (notListing.isEmpty()) {
+                    state = "answers; listed as registered and unfenced by every answering broker";
+                } else {
+                    state = "answers, but not listed as registered and unfenced by " + notListing;
+                    anomaly = Liveness.FENCED_BROKER;
+                }
+            }
+            brokersOk &= anomaly == null;
+            update("broker " + n.node(), Kind.BROKER, o.at(), anomaly, state);
+        }
+
+        boolean partitionsOk = !answering.isEmpty();
+        Set<String> seen = new TreeSet<>();
+        if (answering.isEmpty()) {
+            // nothing to look at: every partition known so far is unobserved now
+            for (var e : subjects.entrySet()) {
+                if (e.getValue().kind == Kind.PARTITION) seen.add(e.getKey());
+            }
+            for (String s : seen) update(s, Kind.PARTITION, o.at(), Liveness.UNRECOVERED_ISR, "not observed: no broker answered");
+        } else {
+            Map<String, Map<String, NodeView.PartitionView>> byPartition = new TreeMap<>();
+            for (NodeView n : answering) {
+                for (NodeView.PartitionView p : n.partitions()) {
+                    byPartition.computeIfAbsent(p.id(), k -> new TreeMap<>()).put(n.node(), p);
+                }
+            }
+            for (var e : byPartition.entrySet()) {
+                String anomaly = null;
+                Map<String, String> described = new LinkedHashMap<>();
+                for (NodeView n : answering) {
+                    NodeView.PartitionView p = e.getValue().get(n.node());
+                    if (p == null) {
+                        described.put(n.node(), "not known");
+                        anomaly = Liveness.UNRECOVERED_ISR;
+                        continue;
+                    }
+                    described.put(n.node(), p.describe());
+                    if (p.leader() < 0 || !n.brokers().contains(p.leader())) anomaly = Liveness.NO_LEADER;
+                    else if (!p.recovered() && anomaly == null) anomaly = Liveness.UNRECOVERED_ISR;
+                }
+                partitionsOk &= anomaly == null;
+                String name = "partition " + e.getKey();
+                seen.add(name);
+                update(name, Kind.PARTITION, o.at(), anomaly, agreeing(described));
+            }
+            // a partition no answering broker describes any more (deleted, or every describer gone)
+            for (var e : subjects.entrySet()) {
+                if (e.getValue().kind == Kind.PARTITION && !seen.contains(e.getKey())) {
+                    update(e.getKey(), Kind.PARTITION, o.at(), Liveness.UNRECOVERED_ISR, "described by no answering broker");
+                    partitionsOk = false;
+                }
+            }
+        }
+        if (brokersOk && brokersServingAt == null) brokersServingAt = o.at();
+        if (partitionsOk && partitionsRecoveredAt == null) partitionsRecoveredAt = o.at();
+        lastAllOk = brokersOk && partitionsOk;
+        if (lastAllOk && allRecoveredAt == null) allRecoveredAt = o.at();
+    }
+
+    /** Whether the latest poll found every broker serving and every partition recovered. */
+    public boolean lastAllOk() {
+        return lastAllOk;
+    }
+
+    public int polls() {
+        return polls;
+    }
+
+    public Findings findings() {
+        Map<String, Timeline> out = new TreeMap<>();
+        subjects.forEach((name, s) -> out.put(name, s.timeline()));
+        return new Findings(healedAt.toString(), iso(lastAt), polls, iso(brokersServingAt), iso(partitionsRecoveredAt),
+                iso(allRecoveredAt), out);
+    }
+
+    private static String iso(Instant t) {
+        return t == null ? null : t.toString();
+    }
+
+    /** One description when every broker agrees, else each broker's own. */
+    private static String agreeing(Map<String, String> described) {
+        if (new TreeSet<>(described.values()).size() == 1) return described.values().iterator().next();
+        List<String> parts = new ArrayList<>();
+        described.forEach((node, d) -> parts.add(node + ": " + d));
+        return String.join("; ", parts);
+    }
+
+    private void update(String name, Kind kind, Instant at, String anomaly, String state) {
+        subjects.computeIfAbsent(name, k -> new Subject(kind)).add(at, anomaly, state);
+    }
+
+    private double secondsAfterHeal(Instant t) {
+        return Duration.between(healedAt, t).toMillis() / 1000.0;
+    }
+
+    private final class Subject {
+        final Kind kind;
+        final List<Liveness.Sample> head = new ArrayList<>();
+        final java.util.ArrayDeque<Liveness.Sample> tail = new java.util.ArrayDeque<>();
+        int dropped;
+        Liveness.Sample latest; // the last poll's sample, whether or not it changed anything
+        String firstOk;
+        String problem;
+
+        Subject(Kind kind) {
+            this.kind = kind;
+        }
+
+        void add(Instant at, String anomaly, String state) {
+            var sample = new Liveness.Sample(at.toString(), secondsAfterHeal(at), anomaly == null, state);
+            boolean changed = latest == null || latest.ok() != sample.ok() || !latest.state().equals(sample.state());
+            if (changed) {
+                if (head.size() < MAX_SAMPLES / 2) {
+                    head.add(sample);
+                } else {
+                    tail.addLast(sample);
+                    if (tail.size() > MAX_SAMPLES / 2) {
+                        tail.removeFirst();
+                        dropped++;
+                    }
+                }
+            }
+            latest = sample;
+            if (anomaly != null) problem = anomaly;
+            if (anomaly == null && firstOk == null) firstOk = at.toString();
+        }
+
+        Timeline timeline() {
+            List<Liveness.Sample> all = new ArrayList<>(head);
+            all.addAll(tail);
+            if (latest != null && !all.get(all.size() - 1).equals(latest)) all.add(latest);
+            return new Timeline(kind, firstOk, latest != null && latest.ok(), latest == null ? null : latest.state(),
+                    problem, all, dropped);
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.faultline.harness.recovery;
+
+import io.faultline.checker.Verdict;
+import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+import io.faultline.results.Liveness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.faultline.harness.recovery.Observations.HEAL;
+import static io.faultline.harness.recovery.Observations.at;
+import static io.faultline.harness.recovery.Observations.healthy;
+import static io.faultline.harness.recovery.Observations.n3Paused;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The recovery check's decisions, fed recorded observations and histories (no cluster, no clock). */
+class LivenessCheckTest {
+    private static final Liveness.Bounds BOUNDS = new Liveness.Bounds(60, 256 * 1024);
+    private static final long HEAL_NANOS = 100_000_000_000L;
+
+    private static RecoveryRecord recorded(List<Observation> polls) {
+        var tracker = new RecoveryTracker(HEAL);
+        polls.forEach(tracker::record);
+        return new RecoveryRecord(BOUNDS, at(-3).toString(), HEAL_NANOS, at(-100).toString(), at(80).toString(),
+                tracker.findings(), null);
+    }
+
+    private static Liveness judge(List<Observation> polls) {
+        return LivenessCheck.judge(recorded(polls), null, List.of(), true);
+    }
+
+    private static List<String> names(Liveness l) {
+        return l.anomalies().stream().map(a -> a.name() + " " + a.subject()).toList();
+    }
+
+    @Test
+    void aClusterThatRecoversWithinTheBoundIsValidAndTheTimeItTookIsRecorded() {
+        var l = judge(List.of(n3Paused(0), n3Paused(1), healthy(2.5), healthy(30), healthy(61)));
+        assertEquals(Verdict.VALID, l.verdict(), names(l).toString());
+        assertEquals(2.5, l.timings().allRecovered());
+        assertEquals(2.5, l.timings().brokersServing());
+        assertEquals(3.0, l.timings().healSeconds());
+        assertEquals(5, l.timings().polls());
+    }
+
+    @Test
+    void aBrokerLeftFrozenIsUnresponsiveAndItsPartitionsIsrUnrecoveredWithTheirTimelines() {
+        var l = judge(List.of(n3Paused(0), n3Paused(1), n3Paused(30), n3Paused(61)));
+        assertEquals(Verdict.INVALID, l.verdict());
+        assertEquals(List.of("liveness/unresponsive-broker broker n3", "liveness/unrecovered-isr partition t-0"), names(l));
+        var broker = l.anomalies().get(0);
+        // one sample when the state first showed, one for the last poll: the timeline of what was seen
+        assertEquals(2, broker.timeline().size());
+        assertEquals(at(0).toString(), broker.timeline().get(0).at());
+        assertEquals(61.0, broker.timeline().get(1).secondsAfterHeal());
+        assertFalse(broker.timeline().get(1).ok());
+        assertTrue(broker.timeline().get(1).state().contains("no answer"), broker.timeline().toString());
+        assertTrue(l.anomalies().get(1).explanation().contains("isr [1, 2] of replicas [1, 2, 3]"), l.anomalies().get(1).explanation());
+        assertNull(l.timings().allRecovered());
+    }
+
+    @Test
+    void aGrayFailureBrokerThatTheClusterStillListsAsLeaderButThatAnswersNothingIsUnresponsive() {
+        // n2 heartbeats (n1 and n3 list it, it still leads t-0 with a full ISR) but serves no client request
+        var p = Observations.partition(2, List.of(1, 2, 3));
+        List<Observation> polls = new ArrayList<>();
+        for (double s : new double[]{0, 20, 40, 61}) {
+            polls.add(new Observation(at(s), List.of(Observations.answering(1, Set.of(1, 2, 3), p), Observations.silent(2),
+                    Observations.answering(3, Set.of(1, 2, 3), p))));
+        }
+        var l = judge(polls);
+        assertEquals(Verdict.INVALID, l.verdict());
+        assertEquals(List.of("liveness/unresponsive-broker broker n2"), names(l));
+    }
+
+    @Test
+    void aBrokerThatAnswersButThatNoOneListsAsUnfencedIsFenced() {
+        var p = Observations.partition(1, List.of(1, 2));
+        List<Observation> polls = new ArrayList<>();
+        for (double s : new double[]{0, 61}) {
+            polls.add(new Observation(at(s), List.of(Observations.answering(1, Set.of(1, 2), p),
+                    Observations.answering(2, Set.of(1, 2), p), Observations.answering(3, Set.of(1, 2), p))));
+        }
+        var l = judge(polls);
+        assertEquals(List.of("liveness/fenced-broker broker n3", "liveness/unrecovered-isr partition t-0"), names(l));
+    }
+
+    @Test
+    void aPartitionWithoutALeaderIsNamedSo() {
+        var p = Observations.partition(-1, List.of());
+        var all = Set.of(1, 2, 3);
+        var o = new Observation(at(61), List.of(Observations.answering(1, all, p), Observations.answering(2, all, p),
+                Observations.answering(3, all, p)));
+        assertEquals(List.of("liveness/no-leader partition t-0"), names(judge(List.of(o))));
+    }
+
+    @Test
+    void recoveringOnlyAfterTheBoundIsAViolationThoughTheEndLooksFine() {
+        var l = judge(List.of(n3Paused(0), n3Paused(59), healthy(70), healthy(75)));
+        assertEquals(Verdict.INVALID, l.verdict());
+        assertEquals(List.of("liveness/unresponsive-broker broker n3", "liveness/unrecovered-isr partition t-0"), names(l));
+        assertTrue(l.anomalies().get(0).explanation().contains("recovered only 70.0 s after"), l.anomalies().get(0).explanation());
+        assertEquals(70.0, l.timings().allRecovered());
+    }
+
+    @Test
+    void aFlapWithinTheBoundThatEndsWellIsFine() {
+        var l = judge(List.of(healthy(0), n3Paused(5), healthy(9), healthy(61)));
+        assertEquals(Verdict.VALID, l.verdict(), names(l).toString());
+    }
+
+    @Test
+    void pollsThatEndBeforeTheBoundWithSomethingNotRecoveredDecideNothing() {
+        var l = judge(List.of(n3Paused(0), n3Paused(10)));
+        assertEquals(Verdict.UNKNOWN, l.verdict());
+        assertTrue(l.reason().contains("before the 60.0 s bound"), l.reason());
+    }
+
+    @Test
+    void whatCannotBeObservedIsUnknownWithAReasonNeverAnException() {
+        assertEquals(Verdict.UNKNOWN, LivenessCheck.judge(null, null, List.of(), true).verdict());
+        var none = new RecoveryRecord(BOUNDS, null, 0, null, null, new RecoveryTracker(HEAL).findings(), null);
+        assertEquals("the cluster was never polled after the final heal", LivenessCheck.judge(none, null, List.of(), true).reason());
+        var failed = new RecoveryRecord(BOUNDS, null, 0, null, null, null, "the recovery check could not start: boom");
+        assertEquals("the recovery check could not start: boom", LivenessCheck.judge(failed, null, List.of(), true).reason());
+        var f = recorded(List.of(healthy(1))).findings();
+        var torn = new RecoveryTracker.Findings("not a time", f.lastPollAt(), 1, null, null, null, f.subjects());
+        var l = LivenessCheck.judge(new RecoveryRecord(BOUNDS, null, 0, null, null, torn, null), null, List.of(), true);
+        assertEquals(Verdict.UNKNOWN, l.verdict());
+        assertTrue(l.reason().startsWith("the recovery check failed"), l.reason());
+    }
+
+    private static Op send(OpType type, long nanosAfterHeal, int key, long value, Long offset, String error) {
+        return new Op(0, type, 1, HEAL_NANOS + nanosAfterHeal, Op.SEND,
+                new OpValue.Txn(List.of(new MicroOp.Send(key, value, offset))), error);
+    }
+
+    private static Op poll(long nanosAfterHeal, int key, long offset) {
+        var reads = Map.of(key, List.of(new MicroOp.Record(offset, 1)));
+        return new Op(0, OpType.OK, 2, HEAL_NANOS + nanosAfterHeal, Op.POLL,
+                new OpValue.Txn(List.of(new MicroOp.Poll(reads))), null);
+    }
+
+    @Test
+    void aKeyNoWriteAfterTheHealReachesIsUnwritableAndOneNoReadReturnsIsUnreadable() {
+        var history = List.of(
+                send(OpType.OK, -5_000_000_000L, 7, 1, 0L, null),          // before the heal: does not count
+                send(OpType.FAIL, 1_000_000_000L, 7, 2, null, "NOT_LEADER_OR_FOLLOWER"),
+                send(OpType.INFO, 2_000_000_000L, 7, 3, null, "timeout"),
+                send(OpType.OK, 1_000_000_000L, 8, 2, 4L, null),
+                send(OpType.OK, 1_000_000_000L, 9, 2, 5L, null),
+                poll(3_000_000_000L, 8, 4));
+        var l = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, history, true);
+        assertEquals(Verdict.INVALID, l.verdict());
+        assertEquals(List.of("liveness/unwritable-key key 7", "liveness/unreadable-key key 9"), names(l));
+        var unwritable = l.anomalies().get(0);
+        assertEquals(2, unwritable.timeline().size(), "both attempts after the heal, with their outcomes");
+        assertEquals(1.0, unwritable.timeline().get(0).secondsAfterHeal());
+        assertTrue(unwritable.timeline().get(0).state().contains("NOT_LEADER_OR_FOLLOWER"));
+        // with acks=0 an acknowledged write may be gone by design: key 9 is not called unreadable
+        var acks0 = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, history, false);
+        assertEquals(List.of("liveness/unwritable-key key 7"), names(acks0));
+    }
+
+    @Test
+    void aHistoryWithoutWritesAfterTheHealSaysSoInsteadOfJudging() {
+        var l = judge(List.of(healthy(1), healthy(61)));
+        assertEquals(Verdict.VALID, l.verdict());
+        assertTrue(l.notes().stream().anyMatch(n -> n.startsWith("no write was attempted after the final heal")), l.notes().toString());
+    }
+
+    @Test
+    void aNodeWhoseLogsGrowFasterThanTheLimitFloods(@TempDir Path nodes) throws Exception {
+        // the cluster ran 180 s (see recorded): 180 s × 256 KiB/s is the most a node may log
+        Files.createDirectories(nodes.resolve("n1/logs"));
+        Files.write(nodes.resolve("n1/console.log"), new byte[1000]);
+        Files.write(nodes.resolve("n1/logs/server.log"), new byte[2000]);
+        Files.createDirectories(nodes.resolve("n2/data"));
+        Files.write(nodes.resolve("n2/console.log"), new byte[180 * 256 * 1024 + 180 * 1024]);
+        Files.write(nodes.resolve("n2/data/00000000000000000000.log"), new byte[50_000_000]); // data, not a log
+        var l = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), nodes, List.of(), true);
+        assertEquals(List.of("liveness/log-flood node n2"), names(l));
+        assertEquals(3000, l.logGrowth().get("n1").bytes());
+        assertEquals(180.0, l.logGrowth().get("n1").seconds());
+        assertNotNull(l.logGrowth().get("n2"));
+        assertTrue(l.logGrowth().get("n2").bytesPerSecond() > 256 * 1024);
+    }
+}

@@ -1,0 +1,85 @@
+package io.faultline.results;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.faultline.checker.Verdict;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the recovery check concluded about a run's cluster after the final heal (results.json's "liveness", the
+ * report's Liveness section): did every broker come back and serve, did every partition get a leader and its full
+ * replica set back in the ISR within the bound, could every key be written and read, and did any node flood its
+ * log. Apart from the safety checks: a liveness anomaly makes the run invalid, but it is not a broken promise about
+ * data. See docs/liveness.md.
+ *
+ * @param verdict   valid (recovered), invalid (a liveness anomaly) or unknown (the check could not observe)
+ * @param reason    why the verdict is unknown, else null
+ * @param bounds    the limits judged against
+ * @param timings   how long recovery took, measured from the end of the final heal
+ * @param anomalies each violation with the timeline of what the check saw
+ * @param logGrowth per node: bytes its logs grew over the run and the rate
+ * @param notes     what could not be judged without making the verdict unknown (e.g. no writes after the heal)
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings timings, List<Anomaly> anomalies,
+                       Map<String, LogGrowth> logGrowth, List<String> notes) {
+
+    public static final String UNRESPONSIVE_BROKER = "liveness/unresponsive-broker";
+    public static final String FENCED_BROKER = "liveness/fenced-broker";
+    public static final String NO_LEADER = "liveness/no-leader";
+    public static final String UNRECOVERED_ISR = "liveness/unrecovered-isr";
+    public static final String UNWRITABLE_KEY = "liveness/unwritable-key";
+    public static final String UNREADABLE_KEY = "liveness/unreadable-key";
+    public static final String LOG_FLOOD = "liveness/log-flood";
+
+    /** Every anomaly name, in report order. */
+    public static final List<String> NAMES = List.of(UNRESPONSIVE_BROKER, FENCED_BROKER, NO_LEADER, UNRECOVERED_ISR,
+            UNWRITABLE_KEY, UNREADABLE_KEY, LOG_FLOOD);
+
+    public Liveness {
+        anomalies = anomalies == null ? List.of() : List.copyOf(anomalies);
+        logGrowth = logGrowth == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(logGrowth));
+        notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /** A check that could not observe: unknown, with why. */
+    public static Liveness unknown(String reason, Bounds bounds) {
+        return new Liveness(Verdict.UNKNOWN, reason, bounds, null, List.of(), Map.of(), List.of());
+    }
+
+    /** @param recoverySeconds how long after the final heal every condition may take; logBytesPerSecond: per node */
+    public record Bounds(double recoverySeconds, long logBytesPerSecond) {
+    }
+
+    /**
+     * Seconds from the end of the final heal until a condition first held for every broker / partition (null: not
+     * seen within the check), how long the heal itself took, how long the check observed and how many polls it made.
+     */
+    public record Timings(Double brokersServing, Double partitionsRecovered, Double allRecovered, double healSeconds,
+                          double observedSeconds, int polls) {
+    }
+
+    /** One observed state of a subject: when (ISO and seconds after the heal), whether it was fine, what it was. */
+    public record Sample(String at, double secondsAfterHeal, boolean ok, String state) {
+    }
+
+    /** A named violation for one subject (a broker, a partition, a key, a node's log), with what was seen. */
+    public record Anomaly(String name, String subject, String explanation, List<Sample> timeline) {
+        public Anomaly {
+            timeline = timeline == null ? List.of() : List.copyOf(timeline);
+        }
+    }
+
+    /** How much a node's log files grew over the observed span. */
+    public record LogGrowth(long bytes, double seconds, double bytesPerSecond) {
+    }
+
+    /** Anomaly name → how many subjects it was found for. */
+    public Map<String, Long> counts() {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (String n : NAMES) out.put(n, 0L);
+        for (Anomaly a : anomalies) out.merge(a.name(), 1L, Long::sum);
+        return out;
+    }
+}
