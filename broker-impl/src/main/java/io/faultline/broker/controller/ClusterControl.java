@@ -55,6 +55,14 @@ final class ClusterControl {
      * past this, i.e. it has applied the records that moved its leaderships away.
      */
     private final Map<Integer, Long> shutdownDecidedAt = new HashMap<>();
+    /**
+     * The node this controller runs in, or -1. Its broker's registration from an earlier process cannot be alive:
+     * this process is that node. Until this node's broker registers here, such a registration does not make the
+     * new process wait out its session (a kill -9 and restart of a single-node cluster, or of a node that wins the
+     * controller election again, waited the whole broker.session.timeout.ms).
+     */
+    private int localNodeId = -1;
+    private boolean localRegistered;
 
     ClusterControl(Time time, ControllerSettings settings) {
         this.time = time;
@@ -73,6 +81,10 @@ final class ClusterControl {
         for (int id : image.brokers().keySet()) lastContactNs.put(id, now);
         BrokerRegistration s = image.brokers().get(suspect);
         if (s != null && !s.fenced()) connectionsLost.put(suspect, new Arrival(s.epoch(), now));
+    }
+
+    void setLocalNode(int nodeId) {
+        this.localNodeId = nodeId;
     }
 
     /** Any thread: a heartbeat from {@code brokerId} at {@code brokerEpoch} arrived now. */
@@ -130,7 +142,9 @@ final class ClusterControl {
         // A new process may replace a live registration only if it names that registration's epoch (it knows it
         // shut down cleanly); otherwise it waits for the old session to lapse, as in Kafka.
         boolean replacesCleanly = old != null && req.previousBrokerEpoch() == old.epoch();
-        if (old != null && !old.fenced() && !old.inControlledShutdown() && sessionAlive(old) && !replacesCleanly) {
+        boolean previousLocalProcess = id == localNodeId && !localRegistered;
+        if (old != null && !old.fenced() && !old.inControlledShutdown() && sessionAlive(old) && !replacesCleanly
+                && !previousLocalProcess) {
             return ControllerResult.of(resp.setErrorCode(Errors.DUPLICATE_BROKER_REGISTRATION.code()));
         }
         Decision d = new Decision(image);
@@ -144,6 +158,7 @@ final class ClusterControl {
         d.add(new RegisterBrokerRecord(id, req.incarnationId(), epoch, endpoints, req.rack()));
         lastContactNs.put(id, time.nanoseconds());
         shutdownDecidedAt.remove(id);
+        if (id == localNodeId) localRegistered = true;
         return d.result(resp.setBrokerEpoch(epoch));
     }
 

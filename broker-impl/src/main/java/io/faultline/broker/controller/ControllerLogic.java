@@ -50,6 +50,14 @@ public final class ControllerLogic {
         this.replication = new ReplicationControl(settings, placement);
     }
 
+    /**
+     * This controller runs in node {@code nodeId}'s process: a registration of that node made by an earlier process
+     * is dead by construction, so this node's broker need not wait out its session to register again.
+     */
+    public void setLocalNode(int nodeId) {
+        cluster.setLocalNode(nodeId);
+    }
+
     /** This node became the active controller with {@code image}: every registered broker gets a fresh session. */
     public void activate(MetadataImage image) {
         cluster.activate(image, -1);

@@ -65,6 +65,7 @@ public final class ControllerNode implements AutoCloseable {
     private ControllerNode(ControllerNodeConfig cfg) throws IOException {
         this.cfg = cfg;
         this.logic = new ControllerLogic(cfg.time(), cfg.settings());
+        logic.setLocalNode(cfg.nodeId());
         int id = cfg.nodeId();
         this.controllerThread = Executors.newSingleThreadExecutor(r -> daemon(r, "controller-" + id));
         this.publisher = Executors.newSingleThreadExecutor(r -> daemon(r, "metadata-publisher-" + id));
@@ -170,6 +171,9 @@ public final class ControllerNode implements AutoCloseable {
             // closed or not started: fall back to the last notification
         }
         if (id < 0) id = knownLeader;
+        // Without a leader in the Raft view, the last one known may be this node, deposed meanwhile (it stepped down
+        // after a pause): naming itself would send this node's own requests to a controller that refuses them all.
+        if (id == cfg.nodeId() && !isActive()) id = -1;
         return id < 0 ? OptionalInt.empty() : OptionalInt.of(id);
     }
 

@@ -178,7 +178,12 @@ final class MetadataStateMachine extends BaseStateMachine {
         byte[] bytes = MetadataSerde.serializeImage(snap);
         // Durable before Ratis learns of it: it purges the log entries the snapshot covers right after.
         DurableFiles.write(file.toPath(), bytes, syncer);
-        MD5Hash md5 = MD5Hash.digest(bytes);
+        MD5Hash md5;
+        try {
+            md5 = MD5Hash.newInstance(java.security.MessageDigest.getInstance("MD5").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has MD5", e);
+        }
         DurableFiles.write(MD5FileUtil.getDigestFileForFile(file).toPath(), md5File(md5, file), syncer);
         storage.updateLatestSnapshot(new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), applied));
         return applied.getIndex();

@@ -270,11 +270,17 @@ public final class Partition {
         }
     }
 
-    /** Follower truncation (divergence or high-watermark mode); the producer state is rebuilt for the shorter log. */
+    /**
+     * Follower truncation (divergence or high-watermark mode); the producer state is rebuilt for the shorter log.
+     * A cut at or past the log end removes no record but still goes to the log: it drops leader-epoch entries that
+     * start there with no batch behind them (an epoch this node led without appending). Keeping them made a deposed
+     * leader send that epoch as its last fetched one for ever and get the same diverging answer (issue 25, 2a).
+     */
     public void truncateTo(long offset) {
         synchronized (appendLock) {
-            if (offset >= log.logEndOffset()) return;
+            boolean cutsRecords = offset < log.logEndOffset();
             log.truncateTo(offset);
+            if (!cutsRecords) return;
             loadProducerState();
             producerStateDirty = true;
         }

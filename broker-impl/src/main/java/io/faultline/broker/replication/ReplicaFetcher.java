@@ -2,6 +2,7 @@ package io.faultline.broker.replication;
 
 import io.faultline.broker.common.SeededBug;
 import io.faultline.broker.common.Time;
+import io.faultline.broker.network.RateLimitedLog;
 import io.faultline.broker.storage.EpochEndOffset;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -36,6 +37,8 @@ public final class ReplicaFetcher {
     private static final Logger log = LoggerFactory.getLogger(ReplicaFetcher.class);
     static final short FETCH_VERSION = ApiKeys.FETCH.latestVersion(false);
     static final short LIST_OFFSETS_VERSION = ApiKeys.LIST_OFFSETS.latestVersion(false);
+    /** A partition stuck on one diverging answer is reported at most once per this interval (with a count). */
+    static final long REPEATED_DIVERGENCE_LOG_INTERVAL_MS = 30_000;
 
     /** What happened to a partition in the last round (for tests and logs). */
     public enum Status { FETCHING, DELAYED, FENCED, FAILED }
@@ -49,6 +52,10 @@ public final class ReplicaFetcher {
         long delayedUntilMs;
         Status status = Status.FETCHING;
         Errors lastError = Errors.NONE;
+        /** The last diverging answer and the log it was applied to, to recognise an answer that changed nothing. */
+        Divergence lastDivergence;
+        /** Diverging answers identical to the one before, with our log unchanged in between (a livelock). */
+        long repeatedDivergences;
 
         PartitionFetchState(TopicPartition tp, Uuid topicId, ReplicaLog log, int currentLeaderEpoch) {
             this.tp = tp;
@@ -64,6 +71,11 @@ public final class ReplicaFetcher {
     private final Time time;
     private final ReplicationConfig config;
     private final Map<TopicPartition, PartitionFetchState> partitions = new LinkedHashMap<>();
+    private final RateLimitedLog repeatedDivergenceLog;
+
+    /** A diverging answer and what we had asked with: the same again means our truncation did not help. */
+    private record Divergence(int epoch, long endOffset, long fetchOffset, int lastFetchedEpoch) {
+    }
 
     public ReplicaFetcher(int localId, int sourceBrokerId, LeaderEndpoint endpoint, Time time, ReplicationConfig config) {
         this.localId = localId;
@@ -71,6 +83,7 @@ public final class ReplicaFetcher {
         this.endpoint = endpoint;
         this.time = time;
         this.config = config;
+        this.repeatedDivergenceLog = new RateLimitedLog(log, time, REPEATED_DIVERGENCE_LOG_INTERVAL_MS);
     }
 
     public int sourceBrokerId() {
@@ -93,6 +106,15 @@ public final class ReplicaFetcher {
     public synchronized Optional<Status> status(TopicPartition tp) {
         PartitionFetchState s = partitions.get(tp);
         return s == null ? Optional.empty() : Optional.of(s.status);
+    }
+
+    /**
+     * How many diverging answers for {@code tp} repeated the previous one while our log stayed the same: each is a
+     * round of a replication livelock (0 when every truncation moved the fetch on).
+     */
+    public synchronized Optional<Long> repeatedDivergences(TopicPartition tp) {
+        PartitionFetchState s = partitions.get(tp);
+        return s == null ? Optional.empty() : Optional.of(s.repeatedDivergences);
     }
 
     public synchronized Optional<Errors> lastError(TopicPartition tp) {
@@ -203,18 +225,42 @@ public final class ReplicaFetcher {
     private void handleData(PartitionFetchState s, FetchResponseData.PartitionData pd) {
         FetchResponseData.EpochEndOffset div = pd.divergingEpoch();
         if ((div.epoch() >= 0 || div.endOffset() >= 0) && !noTruncation()) {
-            long to = FollowerTruncation.offsetFor(new EpochEndOffset(div.epoch(), div.endOffset()), s.log);
-            log.info("{}: diverging epoch {} ending at {} from leader {}; truncating from {} to {}", s.tp, div.epoch(),
-                    div.endOffset(), sourceBrokerId, s.log.logEndOffset(), to);
-            s.log.truncateTo(to);
+            truncateOnDivergence(s, div);
             return;
         }
+        s.lastDivergence = null;
         if (pd.records() instanceof MemoryRecords mr && mr.sizeInBytes() > 0) {
             if (noTruncation() && !cutToLeaderBatch(s, mr)) return; // fetch again from our new, lower end
             s.log.appendAsFollower(copy(mr));
         }
         long hw = Math.min(pd.highWatermark(), s.log.logEndOffset());
         if (hw > s.log.highWatermark()) s.log.updateHighWatermark(hw);
+    }
+
+    /**
+     * Cuts our log where the leader's answer says it diverged. The cut must change what the next fetch asks (a
+     * shorter log or an older last epoch): the same answer to the same question means the cut did nothing, and
+     * fetching again at once would only loop. Such a repeat is counted, reported (rate-limited, as a WARN that
+     * names it) and backed off instead of being retried and logged in a tight loop.
+     */
+    private void truncateOnDivergence(PartitionFetchState s, FetchResponseData.EpochEndOffset div) {
+        Divergence seen = new Divergence(div.epoch(), div.endOffset(), s.log.logEndOffset(), lastFetchedEpoch(s));
+        long to = FollowerTruncation.offsetFor(new EpochEndOffset(div.epoch(), div.endOffset()), s.log);
+        if (seen.equals(s.lastDivergence)) {
+            s.repeatedDivergences++;
+            repeatedDivergenceLog.warn(s.tp + ": leader " + sourceBrokerId + " answered diverging epoch " + div.epoch()
+                    + " ending at " + div.endOffset() + " again (fetch offset " + seen.fetchOffset()
+                    + ", last fetched epoch " + seen.lastFetchedEpoch() + "); truncating to " + to
+                    + " did not change our log, so replication of this partition is not progressing ("
+                    + s.repeatedDivergences + " repeats so far); backing off");
+            s.log.truncateTo(to);
+            delay(s, Errors.NONE);
+            return;
+        }
+        log.info("{}: diverging epoch {} ending at {} from leader {}; truncating from {} to {}", s.tp, div.epoch(),
+                div.endOffset(), sourceBrokerId, s.log.logEndOffset(), to);
+        s.log.truncateTo(to);
+        s.lastDivergence = seen;
     }
 
     /**

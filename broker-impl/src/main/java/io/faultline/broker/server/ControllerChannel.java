@@ -8,11 +8,11 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
@@ -54,7 +54,8 @@ final class ControllerChannel implements AutoCloseable {
     private final int requestTimeoutMs;
     /** Blocking socket I/O must not hold up the shared scheduler: one thread, one connection at a time. */
     private final ExecutorService io;
-    private final Map<Integer, Connection> connections = new HashMap<>();
+    /** Written by the io thread; closed from the scheduler when the controller moved away (see {@link #abandonIfMoved}). */
+    private final Map<Integer, Connection> connections = new ConcurrentHashMap<>();
     private int correlation;
     private volatile boolean closed;
 
@@ -93,6 +94,7 @@ final class ControllerChannel implements AutoCloseable {
         } else {
             int target = active.getAsInt();
             call = CompletableFuture.supplyAsync(() -> remote(target, api, version, body), io);
+            abandonIfMoved(target, call);
         }
         call.whenComplete((resp, e) -> {
             boolean retry = e != null || notController(resp);
@@ -108,6 +110,30 @@ final class ControllerChannel implements AutoCloseable {
                         resp != null ? resp : last, out), RETRY_MS);
             }
         });
+    }
+
+    /**
+     * A round trip to a controller that stopped answering (SIGSTOP, a cut link: the connection stays open and the
+     * read waits for its whole timeout) must not hold up every later request on the one io thread once the quorum
+     * has elected another controller: heartbeats queued behind it reached nobody, and the new controller fenced
+     * every broker that was waiting, its own node's included. While the call is in flight, check now and then
+     * whether the local quorum member names another controller; if so close the connection, which ends the blocked
+     * read at once, and the retry goes to the new one.
+     */
+    private void abandonIfMoved(int target, CompletableFuture<ApiMessage> call) {
+        time.scheduler().schedule("controller-moved-check", () -> {
+            if (call.isDone() || closed) return;
+            OptionalInt now = controller.activeControllerId();
+            if (now.isPresent() && now.getAsInt() != target) {
+                Connection c = connections.remove(target);
+                if (c != null) {
+                    log.info("Controller moved from {} to {}: abandoning the request in flight to {}", target,
+                            now.getAsInt(), target);
+                    c.close();
+                }
+            }
+            abandonIfMoved(target, call);
+        }, RETRY_MS);
     }
 
     /** Whether the controller said it is not (any more) the active one. */
@@ -130,6 +156,11 @@ final class ControllerChannel implements AutoCloseable {
     private ApiMessage remote(int target, ApiKeys api, short version, ApiMessage body) {
         InetSocketAddress addr = controllerAddresses.get(target);
         if (addr == null) throw new IllegalStateException("no controller address for node " + target);
+        OptionalInt now = controller.activeControllerId();
+        if (now.isPresent() && now.getAsInt() != target) {
+            // Queued behind a call to a silent controller while the quorum moved on: ask the new one instead.
+            throw new IllegalStateException("the active controller moved from " + target + " to " + now.getAsInt());
+        }
         try {
             Connection c = connections.get(target);
             if (c == null) {
@@ -139,7 +170,7 @@ final class ControllerChannel implements AutoCloseable {
             try {
                 return c.call(api, version, body, ++correlation, "broker-" + nodeId);
             } catch (IOException | RuntimeException e) {
-                connections.remove(target);
+                connections.remove(target, c);
                 c.close();
                 throw e;
             }

@@ -79,6 +79,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     public synchronized KafkaBroker start() throws IOException {
+        StartupStages stages = new StartupStages(config.nodeId(), time);
         for (Path d : config.logDirs()) Files.createDirectories(d);
         requestMemory = new io.faultline.broker.network.MemoryPool(config.queuedMaxRequestBytes());
         Path dir = config.logDir();
@@ -87,6 +88,7 @@ public final class KafkaBroker implements AutoCloseable {
         LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
                 partitionImage().topicConfig(tp.topic())), time, config.bugs());
         partitions = new PartitionManager(config.nodeId(), logs, dir, time, config.bugs());
+        stages.done("opening and recovering the logs", "data dirs " + config.logDirs());
         if (!config.bugs().isEmpty()) log.warn("Broker {} runs with SEEDED BUGS {} (faultline.bugs.allowed=true)",
                 config.nodeId(), config.bugs());
 
@@ -110,6 +112,8 @@ public final class KafkaBroker implements AutoCloseable {
 
         controller = ControllerNode.start(controllerConfig());
         toClose.add(controller);
+        stages.done("starting the metadata quorum member", "local Raft log replayed to metadata offset "
+                + controller.image().offset());
         controllerChannel = new ControllerChannel(config.nodeId(), time, controller, config.cluster().voters(),
                 CONTROLLER_REQUEST_TIMEOUT_MS);
         // Before any metadata is applied: replication follows every role the partition manager gives.
@@ -155,9 +159,10 @@ public final class KafkaBroker implements AutoCloseable {
         // this broker is registered, caught up, unfenced and has loaded its groups, so clients never see it half up.
         if (controllerListener != null) servers.get(controllerListener.name()).start();
         lifecycle.start();
-        awaitUnfenced();
+        awaitUnfenced(stages);
         groups.load();
         groups.ensureOffsetsTopic();
+        stages.done("loading the group coordinator state", "offsets partitions led here");
         if (config.cluster().standalone()) {
             // Alone, this node creates it now, so the first FindCoordinator already finds a coordinator.
             try {
@@ -175,7 +180,9 @@ public final class KafkaBroker implements AutoCloseable {
                     : bind(l, channels.get(l.name()), SupportedApis::isSupported);
             s.start();
         }
-        log.info("Broker {} of cluster {} started, advertising {}", config.nodeId(), clusterId, advertised);
+        stages.done("binding the client listeners", "ready");
+        log.info("Broker {} of cluster {} started in {} ms, advertising {}", config.nodeId(), clusterId,
+                stages.sinceStartMs(), advertised);
         return this;
     }
 
@@ -262,16 +269,21 @@ public final class KafkaBroker implements AutoCloseable {
                 settings, null);
     }
 
-    private void awaitUnfenced() {
+    private void awaitUnfenced(StartupStages stages) {
         try {
             int id = config.nodeId();
+            long deadline = time.hiResMillis() + STARTUP_WAIT_MS;
+            lifecycle.caughtUp().get(STARTUP_WAIT_MS, TimeUnit.MILLISECONDS);
+            stages.done("registering with the controller and catching up to the registration",
+                    "broker epoch " + lifecycle.brokerEpoch() + ", active controller "
+                            + controller.activeControllerId().orElse(-1) + ", metadata offset " + metadata.image().offset());
+            lifecycle.unfenced().get(Math.max(1, deadline - time.hiResMillis()), TimeUnit.MILLISECONDS);
             // Unfenced by the controller, and seen so in this node's own metadata (what its answers come from): this
             // registration's epoch, not an older one still unfenced in a snapshot being replayed.
-            lifecycle.caughtUp().thenCompose(x -> lifecycle.unfenced())
-                    .thenCompose(x -> metadata.await(img -> img.broker(id)
-                            .map(b -> !b.fenced() && b.epoch() == lifecycle.brokerEpoch()).orElse(false),
-                            STARTUP_WAIT_MS))
-                    .get(STARTUP_WAIT_MS, TimeUnit.MILLISECONDS);
+            metadata.await(img -> img.broker(id).map(b -> !b.fenced() && b.epoch() == lifecycle.brokerEpoch())
+                            .orElse(false), STARTUP_WAIT_MS)
+                    .get(Math.max(1, deadline - time.hiResMillis()), TimeUnit.MILLISECONDS);
+            stages.done("being unfenced", "metadata offset " + metadata.image().offset());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {

@@ -270,4 +270,41 @@ class BrokerLifecycleTest {
         assertEquals(0, ok.errorCode());
         assertTrue(ok.brokerEpoch() > epoch);
     }
+
+    /**
+     * A controller restarted in node 1's process (kill -9, restart, elected again): node 1's registration in the
+     * image belongs to the previous process, which cannot be alive since this one is node 1. Its new incarnation
+     * registers at once instead of waiting out the fresh session the activation gave the old one; any other node's
+     * new incarnation still waits, and so does a second new incarnation of node 1 (a duplicate process).
+     */
+    @Test
+    void theControllersOwnNodeReplacesItsPreviousProcessAtOnceOthersWaitForTheSession() {
+        LogicHarness h = new LogicHarness();
+        long oldEpoch = h.register(1);
+        h.register(2);
+        h.heartbeat(1);
+        h.heartbeat(2);
+
+        ControllerLogic restarted = new ControllerLogic(h.time, h.settings);
+        restarted.setLocalNode(1);
+        restarted.activate(h.image); // every registered broker gets a fresh session
+        BrokerRegistrationResponseData self = register(h, restarted, 1, new Uuid(7, 1));
+        assertEquals(0, self.errorCode(), "this node's previous process is gone");
+        assertTrue(self.brokerEpoch() > oldEpoch);
+        assertEquals(new Uuid(7, 1), h.image.broker(1).orElseThrow().incarnationId());
+
+        assertEquals(Errors.DUPLICATE_BROKER_REGISTRATION.code(), register(h, restarted, 2, new Uuid(7, 2)).errorCode());
+        heartbeatAt(h, restarted, 1, h.image.offset());
+        assertEquals(Errors.DUPLICATE_BROKER_REGISTRATION.code(), register(h, restarted, 1, new Uuid(7, 3)).errorCode(),
+                "a second process claiming node 1 waits like any other");
+    }
+
+    private static BrokerRegistrationResponseData register(LogicHarness h, ControllerLogic logic, int id, Uuid incarnation) {
+        BrokerRegistrationRequestData req = new BrokerRegistrationRequestData().setBrokerId(id)
+                .setIncarnationId(incarnation).setClusterId("c");
+        req.listeners().add(new BrokerRegistrationRequestData.Listener().setName("PLAINTEXT").setHost("h" + id).setPort(9092));
+        var r = logic.handle(h.image, req);
+        h.commit(r.records());
+        return (BrokerRegistrationResponseData) r.response();
+    }
 }

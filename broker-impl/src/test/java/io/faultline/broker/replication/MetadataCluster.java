@@ -55,6 +55,10 @@ final class MetadataCluster implements AutoCloseable {
         PartitionManager partitions;
         ReplicaManager replicas;
         boolean alive;
+        /** Stopped (SIGSTOP): no heartbeats, no metadata, no fetching, unreachable; state kept in memory. */
+        boolean paused;
+        /** The metadata this broker last applied (it misses the changes committed while it is paused). */
+        MetadataImage applied = MetadataImage.EMPTY;
 
         Broker(int id) {
             this.id = id;
@@ -84,7 +88,24 @@ final class MetadataCluster implements AutoCloseable {
             BrokerRegistrationResponseData r = run(reg);
             if (r.errorCode() != 0) throw new AssertionError("registration of " + id + ": " + Errors.forCode(r.errorCode()));
             partitions.applyDelta(MetadataDelta.between(MetadataImage.EMPTY, image), image);
+            applied = image;
             heartbeat();
+        }
+
+        /** SIGSTOP. */
+        void pause() {
+            paused = true;
+        }
+
+        /** SIGCONT: applies the metadata committed meanwhile, as its metadata fetch would, then carries on. */
+        void resume() {
+            paused = false;
+            partitions.applyDelta(MetadataDelta.between(applied, image), image);
+            applied = image;
+        }
+
+        boolean running() {
+            return alive && !paused;
         }
 
         void heartbeat() {
@@ -96,7 +117,7 @@ final class MetadataCluster implements AutoCloseable {
         LoopbackEndpoint link(int source) {
             return links.computeIfAbsent(source, s -> new LoopbackEndpoint(() -> {
                 Broker b = brokers.get(s);
-                return b.alive ? b.replicas.requestHandler() : null;
+                return b.running() ? b.replicas.requestHandler() : null;
             }));
         }
 
@@ -146,7 +167,11 @@ final class MetadataCluster implements AutoCloseable {
         MetadataImage before = image;
         image = image.apply(image.offset() + 1, records);
         MetadataDelta delta = MetadataDelta.between(before, image);
-        for (Broker b : brokers.values()) if (b.alive) b.partitions.applyDelta(delta, image);
+        for (Broker b : brokers.values()) {
+            if (!b.running()) continue;
+            b.partitions.applyDelta(delta, image);
+            b.applied = image;
+        }
     }
 
     TopicPartition createTopic(String name, int rf, int minIsr) {
@@ -174,7 +199,7 @@ final class MetadataCluster implements AutoCloseable {
     void tick(long ms) {
         for (long done = 0; done < ms; done += 250) {
             time.advance(Math.min(250, ms - done));
-            for (Broker b : brokers.values()) if (b.alive) b.heartbeat();
+            for (Broker b : brokers.values()) if (b.running()) b.heartbeat();
             ControllerResult<List<Integer>> fenced;
             synchronized (this) {
                 fenced = controller.fenceExpiredBrokers(image);
@@ -185,7 +210,7 @@ final class MetadataCluster implements AutoCloseable {
 
     void replicate(int rounds) {
         for (int i = 0; i < rounds; i++) {
-            for (Broker b : brokers.values()) if (b.alive) b.replicas.fetchers().doWorkOnce();
+            for (Broker b : brokers.values()) if (b.running()) b.replicas.fetchers().doWorkOnce();
         }
     }
 

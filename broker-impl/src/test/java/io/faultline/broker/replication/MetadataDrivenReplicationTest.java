@@ -158,4 +158,42 @@ class MetadataDrivenReplicationTest {
             }
         }
     }
+
+    /**
+     * Issue 25 (2a): a follower elected leader and deposed before it appended anything keeps its own epoch's entry
+     * at its log end. Its first fetch from the next leader gets "the epoch before ends at your log end": truncating to
+     * the end cuts no record but must drop that entry, or every later fetch carries the same last fetched epoch, gets
+     * the same answer, and the replica never catches up or rejoins the ISR.
+     */
+    @Test
+    void aLeaderDeposedBeforeAppendingInItsEpochCatchesUpAndRejoinsTheIsr() {
+        try (MetadataCluster c = cluster()) {
+            TopicPartition tp = c.createTopic("t", 3, 2);
+            assertEquals(Errors.NONE, produce(c, tp, (short) -1, "a"));
+            c.replicate(2);
+            MetadataCluster.Broker first = c.leaderOf(tp);
+            first.crash();
+            c.tick(3_000);
+            MetadataCluster.Broker deposed = c.leaderOf(tp); // leads one epoch, appends nothing in it
+            int emptyEpoch = c.registration(tp).leaderEpoch();
+            assertEquals(Optional.of(emptyEpoch), deposed.partition(tp).log().latestEpoch());
+            deposed.pause(); // its session expires: fenced, and the last replica leads (a restart would reload the
+            c.tick(3_000);   // log and forget the empty epoch; a paused node keeps it in memory)
+            MetadataCluster.Broker last = c.leaderOf(tp);
+            assertNotEquals(deposed.id, last.id);
+            assertEquals(Errors.NONE, produce(c, tp, (short) 1, "b"));
+
+            deposed.resume(); // learns it follows now, and fetches with its empty epoch as the last fetched one
+            first.start();
+            for (int i = 0; i < 5; i++) {
+                c.tick(1_000);
+                c.replicate(2);
+            }
+            assertEquals(List.of("a", "b"), deposed.values(tp), "the deposed leader fetched past its empty epoch");
+            assertEquals(last.partition(tp).log().epochEntries(), deposed.partition(tp).log().epochEntries());
+            assertEquals(Set.of(1, 2, 3), isr(c, tp), "and rejoined the ISR");
+            ReplicaFetcher f = deposed.replicas.fetchers().fetcherFor(tp).orElseThrow();
+            assertEquals(0, f.repeatedDivergences(tp).orElseThrow());
+        }
+    }
 }

@@ -1,16 +1,28 @@
 package io.faultline.broker.replication;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.faultline.broker.common.ManualTime;
+import io.faultline.broker.storage.LogConfig;
+import io.faultline.broker.storage.PartitionLog;
+import io.faultline.broker.storage.RecoveryState;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.message.FetchResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The follower's error handling: fencing, back-off, out-of-range truncation. */
+/** The follower's error handling: fencing, back-off, out-of-range truncation, a diverging answer that repeats. */
 class ReplicaFetcherTest {
     @TempDir
     Path dir;
@@ -107,6 +119,53 @@ class ReplicaFetcherTest {
             c.restart(1);
             c.replicate(3);
             assertEquals(List.of("a", "x"), c.node(1).values(), "out of range: cut to the leader's end, then fetched");
+        }
+    }
+
+    /**
+     * A leader that answers every fetch with the same diverging epoch, one our truncation cannot act on (our log
+     * already ends there and our last epoch starts below it): the fetcher must not spin on it, truncating and
+     * logging in a tight loop as issue 25's deposed leaders did (3 million lines). It counts the repeat, reports it
+     * and backs the partition off.
+     */
+    @Test
+    void theSameDivergingAnswerAgainIsCountedAndBackedOffNotRetriedAtOnce() throws Exception {
+        ManualTime time = new ManualTime();
+        try (PartitionLog log = PartitionLog.open(dir.resolve("t-0"), LogConfig.DEFAULT, time, RecoveryState.UNKNOWN)) {
+            log.appendAsLeader(Records.values("a", "b"), 0);
+            AtomicInteger fetches = new AtomicInteger();
+            LeaderEndpoint stuckLeader = new LeaderEndpoint() {
+                @Override
+                public ApiMessage send(ApiKeys apiKey, short version, ApiMessage request) {
+                    fetches.incrementAndGet();
+                    FetchResponseData.PartitionData pd = new FetchResponseData.PartitionData().setPartitionIndex(0)
+                            .setHighWatermark(2).setLogStartOffset(0).setRecords(MemoryRecords.EMPTY);
+                    pd.setDivergingEpoch(new FetchResponseData.EpochEndOffset().setEpoch(0).setEndOffset(2));
+                    FetchResponseData resp = new FetchResponseData();
+                    resp.responses().add(new FetchResponseData.FetchableTopicResponse()
+                            .setTopicId(InJvmCluster.TOPIC_ID).setPartitions(List.of(pd)));
+                    return resp;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            ReplicaFetcher fetcher = new ReplicaFetcher(2, 1, stuckLeader, time, ReplicationConfig.DEFAULT);
+            fetcher.addPartition(InJvmCluster.TP, InJvmCluster.TOPIC_ID, ReplicaLog.of(log), 0);
+
+            assertTrue(fetcher.doWork());
+            assertEquals(Optional.of(0L), fetcher.repeatedDivergences(InJvmCluster.TP), "a first answer is acted on");
+            assertEquals(Optional.of(ReplicaFetcher.Status.FETCHING), fetcher.status(InJvmCluster.TP));
+            assertTrue(fetcher.doWork());
+            assertEquals(Optional.of(1L), fetcher.repeatedDivergences(InJvmCluster.TP));
+            assertEquals(Optional.of(ReplicaFetcher.Status.DELAYED), fetcher.status(InJvmCluster.TP));
+            assertFalse(fetcher.doWork(), "backing off: no fetch until the back-off is over");
+            assertEquals(2, fetches.get());
+            time.advance(ReplicationConfig.DEFAULT.fetchBackoffMs());
+            assertTrue(fetcher.doWork());
+            assertEquals(Optional.of(2L), fetcher.repeatedDivergences(InJvmCluster.TP));
+            assertEquals(2, log.logEndOffset(), "nothing below the shared prefix was cut");
         }
     }
 }
