@@ -87,6 +87,10 @@ final class Wgl<S, I, O> {
         Map<Object, Integer> stateIds = new HashMap<>();
         List<Object> states = new ArrayList<>();
         int stateId = intern(model.initial(), stateIds, states);
+        // The state each op last stepped to, and its id: a write or swap always leads to an equal state, and a
+        // read to the very state it read, so most steps find their id without hashing the state.
+        Object[] lastAfter = new Object[n];
+        int[] lastAfterId = new int[n];
         ConfigCache cache = new ConfigCache(words, limits.maxCacheBytes());
         boolean[] linearized = new boolean[n];
         long[] mask = new long[words];
@@ -121,7 +125,16 @@ final class Wgl<S, I, O> {
                 @SuppressWarnings("unchecked")
                 S after = model.step((S) states.get(stateId), o.input(), o.output());
                 if (after != null) {
-                    int afterId = intern(after, stateIds, states);
+                    int afterId;
+                    if (after == states.get(stateId)) {
+                        afterId = stateId;
+                    } else if (after.equals(lastAfter[op])) {
+                        afterId = lastAfterId[op];
+                    } else {
+                        afterId = intern(after, stateIds, states);
+                        lastAfter[op] = after;
+                        lastAfterId[op] = afterId;
+                    }
                     System.arraycopy(mask, 0, candidate, 0, words);
                     int ret = match[entry];
                     int newFrontier = frontier;
