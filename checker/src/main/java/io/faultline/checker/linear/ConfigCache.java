@@ -64,7 +64,7 @@ final class ConfigCache {
     }
 
     private int find(long[] t, int cap, long head, long[] mask) {
-        int i = (int) (hash(head, mask) & (cap - 1));
+        int i = (int) (hash(head, mask) >>> (64 - Integer.numberOfTrailingZeros(cap)));
         while (true) {
             int at = i * words;
             long h = t[at];
@@ -87,18 +87,13 @@ final class ConfigCache {
         return true;
     }
 
+    /** Multiplicative (Fibonacci) hashing; {@link #find} takes the top bits, which mix every input bit. */
     private long hash(long head, long[] mask) {
-        long h = mix(head);
+        long h = head * 0x9E3779B97F4A7C15L;
         for (int w = 0; w < words - 1; w++) {
-            h = mix(h ^ mask[w] * 0x9E3779B97F4A7C15L);
+            h = (h ^ mask[w]) * 0xC2B2AE3D27D4EB4FL;
         }
-        return h;
-    }
-
-    private static long mix(long z) { // SplitMix64's finaliser
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
+        return h ^ (h >>> 32) * 0x9E3779B97F4A7C15L;
     }
 
     private boolean grow() {
