@@ -15,8 +15,7 @@ import java.util.function.LongSupplier;
 /**
  * Knossos-style linearizability: each key is its own object (P-compositionality: a history is linearizable iff
  * each object's sub-history is), checked by {@link Wgl} against a pure {@link Model}. Bounded in time (one
- * deadline for the whole check, from an injected clock), in configurations explored and in cache bytes per key:
- * past a bound a key is unknown, and {@code error} and {@code stats.bounds} name the bound; any other failure is
+ * deadline for the whole check, from an injected clock) and in memo entries per key: past either bound a key is
  * unknown, with the reason. An empty history is linearizable (valid), as in Porcupine and Knossos. Never throws.
  *
  * <pre>
