@@ -21,6 +21,8 @@ import java.util.function.LongSupplier;
  * <pre>
  * CheckResult r = new LinearizabilityChecker&lt;&gt;(RegisterModel.register(), options).check(opsByKey);
  * </pre>
+ * The bounds ({@link Options}) are time, configurations explored and cache bytes per key ("memo entries" above);
+ * a key stopped by one is unknown, and {@code error} and {@code stats.bounds} name the bound.
  */
 public final class LinearizabilityChecker<S, I, O> {
 
