@@ -8,7 +8,7 @@ package io.faultline.checker.linear;
  * (the frontier event is ≥ 1), so 0 marks an empty slot.
  */
 final class ConfigCache {
-    /** Why {@link #add} refused to grow the table. */
+    /** What {@link #add} did: stored a new configuration, found it already there, or had no room for it. */
     static final int ADDED = 0, PRESENT = 1, FULL = 2;
 
     private static final int MIN_CAPACITY = 1 << 10;
@@ -33,10 +33,6 @@ final class ConfigCache {
     /** Bytes the table would take after its next doubling: what {@link #FULL} refused. */
     long bytesNeededToGrow() {
         return 2L * capacity * words * Long.BYTES;
-    }
-
-    long bytes() {
-        return (long) capacity * words * Long.BYTES;
     }
 
     static long head(int frontier, int stateId) {
