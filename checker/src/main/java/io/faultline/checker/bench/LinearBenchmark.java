@@ -67,7 +67,9 @@ public final class LinearBenchmark {
         int perProcess = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
         int infoEvery = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         int limit = args.length > 3 ? Integer.parseInt(args[3]) : 60;
-        var options = new LinearizabilityChecker.Options(Duration.ofSeconds(limit), 5_000_000, 8, System::nanoTime);
+        var defaults = LinearizabilityChecker.Options.defaults();
+        var options = new LinearizabilityChecker.Options(Duration.ofSeconds(limit), defaults.maxConfigs(),
+                defaults.maxExamples(), System::nanoTime, defaults.maxCacheBytes());
         for (int size = perProcess; ; size *= 2) {
             var ops = generate(42, processes, size, infoEvery);
             long t0 = System.nanoTime();

@@ -21,18 +21,32 @@ import java.util.function.LongSupplier;
  * <pre>
  * CheckResult r = new LinearizabilityChecker&lt;&gt;(RegisterModel.register(), options).check(opsByKey);
  * </pre>
+ * The bounds ({@link Options}) are time, configurations explored and cache bytes per key ("memo entries" above);
+ * a key stopped by one is unknown, and {@code error} and {@code stats.bounds} name the bound.
  */
 public final class LinearizabilityChecker<S, I, O> {
 
     /**
      * @param timeLimit      for the whole check
-     * @param maxConfigs     memo entries per key before giving up (each about 60 bytes plus the state)
+     * @param maxConfigs     configurations explored per key before giving up
      * @param maxExamples    keys explained (and drawn) at most
      * @param nanoClock      time source (System::nanoTime in production, a manual clock in tests)
+     * @param maxCacheBytes  bytes the configuration cache of one key may take (16 bytes a configuration at up to 64
+     *                       concurrent ops, 8 more per further 64, at most 3/4 full); keys are checked one at a time
      */
-    public record Options(Duration timeLimit, long maxConfigs, int maxExamples, LongSupplier nanoClock) {
+    public record Options(Duration timeLimit, long maxConfigs, int maxExamples, LongSupplier nanoClock,
+                          long maxCacheBytes) {
+        /** The default cache bound: a quarter of the heap, at most 1 GiB. */
+        public static long defaultCacheBytes() {
+            return Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 4);
+        }
+
+        public Options(Duration timeLimit, long maxConfigs, int maxExamples, LongSupplier nanoClock) {
+            this(timeLimit, maxConfigs, maxExamples, nanoClock, defaultCacheBytes());
+        }
+
         public static Options defaults() {
-            return new Options(Duration.ofSeconds(60), 5_000_000, 8, System::nanoTime);
+            return new Options(Duration.ofSeconds(60), 50_000_000, 8, System::nanoTime, defaultCacheBytes());
         }
     }
 
@@ -64,10 +78,12 @@ public final class LinearizabilityChecker<S, I, O> {
         Map<String, List<Example>> examples = new LinkedHashMap<>();
         List<Map<String, Object>> timelines = new ArrayList<>();
         List<String> gaveUp = new ArrayList<>();
+        Map<String, Long> bounds = new LinkedHashMap<>();
         for (Map.Entry<String, List<LinOp<I, O>>> e : opsByKey.entrySet()) {
             List<LinOp<I, O>> ops = e.getValue();
             total += ops.size();
-            Wgl.Outcome out = new Wgl<>(model, ops, options.nanoClock(), deadline, options.maxConfigs()).run();
+            var limits = new Wgl.Limits(options.nanoClock(), deadline, options.maxConfigs(), options.maxCacheBytes());
+            Wgl.Outcome out = new Wgl<>(model, ops, limits).run();
             if (out instanceof Wgl.NotLinearizable nl) {
                 bad++;
                 if (timelines.size() < options.maxExamples()) {
@@ -80,6 +96,7 @@ public final class LinearizabilityChecker<S, I, O> {
                 }
             } else if (out instanceof Wgl.GaveUp g) {
                 unknown++;
+                bounds.merge(g.bound().text, 1L, Long::sum);
                 if (gaveUp.size() < options.maxExamples()) {
                     gaveUp.add("key " + e.getKey() + " (" + ops.size() + " ops): " + g.reason());
                 }
@@ -91,6 +108,9 @@ public final class LinearizabilityChecker<S, I, O> {
         Map<String, Object> stats = new LinkedHashMap<>();
         stats.put("keys", (long) opsByKey.size());
         stats.put("ops", total);
+        if (!bounds.isEmpty()) {
+            stats.put("bounds", bounds); // keys given up on, by the bound that stopped them
+        }
         if (!timelines.isEmpty()) {
             stats.put("timelines", timelines);
         }

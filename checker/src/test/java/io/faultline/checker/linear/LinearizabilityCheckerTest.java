@@ -137,10 +137,11 @@ class LinearizabilityCheckerTest {
         CheckResult c = new LinearizabilityChecker<>(RegisterModel.register(), options).check(Map.of("k", ops));
         assertEquals(Verdict.UNKNOWN, c.verdict());
         assertTrue(c.error().contains("time limit"), c::toString);
+        assertEquals(Map.of("time", 1L), c.stats().get("bounds"));
     }
 
     @Test
-    void pastTheMemoryBoundTheVerdictIsUnknown() {
+    void pastTheConfigurationBoundTheVerdictIsUnknownAndSaysSo() {
         var options = new LinearizabilityChecker.Options(Duration.ofHours(1), 10, 8, System::nanoTime);
         List<LinOp<RegisterOp, Object>> ops = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
@@ -148,7 +149,24 @@ class LinearizabilityCheckerTest {
         }
         CheckResult c = new LinearizabilityChecker<>(RegisterModel.register(), options).check(Map.of("k", ops));
         assertEquals(Verdict.UNKNOWN, c.verdict());
-        assertTrue(c.error().contains("memory bound"), c::toString);
+        assertTrue(c.error().contains("key k (50 ops): configuration bound reached: 11 configurations explored (bound 10)"),
+                c::toString);
+        assertEquals(Map.of("configurations explored", 1L), c.stats().get("bounds"));
+    }
+
+    /** The cache starts at 1024 records of 16 bytes; a bound of 20 kB refuses its first doubling, at 768 entries. */
+    @Test
+    void pastTheMemoryBoundTheVerdictIsUnknownAndSaysSo() {
+        var options = new LinearizabilityChecker.Options(Duration.ofHours(1), 1_000_000, 8, System::nanoTime, 20_000);
+        List<LinOp<RegisterOp, Object>> ops = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            ops.add(w(i, 0, 2L * i, 2L * i + 1, i));
+        }
+        CheckResult c = new LinearizabilityChecker<>(RegisterModel.register(), options).check(Map.of("k", ops));
+        assertEquals(Verdict.UNKNOWN, c.verdict());
+        assertTrue(c.error().contains("memory bound reached: the configuration cache would take 32.0 KiB (bound 19.5 KiB)"
+                + " after 768 configurations"), c::toString);
+        assertEquals(Map.of("memory", 1L), c.stats().get("bounds"));
     }
 
     @Test
