@@ -178,12 +178,48 @@ public final class ComparePage {
         }
         if (!any) b.append("<p class=\"note\">No anomaly in any run.</p>");
 
+        b.append(stateTimelines(cols, dir));
         if (!metrics.isEmpty()) {
             b.append("<h2 id=\"charts\">Latency and throughput on the same axes</h2>");
             b.append(chart("compare-latency", "Latency p50 and p99 per window (ok ops)", metrics, true));
             b.append(chart("compare-throughput", "Throughput (ok ops per second per window)", metrics, false));
         }
         return b.toString();
+    }
+
+    /** One state timeline per run (leaders, epochs, ISR, truncations from its node logs), marks linking to its report. */
+    private static String stateTimelines(List<Column> cols, Path dir) {
+        StringBuilder b = new StringBuilder("<h2 id=\"state\">State timelines</h2>");
+        for (Column c : cols) {
+            Path run = Path.of(c.runDir());
+            b.append("<h3>").append(Html.esc(c.label())).append("</h3>");
+            try {
+                List<Op> history = HistoryReader.read(run.resolve("history.jsonl"));
+                FaultBands faults = FaultBands.of(history);
+                long duration = HistoryMetrics.of(history, faults).durationNanos();
+                java.time.Instant origin = historyOrigin(run);
+                var events = StateEvents.read(run.resolve("nodes"), java.time.ZoneOffset.UTC, p -> !p.startsWith("__"));
+                String report = dir.toAbsolutePath().normalize().relativize(run.toAbsolutePath().normalize())
+                        .resolve("report.html").toString();
+                b.append(new StateTimeline(events, origin, duration, faults, FaultVocabulary.FALLBACK::colourOf)
+                        .lanes(Html.href(report) + "#"));
+            } catch (IOException | RuntimeException e) {
+                b.append("<p class=\"note\">No timeline: ").append(Html.esc(String.valueOf(e.getMessage()))).append("</p>");
+            }
+        }
+        return b.toString();
+    }
+
+    /** The wall-clock time of the run's history time 0, from its test.json (the run's start for older runs). */
+    @SuppressWarnings("unchecked")
+    private static java.time.Instant historyOrigin(Path run) {
+        try {
+            Map<String, Object> t = Json.MAPPER.readValue(run.resolve("test.json").toFile(), Map.class);
+            Object at = t.getOrDefault("history-origin", t.get("started-at"));
+            return at == null ? java.time.Instant.EPOCH : java.time.Instant.parse(at.toString());
+        } catch (IOException | RuntimeException e) {
+            return java.time.Instant.EPOCH;
+        }
     }
 
     /** Categories with a count in any column, the key data-loss ones first. */

@@ -80,6 +80,7 @@ final class Html {
             .note { color: #555; font-size: .9em; }
             .zero { color: #aaa; }
             .why { display: inline-block; margin-top: .2em; border-left: 3px solid #5f3dc4; padding-left: .4em; }
+            table.replica-log tr.diverge td { background: #ffe3e3; }
             #state-timeline { border: 1px solid #ddd; margin: .5em 0; }
             tr.group th { background: #e3e8ef; text-transform: capitalize; }
             tr.differs th, tr.differs td { background: #fff3bf; }

@@ -54,6 +54,7 @@ public final class HtmlReport {
      * them; the report shows them beside the verdict rather than among the parameters.
      */
     public static final String PHASES_KEY = "phases";
+    private static final int MAX_REPLICA_LOG_KEYS = 4;
 
     private HtmlReport() {
     }
@@ -146,6 +147,7 @@ public final class HtmlReport {
             section("anomalies", this::anomalies);
             section("liveness", () -> LivenessSection.html(in.liveness()));
             section("state", timeline::html);
+            section("replica-logs", this::replicaLogs);
             section("faults", this::faultsSection);
             section("charts", this::chartsSection);
             section("availability", this::availability);
@@ -324,6 +326,31 @@ public final class HtmlReport {
                 b.append(CheckDrawings.html(r));
             }
             return b.toString();
+        }
+
+        /** For up to four keys with forbidden anomalies: each replica's final log of the key's partition. */
+        private String replicaLogs() {
+            java.util.LinkedHashSet<Integer> keys = new java.util.LinkedHashSet<>();
+            for (CheckResult r : in.checks().values()) {
+                if (r == null) continue;
+                r.examples().forEach((category, list) -> {
+                    if (r.allowed().contains(category)) return;
+                    for (Example x : list) if (x.key() != null && keys.size() < MAX_REPLICA_LOG_KEYS) keys.add(x.key());
+                });
+            }
+            if (keys.isEmpty() || in.nodesDir() == null) return "";
+            StringBuilder b = new StringBuilder("<h2 id=\"replica-logs\">Replica logs of the keys with anomalies</h2>");
+            int drawn = 0;
+            for (int key : keys) {
+                String partition = ReplicaLogs.partitionOfKey(in.nodesDir(), key);
+                if (partition == null) continue;
+                String html = ReplicaLogs.html(key, partition, ReplicaLogs.read(in.nodesDir(), partition));
+                if (!html.isEmpty()) {
+                    b.append(html);
+                    drawn++;
+                }
+            }
+            return drawn == 0 ? "" : b.toString();
         }
 
         /** The state changes on the example's partition that led up to it, from the node logs. */

@@ -108,6 +108,12 @@ final class StateTimeline {
         return e.from() == null ? "" : "from " + e.from();
     }
 
+    /** Only the lanes, marks linking to {@code linkPrefix + "state-ev-N"} (e.g. another page's report.html#). */
+    String lanes(String linkPrefix) {
+        if (events.isEmpty()) return "<p class=\"note\">No replication state changes found in this run's node logs.</p>";
+        return svg().replace("href=\"#state-ev-", "href=\"" + Html.esc(linkPrefix) + "state-ev-");
+    }
+
     private String svg() {
         TreeSet<String> nodes = new TreeSet<>();
         events.forEach(e -> nodes.add(e.node()));

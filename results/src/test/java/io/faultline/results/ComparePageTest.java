@@ -102,6 +102,13 @@ class ComparePageTest {
         RunDir epoch = storedRun(store, "broker-impl-kip-101-loss", t.plusSeconds(90), false);
         writeTestJson(epoch, "leader-epoch", t.plusSeconds(90));
         Path dir = tmp.resolve("store/compare/y");
+        // the first run's nodes logged state changes (real Kafka 4.4 lines): its timeline is drawn, linking to its report
+        Path logs = Path.of(ComparePageTest.class.getResource("/state-logs/kafka-4.4").toURI());
+        for (String n : List.of("n1", "n3")) {
+            Path to = hw.dir().resolve("nodes").resolve(n).resolve("logs");
+            Files.createDirectories(to);
+            Files.copy(logs.resolve(n).resolve("logs/server.log"), to.resolve("server.log"));
+        }
 
         var cols = ComparePage.write("two settings", List.of(new ComparePage.Side("broker-impl", hw.dir()),
                 new ComparePage.Side("broker-impl", epoch.dir())), dir);
@@ -114,6 +121,11 @@ class ComparePageTest {
         assertTrue(html.contains("<tr class=\"differs\"><th>broker-props.faultline.truncation</th><td>high-watermark</td><td>leader-epoch</td></tr>"),
                 "the differing parameter has a row of its own");
         assertTrue(!html.contains("<th>started-at</th>"), "the start time is not a difference worth a row");
+        assertTrue(html.contains("<h2 id=\"state\">State timelines</h2><h3>broker-impl · faultline.truncation=high-watermark</h3><svg id=\"state-timeline\""),
+                "one timeline block per run");
+        assertTrue(html.matches("(?s).*href=\"\\.\\./\\.\\./" + hw.testName() + "/" + hw.timestamp() + "/report\\.html#state-ev-\\d+\".*"),
+                "marks link to the event's row in that run's report");
+        assertTrue(html.contains("No replication state changes found in this run's node logs"), "the second run logged none");
         String svg = html.substring(html.indexOf("<svg"));
         assertTrue(svg.contains("high-watermark p99") && svg.contains("leader-epoch p99"),
                 "each run has its own series on the latency chart");
