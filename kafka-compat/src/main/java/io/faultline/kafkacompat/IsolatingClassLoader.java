@@ -102,8 +102,8 @@ final class IsolatingClassLoader extends URLClassLoader {
         int nest = name.indexOf('$');
         if (nest < 0) return false;
         String outer = name.substring(0, nest);
-        Class<?> loadedOuter = findLoadedClass(outer);
-        if (loadedOuter != null) return true; // its outer class was defined here
+        Class<?> loadedOuter = findLoadedClass(outer); // also finds classes this loader merely delegated
+        if (loadedOuter != null) return loadedOuter.getClassLoader() == this;
         byte[] outerBytes = parentBytes(outer);
         return outerBytes != null && contains(outerBytes, KAFKA_PACKAGE);
     }

@@ -21,6 +21,9 @@ class KafkaClientLineTest {
         ClassLoader legacy = KafkaClientLine.LEGACY.loader();
         assertSame(ClusterAdmin.class, legacy.loadClass(ClusterAdmin.class.getName()), "an interface naming no Kafka class is shared");
         assertSame(String.class, legacy.loadClass("java.lang.String"));
+        legacy.loadClass(ClusterAdmin.class.getName()); // now known to the legacy loader too, as a delegated class
+        assertSame(ClusterAdmin.PartitionState.class, legacy.loadClass(ClusterAdmin.PartitionState.class.getName()),
+                "a nested class of a shared class is shared");
         assertNotSame(AdminClusterAdmin.class, legacy.loadClass(AdminClusterAdmin.class.getName()), "a Kafka-using class is defined again");
         assertNotSame(org.apache.kafka.clients.admin.Admin.class, legacy.loadClass("org.apache.kafka.clients.admin.Admin"));
     }
