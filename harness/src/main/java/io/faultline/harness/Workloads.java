@@ -82,7 +82,8 @@ final class Workloads {
         return QueueWorkload.workload(queueConfig(config, prefix, maxWritesPerKey), List.of(
                 new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
                 new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed),
-                new io.faultline.checker.queue.CorruptReadChecker(QueueChecker.DEFAULT_MAX_EXAMPLES)));
+                new io.faultline.checker.queue.CorruptReadChecker(QueueChecker.DEFAULT_MAX_EXAMPLES)),
+                Suts.clientLine(config.sut()));
     }
 
     /** Offsets as registers; {@code stableReads}: OffsetFetch with requireStable (`offsets-stable`). */
