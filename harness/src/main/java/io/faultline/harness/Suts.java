@@ -64,6 +64,15 @@ final class Suts {
         return out;
     }
 
+    /**
+     * Whether the system speaks the 0.11 protocol additions (KIP-98): idempotent producers, transactions and
+     * read_committed consumers. Apache Kafka before 0.11 does not; broker-impl answers read_committed fetches.
+     */
+    static boolean hasTransactionalProtocol(String name) {
+        if (!name.startsWith(APACHE_KAFKA + ":")) return true;
+        return KafkaVersion.parse(name.split(":")[1]).atLeast("0.11");
+    }
+
     /** The kafka-clients line of the named system's workloads. */
     static KafkaClientLine clientLine(String name) {
         return named(name).clientLine();

@@ -106,6 +106,8 @@ public record TestConfig(
         require(s.clientLine() == io.faultline.kafkacompat.KafkaClientLine.CURRENT || "queue".equals(workload),
                 "--workload " + workload + " runs on kafka-clients " + io.faultline.kafkacompat.KafkaClientLine.CURRENT.clientsVersion()
                         + ", which cannot talk to " + sut + " (brokers before 2.1, KIP-896): use --workload queue");
+        require(!idempotence || Suts.hasTransactionalProtocol(sut), sut + " has no idempotent producer (from 0.11, KIP-98): "
+                + "use --idempotence false");
         for (var e : brokerProperties.entrySet()) {
             require(e.getKey().matches("[A-Za-z0-9._-]+"), "--broker-prop: bad property name '" + e.getKey() + "'");
             require(!sut.startsWith(Suts.APACHE_KAFKA) || !e.getKey().startsWith("faultline."), TRUNCATION.equals(e.getKey())

@@ -107,7 +107,8 @@ final class Workloads {
         return QueueSettings.defaults()
                 .withAcks(config.acks(), config.idempotence())
                 .withConsumer("subscribe".equals(config.subVia()) ? QueueSettings.ConsumerMode.SUBSCRIBE
-                        : QueueSettings.ConsumerMode.ASSIGN, "read_committed")
+                        : QueueSettings.ConsumerMode.ASSIGN,
+                        Suts.hasTransactionalProtocol(config.sut()) ? "read_committed" : "read_uncommitted")
                 .withTopics(1, (short) config.replicationFactor(), true)
                 .withExtra(config.producerProperties(), java.util.Map.of());
     }
