@@ -36,8 +36,8 @@ final class Suts {
     static Sut named(String name) {
         for (Sut s : ALL) if (s.name().equals(name)) return s;
         if (name != null && name.startsWith(APACHE_KAFKA + ":")) return versioned(name);
-        throw new IllegalArgumentException("--sut must be " + Workloads.either(NAMES) + " or " + APACHE_KAFKA
-                + ":VERSION (e.g. apache-kafka:0.11.0.3), got " + name);
+        throw new IllegalArgumentException("--sut must be " + Workloads.either(NAMES) + ", got " + name + " (or "
+                + APACHE_KAFKA + ":VERSION, e.g. apache-kafka:0.11.0.3)");
     }
 
     /** apache-kafka:VERSION[:zk|kraft]; a release or mode that does not exist is one line. */
