@@ -93,7 +93,9 @@ final class VersionsCommand implements Callable<Integer> {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("index.html"), VersionsPage.html(what, releases, cells, dir));
         Optional<String> fixed = firstPassing(releases, cells);
-        System.err.println("faultline: " + fixed.map(f -> "stops failing at " + f).orElse("fails on the newest release tried (or never failed: see the page)"));
+        boolean anyFailed = cells.stream().anyMatch(c -> c.verdict() == Verdict.INVALID);
+        System.err.println("faultline: " + fixed.map(f -> "stops failing at " + f)
+                .orElse(anyFailed ? "still fails on the newest release tried" : "no run failed"));
         System.err.println("faultline: versions page " + dir.resolve("index.html"));
         return worst;
     }
