@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         description = "Fault-injection tests of Kafka-protocol brokers, judged next to Apache Kafka.",
         subcommands = {TestCommand.class, AnalyzeCommand.class, ReplayCommand.class, CampaignCommand.class,
                 ServeCommand.class, ShrinkCommand.class, ScenarioCommand.class,
-                CompareCommand.class,
+                CompareCommand.class, VersionsCommand.class,
                 BugsCommand.class, DoctorCommand.class, CompletionCommand.class, MergeCommand.class,
                 ImageCommand.class})
 public final class FaultlineCli implements Runnable {

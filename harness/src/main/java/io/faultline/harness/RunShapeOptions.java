@@ -10,8 +10,11 @@ import java.util.List;
  * load, timing and seed. Shared by `test` and `campaign`.
  */
 final class RunShapeOptions {
-    @Option(names = "--sut", description = "System under test: apache-kafka or broker-impl; compare and campaign take several, comma separated (default: ${DEFAULT-VALUE})")
+    @Option(names = "--sut", description = "System under test: apache-kafka (4.4.0), apache-kafka:VERSION (any release on Maven Central, e.g. 0.11.0.3) or broker-impl; compare and campaign take several, comma separated (default: ${DEFAULT-VALUE})")
     String sut = "apache-kafka";
+
+    @Option(names = "--metadata", description = "Apache Kafka only: zk or kraft (default: kraft from 3.3, zk before)")
+    String metadata;
 
     @Option(names = "--nodes", description = "Cluster size (default: ${DEFAULT-VALUE})")
     int nodes = 5;
@@ -59,7 +62,7 @@ final class RunShapeOptions {
     List<String> suts() {
         List<String> out = new java.util.ArrayList<>();
         for (String s : sut.split(",")) {
-            String name = s.strip();
+            String name = Suts.withMetadata(s.strip(), metadata);
             Suts.named(name); // an unknown name: one line listing the known ones
             if (out.contains(name)) throw new IllegalArgumentException("--sut names " + name + " twice");
             out.add(name);

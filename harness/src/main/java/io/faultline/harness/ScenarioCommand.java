@@ -17,8 +17,11 @@ final class ScenarioCommand implements Callable<Integer> {
     @Parameters(paramLabel = "NAME", arity = "0..1", description = "The scenario; none lists them")
     String name;
 
-    @Option(names = "--sut", description = "apache-kafka or broker-impl (default: ${DEFAULT-VALUE})")
+    @Option(names = "--sut", description = "apache-kafka, apache-kafka:VERSION or broker-impl (default: ${DEFAULT-VALUE})")
     String sut = "apache-kafka";
+
+    @Option(names = "--metadata", description = "Apache Kafka only: zk or kraft (default: kraft from 3.3, zk before)")
+    String metadata;
 
     @Option(names = "--seed", description = "Seed of the workload (default: random, printed first)")
     Long seed;
@@ -66,7 +69,7 @@ final class ScenarioCommand implements Callable<Integer> {
             return FaultlineCli.EXIT_VALID;
         }
         Scenario scenario = Scenarios.forRun(name);
-        TestConfig config = config(scenario, sut, truncation, timeLimit, seed);
+        TestConfig config = config(scenario, Suts.withMetadata(sut, metadata), truncation, timeLimit, seed);
         return run(scenario, config, new RunStore(store), System.err).result().exitCode();
     }
 

@@ -1,7 +1,7 @@
 package io.faultline.harness;
 
 import io.faultline.checker.history.HistoryRecorder;
-import io.faultline.docker.sut.KafkaAdmin;
+import io.faultline.kafkacompat.ClusterAdmin;
 import io.faultline.docker.sut.SutCluster;
 import io.faultline.harness.Scenario.Role;
 import io.faultline.harness.Scenario.Step;
@@ -23,8 +23,6 @@ import io.faultline.nemesis.power.PowerNemesis;
 import io.faultline.nemesis.process.ProcessNemesis;
 import io.faultline.nemesis.process.Target;
 import io.faultline.results.ReportInput;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.Node;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -162,16 +160,18 @@ final class ScenarioSchedule implements FaultSchedule {
      * setting the same way, so both systems run the scenario with the same configuration.
      */
     private void enableUncleanClusterWide() {
-        var resource = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.BROKER, "");
-        var op = new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
-                "unclean.leader.election.enable", "true"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
-        try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
-            admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all().get(30, TimeUnit.SECONDS);
+        try (ClusterAdmin admin = admin()) {
+            admin.setClusterDefault("unclean.leader.election.enable", "true");
             log.line("scenario: unclean.leader.election.enable=true set as the cluster-wide dynamic default");
         } catch (Exception e) {
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
             log.line("scenario: could not set unclean.leader.election.enable as the cluster default: " + e);
         }
+    }
+
+    /** An admin client of the kafka-clients line the system under test speaks. */
+    private ClusterAdmin admin() {
+        return ClusterAdmin.open(cluster.bootstrapServers(), cluster.sut().clientLine());
     }
 
     /** Acknowledged writes the workload must have before the script starts (a busy machine connects slowly). */
@@ -287,13 +287,12 @@ final class ScenarioSchedule implements FaultSchedule {
         String seen = "unknown";
         int agreeing = 0;
         while (System.nanoTime() < deadline) {
-            try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
-                var p = admin.describeTopics(List.of(partition.topic())).allTopicNames().get(5, TimeUnit.SECONDS)
-                        .get(partition.topic()).partitions().get(partition.partition());
-                seen = p.leader() == null || p.leader().isEmpty() ? "none" : "n" + p.leader().id();
+            try (ClusterAdmin admin = admin()) {
+                var p = admin.partition(partition.topic(), partition.partition()).orElseThrow();
+                seen = p.leader().isEmpty() ? "none" : "n" + p.leader().getAsInt();
                 agreeing = seen.equals(node) && context.node(node).isRunning() ? agreeing + 1 : 0;
                 if (agreeing >= 2) return node + " leads " + partition;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            } catch (Exception e) {
                 seen = "unknown (" + e.getClass().getSimpleName() + ")";
             }
             Thread.sleep(500);
@@ -321,17 +320,16 @@ final class ScenarioSchedule implements FaultSchedule {
         String seen = "unknown";
         int agreeing = 0;
         while (System.nanoTime() < deadline) {
-            try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
-                var p = admin.describeTopics(List.of(partition.topic())).allTopicNames().get(5, TimeUnit.SECONDS)
-                        .get(partition.topic()).partitions().get(partition.partition());
+            try (ClusterAdmin admin = admin()) {
+                var p = admin.partition(partition.topic(), partition.partition()).orElseThrow();
                 Set<String> isr = new TreeSet<>();
-                for (Node n : p.isr()) isr.add("n" + n.id());
-                String leader = p.leader() == null || p.leader().isEmpty() ? "none" : "n" + p.leader().id();
+                for (int id : p.isr()) isr.add("n" + id);
+                String leader = p.leader().isEmpty() ? "none" : "n" + p.leader().getAsInt();
                 seen = isr + " under leader " + leader;
                 boolean match = exactly ? isr.equals(nodes) : isr.containsAll(nodes) && !nodes.contains(leader);
                 agreeing = match ? agreeing + 1 : 0;
                 if (match && (exactly || agreeing >= 2)) return "the ISR is " + seen;
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            } catch (Exception e) {
                 seen = "unknown (" + e.getClass().getSimpleName() + ")";
             }
             Thread.sleep(500);
@@ -344,13 +342,13 @@ final class ScenarioSchedule implements FaultSchedule {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {
-            try (Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
-                var p = admin.describeTopics(List.of(partition.topic())).allTopicNames().get(10, TimeUnit.SECONDS)
-                        .get(partition.topic()).partitions().get(partition.partition());
-                if (p.leader() != null && !p.leader().isEmpty()) {
-                    String leader = "n" + p.leader().id();
+            try (ClusterAdmin admin = admin()) {
+                var found = admin.partition(partition.topic(), partition.partition());
+                if (found.isPresent() && found.get().leader().isPresent()) {
+                    var p = found.get();
+                    String leader = "n" + p.leader().getAsInt();
                     List<String> followers = new ArrayList<>();
-                    for (Node r : p.replicas()) if (r.id() != p.leader().id()) followers.add("n" + r.id());
+                    for (int r : p.replicas()) if (r != p.leader().getAsInt()) followers.add("n" + r);
                     List<String> others = new ArrayList<>(context.nodeNames());
                     others.remove(leader);
                     others.removeAll(followers);
@@ -360,18 +358,14 @@ final class ScenarioSchedule implements FaultSchedule {
                     out.put(Role.OTHERS, List.copyOf(others));
                     out.put(Role.FOLLOWER_1, followers.isEmpty() ? List.of() : List.of(followers.get(0)));
                     out.put(Role.FOLLOWER_2, followers.size() < 2 ? List.of() : List.of(followers.get(1)));
-                    String controller;
-                    try {
-                        Node c = admin.describeCluster().controller().get(5, TimeUnit.SECONDS);
-                        controller = c == null || c.isEmpty() ? "unknown" : "n" + c.id();
-                    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                        controller = "unknown";
-                    }
+                    String controller = context.activeController().orElse("unknown");
                     log.line("scenario roles of " + partition + ": leader " + leader + ", followers " + followers + ", others "
                             + others + " (active controller " + controller + ")");
                     return out;
                 }
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
                 last = new IllegalStateException("describe " + partition + ": " + e);
             }
             Thread.sleep(500);

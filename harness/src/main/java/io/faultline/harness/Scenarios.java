@@ -142,6 +142,8 @@ final class Scenarios {
                     List.of(waitS(8), new Step.Cut(LEADER, FOLLOWERS), new Step.Kill(Role.FOLLOWERS), new Step.Start(Role.FOLLOWERS),
                             new Step.Kill(Role.LEADER), new Step.Heal(), waitS(10), new Step.Start(Role.LEADER), waitS(8)),
                     Map.of(KAFKA, valid("leader-epoch truncation (KIP-101): the restarted follower keeps what it fetched"),
+                            KAFKA + ":0.10.2.1", lost("before KIP-101 (0.11) a restarted follower truncates to its high watermark and is then elected: the acked tail is gone"),
+                            KAFKA + ":0.11.0.3", valid("leader-epoch truncation (KIP-101, new in 0.11): the restarted follower keeps what it fetched"),
                             BROKER, valid("leader-epoch truncation: the restarted follower keeps what it fetched"),
                             BROKER_HW, lost("a restarted follower truncates to its high watermark and is then elected: the acked tail is gone")),
                     "--sut broker-impl --truncation high-watermark"),

@@ -3,33 +3,87 @@ package io.faultline.harness;
 import io.faultline.docker.sut.ApacheKafka;
 import io.faultline.docker.sut.BrokerImpl;
 import io.faultline.docker.sut.KafkaSettings;
+import io.faultline.docker.sut.KafkaVersion;
 import io.faultline.docker.sut.SystemUnderTest;
+import io.faultline.kafkacompat.KafkaClientLine;
 
 import java.util.List;
 import java.util.function.Function;
 
-/** The systems under test `--sut` names, and what each can do; the one place that lists them. */
+/**
+ * The systems under test `--sut` names, and what each can do; the one place that lists them. Besides the fixed
+ * names, {@code apache-kafka:VERSION} is any Apache Kafka release on Maven Central, and
+ * {@code apache-kafka:VERSION:zk|kraft} the same in a chosen metadata mode (`--metadata` writes that suffix).
+ */
 final class Suts {
     private Suts() {}
 
+    static final String APACHE_KAFKA = "apache-kafka";
+
     /**
      * @param transactions whether the system has Kafka transactions (txn-queue needs them)
+     * @param clientLine   the kafka-clients line its workloads use
      */
-    record Sut(String name, boolean transactions, Function<KafkaSettings, SystemUnderTest> create) {}
+    record Sut(String name, boolean transactions, Function<KafkaSettings, SystemUnderTest> create, KafkaClientLine clientLine) {}
 
     static final List<Sut> ALL = List.of(
-            new Sut("apache-kafka", true, ApacheKafka::new),
-            new Sut("broker-impl", false, BrokerImpl::new));
+            new Sut(APACHE_KAFKA, true, ApacheKafka::new, KafkaClientLine.CURRENT),
+            new Sut("broker-impl", false, BrokerImpl::new, KafkaClientLine.CURRENT));
 
     static final List<String> NAMES = ALL.stream().map(Sut::name).toList();
 
     /** The named system; an unknown name is one line listing the known ones. */
     static Sut named(String name) {
         for (Sut s : ALL) if (s.name().equals(name)) return s;
-        throw new IllegalArgumentException("--sut must be " + Workloads.either(NAMES) + ", got " + name);
+        if (name != null && name.startsWith(APACHE_KAFKA + ":")) return versioned(name);
+        throw new IllegalArgumentException("--sut must be " + Workloads.either(NAMES) + ", got " + name + " (or "
+                + APACHE_KAFKA + ":VERSION, e.g. apache-kafka:0.11.0.3)");
+    }
+
+    /** apache-kafka:VERSION[:zk|kraft]; a release or mode that does not exist is one line. */
+    private static Sut versioned(String name) {
+        String[] parts = name.split(":", -1);
+        if (parts.length > 3) throw new IllegalArgumentException("--sut apache-kafka:VERSION[:zk|kraft], got " + name);
+        KafkaVersion version = KafkaVersion.parse(parts[1]);
+        KafkaVersion.Metadata metadata = parts.length == 3 ? KafkaVersion.Metadata.parse(parts[2]) : null;
+        version.metadata(metadata); // refuses a mode the release lacks, before any cluster
+        return new Sut(name, version.atLeast("0.11"), s -> new ApacheKafka(s, version, metadata), version.clientLine());
+    }
+
+    /** The system with `--metadata` applied: only Apache Kafka has a choice. */
+    static String withMetadata(String sut, String metadata) {
+        if (metadata == null) return sut;
+        KafkaVersion.Metadata m = KafkaVersion.Metadata.parse(metadata);
+        if (!sut.equals(APACHE_KAFKA) && !sut.startsWith(APACHE_KAFKA + ":")) {
+            throw new IllegalArgumentException("--metadata applies to apache-kafka only, not " + sut);
+        }
+        String[] parts = sut.split(":");
+        String version = parts.length > 1 ? parts[1] : ApacheKafka.VERSION;
+        String out = APACHE_KAFKA + ":" + version + ":" + m.flag();
+        named(out);
+        return out;
+    }
+
+    /**
+     * Whether the system speaks the 0.11 protocol additions (KIP-98): idempotent producers, transactions and
+     * read_committed consumers. Apache Kafka before 0.11 does not; broker-impl answers read_committed fetches.
+     */
+    static boolean hasTransactionalProtocol(String name) {
+        if (!name.startsWith(APACHE_KAFKA + ":")) return true;
+        return KafkaVersion.parse(name.split(":")[1]).atLeast("0.11");
+    }
+
+    /** The kafka-clients line of the named system's workloads. */
+    static KafkaClientLine clientLine(String name) {
+        return named(name).clientLine();
     }
 
     static boolean known(String name) {
-        return NAMES.contains(name);
+        try {
+            named(name);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }

@@ -103,9 +103,14 @@ public record TestConfig(
         require(!w.needsTransactions() || s.transactions(), "--workload " + workload + " needs transactions, which "
                 + sut + " does not have: use --sut " + Workloads.either(Suts.ALL.stream().filter(Suts.Sut::transactions)
                 .map(Suts.Sut::name).toList()));
+        require(s.clientLine() == io.faultline.kafkacompat.KafkaClientLine.CURRENT || "queue".equals(workload),
+                "--workload " + workload + " runs on kafka-clients " + io.faultline.kafkacompat.KafkaClientLine.CURRENT.clientsVersion()
+                        + ", which cannot talk to " + sut + " (brokers before 2.1, KIP-896): use --workload queue");
+        require(!idempotence || Suts.hasTransactionalProtocol(sut), sut + " has no idempotent producer (from 0.11, KIP-98): "
+                + "use --idempotence false");
         for (var e : brokerProperties.entrySet()) {
             require(e.getKey().matches("[A-Za-z0-9._-]+"), "--broker-prop: bad property name '" + e.getKey() + "'");
-            require(!"apache-kafka".equals(sut) || !e.getKey().startsWith("faultline."), TRUNCATION.equals(e.getKey())
+            require(!sut.startsWith(Suts.APACHE_KAFKA) || !e.getKey().startsWith("faultline."), TRUNCATION.equals(e.getKey())
                     ? "--truncation is a broker-impl setting: Apache Kafka always truncates by leader epoch (KIP-101, since 0.11)"
                     : e.getKey() + " is a broker-impl setting; Apache Kafka has no such property");
         }

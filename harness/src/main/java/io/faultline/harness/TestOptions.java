@@ -50,7 +50,8 @@ public final class TestOptions {
     TestConfig toConfigFor(String sutName) {
         List<String> faults = RunShapeOptions.faultPackages(nemesis);
         // Kafka's idempotent producer needs acks=all: on by default there, off otherwise, never silently dropped.
-        boolean idempotent = idempotence != null ? idempotence : "all".equals(acks);
+        // Releases before 0.11 have no idempotent producer (KIP-98): off by default there.
+        boolean idempotent = idempotence != null ? idempotence : "all".equals(acks) && Suts.hasTransactionalProtocol(sutName);
         if (idempotent && !"all".equals(acks)) {
             throw new IllegalArgumentException("--idempotence true needs --acks all (Kafka's rule), got --acks " + acks);
         }

@@ -83,7 +83,8 @@ final class Workloads {
         return QueueWorkload.workload(queueConfig(config, prefix, maxWritesPerKey), List.of(
                 new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
                 new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed),
-                new io.faultline.checker.queue.CorruptReadChecker(QueueChecker.DEFAULT_MAX_EXAMPLES)));
+                new io.faultline.checker.queue.CorruptReadChecker(QueueChecker.DEFAULT_MAX_EXAMPLES)),
+                Suts.clientLine(config.sut()));
     }
 
     /** Offsets as registers; {@code stableReads}: OffsetFetch with requireStable (`offsets-stable`). */
@@ -108,7 +109,8 @@ final class Workloads {
         boolean group = "subscribe".equals(config.subVia()) || NightlyMix.WORKLOAD.equals(config.workload());
         return QueueSettings.defaults()
                 .withAcks(config.acks(), config.idempotence())
-                .withConsumer(group ? QueueSettings.ConsumerMode.SUBSCRIBE : QueueSettings.ConsumerMode.ASSIGN, "read_committed")
+                .withConsumer(group ? QueueSettings.ConsumerMode.SUBSCRIBE : QueueSettings.ConsumerMode.ASSIGN,
+                        Suts.hasTransactionalProtocol(config.sut()) ? "read_committed" : "read_uncommitted")
                 .withTopics(1, (short) config.replicationFactor(), true)
                 .withExtra(config.producerProperties(), java.util.Map.of());
     }

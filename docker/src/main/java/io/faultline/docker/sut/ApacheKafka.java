@@ -5,7 +5,9 @@ import io.faultline.docker.Node;
 import io.faultline.docker.NodeAddress;
 import io.faultline.docker.NodeImage;
 import io.faultline.docker.NodeSpec;
-import org.apache.kafka.clients.admin.Admin;
+import io.faultline.docker.sut.KafkaVersion.Metadata;
+import io.faultline.kafkacompat.ClusterAdmin;
+import io.faultline.kafkacompat.KafkaClientLine;
 import org.apache.kafka.common.Uuid;
 
 import java.nio.file.Files;
@@ -13,29 +15,50 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
+import java.util.OptionalInt;
 
 /**
- * Real Apache Kafka in KRaft mode: nodes n1..n3 are combined broker+controller (the metadata quorum), any
- * further node is a broker only. node.id = the node's index. Clients on the host reach each broker on its
- * fixed address, port 9092.
+ * Real Apache Kafka at any release on Maven Central. In KRaft mode nodes n1..n3 are combined broker+controller (the
+ * metadata quorum) and any further node is a broker only. In ZooKeeper mode (releases before 4.0) nodes n1..n3 also
+ * run a ZooKeeper server each (QuorumPeerMain from the release's own zookeeper jar), forming the ensemble, so a
+ * fault on a node hits its ZooKeeper server too, as on a machine running both. node.id/broker.id = the node's index.
+ * Clients on the host reach each broker on its fixed address, port 9092.
  */
 public final class ApacheKafka extends KafkaProtocolSut implements ControllerAware {
+    /** The reference release: plain `--sut apache-kafka`, its jars copied by this module's build. */
     public static final String VERSION = "4.4.0";
     public static final int CONTROLLER_PORT = 9093;
+    public static final int ZOOKEEPER_PORT = 2181;
     private static final String RESOURCES = "/io/faultline/docker/images/apache-kafka/";
     private static final int QUORUM_SIZE = 3;
 
     private final KafkaSettings settings;
+    private final KafkaVersion version;
+    private final Metadata metadata;
     private final String clusterId = Uuid.randomUuid().toString();
 
+    /** The reference release in KRaft mode. */
     public ApacheKafka(KafkaSettings settings) {
+        this(settings, KafkaVersion.parse(VERSION), null);
+    }
+
+    /** A release in the given metadata mode (null: the release's own default); a mode it lacks is a one-line error. */
+    public ApacheKafka(KafkaSettings settings, KafkaVersion version, Metadata metadata) {
         this.settings = settings;
+        this.version = version;
+        this.metadata = version.metadata(metadata);
     }
 
     public KafkaSettings settings() {
         return settings;
+    }
+
+    public Metadata metadata() {
+        return metadata;
+    }
+
+    public KafkaVersion kafkaVersion() {
+        return version;
     }
 
     @Override
@@ -45,17 +68,24 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
 
     @Override
     public String version() {
-        return VERSION;
+        return version.text() + (metadata == version.defaultMetadata() ? "" : " (" + metadata.flag() + ")");
+    }
+
+    @Override
+    public KafkaClientLine clientLine() {
+        return version.clientLine();
     }
 
     @Override
     public String buildImage() {
-        return NodeImage.named("apache-kafka")
+        String name = version.text().equals(VERSION) ? "apache-kafka" : "apache-kafka-" + version.text();
+        return NodeImage.named(name)
                 .withBuildArg("NODE_IMAGE", NodeImage.common().build())
                 .withClasspathFile("Dockerfile", RESOURCES + "Dockerfile")
                 .withClasspathFile("kafka-node", RESOURCES + "kafka-node")
                 .withClasspathFile("log4j2.properties", RESOURCES + "log4j2.properties")
-                .withDirectory("libs", libsDirectory())
+                .withClasspathFile("log4j.properties", RESOURCES + "log4j.properties")
+                .withDirectory("libs", KafkaDistribution.libs(version))
                 .build();
     }
 
@@ -72,35 +102,23 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
                 + " process-resources) or pass -Dfaultline.kafka.libs=DIR");
     }
 
-    private static boolean isController(NodeAddress a) {
+    /** Members of the KRaft quorum or the ZooKeeper ensemble: the first three nodes. */
+    private static boolean inQuorum(NodeAddress a) {
         return a.index() <= QUORUM_SIZE;
     }
 
     @Override
     public NodeSpec nodeSpec(String image, NodeAddress self, List<NodeAddress> all) {
         String jvm = settings.jvmOptions() + " -Djava.awt.headless=true";
-        return NodeSpec.of(image, List.of("/opt/kafka/bin/kafka-node")).withEnv(Map.of("KAFKA_JVM_OPTS", jvm));
+        return NodeSpec.of(image, List.of("/opt/kafka/bin/kafka-node")).withEnv(Map.of("KAFKA_JVM_OPTS", jvm,
+                "KAFKA_METADATA", metadata.flag(), "KAFKA_BROKER_ID", Integer.toString(self.index())));
     }
 
     /** server.properties of one node. */
     String serverProperties(NodeAddress self, List<NodeAddress> all) {
-        var sb = new StringBuilder("# written by Faultline for ").append(self.name()).append('\n');
-        String voters = all.stream().filter(ApacheKafka::isController)
-                .map(a -> a.index() + "@" + a.ip() + ":" + CONTROLLER_PORT).collect(Collectors.joining(","));
-        boolean controller = isController(self);
-        sb.append("node.id=").append(self.index()).append('\n');
-        sb.append("process.roles=").append(controller ? "broker,controller" : "broker").append('\n');
-        sb.append("controller.quorum.voters=").append(voters).append('\n');
-        sb.append("listeners=PLAINTEXT://0.0.0.0:").append(PORT)
-                .append(controller ? ",CONTROLLER://0.0.0.0:" + CONTROLLER_PORT : "").append('\n');
-        sb.append("advertised.listeners=PLAINTEXT://").append(self.ip()).append(':').append(PORT).append('\n');
-        sb.append("controller.listener.names=CONTROLLER\n");
-        sb.append("listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT\n");
-        sb.append("inter.broker.listener.name=PLAINTEXT\n");
-        sb.append("log.dirs=").append(logDirectory()).append('\n');
-        sb.append("num.partitions=1\n");
-        settings.brokerProperties(all.size()).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
-        return sb.toString();
+        return metadata == Metadata.ZK
+                ? KafkaConfigTemplates.zooKeeperMode(version, settings, self, all, ZOOKEEPER_PORT, QUORUM_SIZE, logDirectory())
+                : KafkaConfigTemplates.kraftMode(version, settings, self, all, CONTROLLER_PORT, QUORUM_SIZE, logDirectory());
     }
 
     @Override
@@ -108,6 +126,11 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
         NodeAddress self = all.stream().filter(a -> a.name().equals(node.name())).findFirst().orElseThrow();
         node.writeString("/opt/kafka/config/server.properties", serverProperties(self, all));
         node.writeString("/opt/kafka/config/cluster-id", clusterId + "\n");
+        if (metadata == Metadata.ZK && inQuorum(self)) {
+            node.writeString("/opt/kafka/config/zookeeper.properties",
+                    KafkaConfigTemplates.zooKeeper(all, QUORUM_SIZE, ZOOKEEPER_PORT));
+            node.writeString("/data/zookeeper/myid", self.index() + "\n");
+        }
     }
 
     @Override
@@ -120,11 +143,15 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
         return "/data/kafka";
     }
 
+    /**
+     * The active controller: in KRaft the metadata quorum's leader; in ZooKeeper mode the broker the Metadata
+     * response names (the holder of ZooKeeper's /controller znode, as the brokers know it).
+     */
     @Override
     public Optional<Node> activeController(Cluster cluster) {
-        try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
-            int id = admin.describeMetadataQuorum().quorumInfo().get(10, TimeUnit.SECONDS).leaderId();
-            return nodeByBrokerId(cluster, id);
+        try (ClusterAdmin admin = ClusterAdmin.open(bootstrapServers(cluster), clientLine())) {
+            OptionalInt id = metadata == Metadata.KRAFT ? admin.quorumLeaderId() : admin.metadataControllerId();
+            return id.isPresent() ? nodeByBrokerId(cluster, id.getAsInt()) : Optional.empty();
         } catch (Exception e) {
             return Optional.empty();
         }

@@ -1,7 +1,6 @@
 package io.faultline.docker.sut;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
@@ -10,7 +9,6 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,17 +18,7 @@ public final class KafkaAdmin {
     private KafkaAdmin() {}
 
     public static Admin create(String bootstrapServers) {
-        var p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
-        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
-        p.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 50);
-        p.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200);
-        p.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
-        p.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
-        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
-        p.put(AdminClientConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2000);
-        return Admin.create(p);
+        return Admin.create(io.faultline.kafkacompat.AdminClusterAdmin.properties(bootstrapServers));
     }
 
     /**

@@ -2,14 +2,13 @@ package io.faultline.docker.sut;
 
 import io.faultline.docker.Cluster;
 import io.faultline.docker.Node;
-import org.apache.kafka.clients.admin.Admin;
+import io.faultline.kafkacompat.ClusterAdmin;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -28,11 +27,10 @@ public abstract class KafkaProtocolSut implements SystemUnderTest, LeaderAware, 
     public void awaitReady(Cluster cluster, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Set<Integer> seen = Set.of();
-        try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
+        try (ClusterAdmin admin = ClusterAdmin.open(bootstrapServers(cluster), clientLine())) {
             while (System.nanoTime() < deadline) {
                 try {
-                    seen = admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).stream()
-                            .map(org.apache.kafka.common.Node::id).collect(Collectors.toSet());
+                    seen = admin.brokerIds();
                     if (seen.size() == cluster.nodes().size()) return;
                 } catch (Exception notYet) {
                     // brokers still starting
@@ -73,10 +71,10 @@ public abstract class KafkaProtocolSut implements SystemUnderTest, LeaderAware, 
 
     @Override
     public Optional<Node> leaderOf(Cluster cluster, String topic, int partition) {
-        try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
-            var description = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
-            var leader = description.partitions().get(partition).leader();
-            return leader == null || leader.isEmpty() ? Optional.empty() : nodeByBrokerId(cluster, leader.id());
+        try (ClusterAdmin admin = ClusterAdmin.open(bootstrapServers(cluster), clientLine())) {
+            var leader = admin.partition(topic, partition).flatMap(p -> p.leader().isPresent()
+                    ? Optional.of(p.leader().getAsInt()) : Optional.empty());
+            return leader.isEmpty() ? Optional.empty() : nodeByBrokerId(cluster, leader.get());
         } catch (Exception e) {
             return Optional.empty();
         }

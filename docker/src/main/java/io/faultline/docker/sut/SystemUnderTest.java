@@ -21,6 +21,11 @@ public interface SystemUnderTest {
     /** The version judged, e.g. "4.4.0". */
     String version();
 
+    /** The kafka-clients line the workloads and the harness talk to this system with. */
+    default io.faultline.kafkacompat.KafkaClientLine clientLine() {
+        return io.faultline.kafkacompat.KafkaClientLine.CURRENT;
+    }
+
     /** Builds (or reuses) the node image; returns its tag. */
     String buildImage();
 

@@ -10,6 +10,7 @@ import io.faultline.workloads.generator.Client;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
 import io.faultline.checker.Checker;
+import io.faultline.kafkacompat.KafkaClientLine;
 import io.faultline.workloads.PhaseRunner;
 import io.faultline.workloads.Workload;
 
@@ -82,19 +83,13 @@ public final class QueueWorkload {
      * main generator is {@link #mainGenerator}; the final reads are the {@link FinalDrain}.
      */
     public static Workload workload(QueueWorkloadConfig cfg, List<Checker> checkers) {
-        return workload(cfg, checkers, bootstrap -> {
-            QueueWorkloadConfig c = cfg.withBootstrap(bootstrap);
-            TopicManager topics = new TopicManager(c);
-            try {
-                List<Integer> keys = IntStream.range(0, c.keys().activeKeys()).boxed().toList();
-                topics.ensure(keys);
-                return Workload.Session.of(thread -> new KafkaQueueClient(c, topics, thread),
-                        List.copyOf(topics.mapping().topicsOf(keys)), topics::close);
-            } catch (RuntimeException e) {
-                topics.close();
-                throw e;
-            }
-        });
+        return workload(cfg, checkers, KafkaClientLine.CURRENT);
+    }
+
+    /** The same, with the clients of the given kafka-clients line (3.9.1 for brokers older than 2.1). */
+    public static Workload workload(QueueWorkloadConfig cfg, List<Checker> checkers, KafkaClientLine line) {
+        return workload(cfg, checkers, bootstrap -> (Workload.Session) line.invokeStatic(KafkaQueueSessions.class.getName(),
+                "open", new Class<?>[]{QueueWorkloadConfig.class}, cfg.withBootstrap(bootstrap)));
     }
 
     private static Workload workload(QueueWorkloadConfig cfg, List<Checker> checkers, Workload.Setup setup) {

@@ -1,0 +1,76 @@
+package io.faultline.docker.sut;
+
+import io.faultline.docker.NodeAddress;
+import io.faultline.docker.sut.KafkaVersion.Metadata;
+import io.faultline.kafkacompat.KafkaClientLine;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class KafkaVersionTest {
+    private static final List<NodeAddress> NODES = List.of(new NodeAddress("n1", 1, "10.0.0.11"),
+            new NodeAddress("n2", 2, "10.0.0.12"), new NodeAddress("n3", 3, "10.0.0.13"), new NodeAddress("n4", 4, "10.0.0.14"));
+
+    @Test
+    void familiesDecideScalaMetadataAndClients() {
+        var old = KafkaVersion.parse("0.10.2.1");
+        assertEquals("2.11", old.scala());
+        assertEquals(Metadata.ZK, old.defaultMetadata());
+        assertEquals(KafkaClientLine.LEGACY, old.clientLine());
+        assertEquals(KafkaClientLine.LEGACY, KafkaVersion.parse("2.0.1").clientLine());
+        assertEquals(KafkaClientLine.CURRENT, KafkaVersion.parse("2.1.1").clientLine());
+        assertEquals("2.12", KafkaVersion.parse("2.1.1").scala());
+        assertEquals(Metadata.KRAFT, KafkaVersion.parse("3.9.1").defaultMetadata());
+        assertEquals(Metadata.ZK, KafkaVersion.parse("3.9.1").metadata(Metadata.ZK));
+        assertTrue(KafkaVersion.parse("4.4.0").usesLog4j2());
+        assertTrue(KafkaVersion.parse("0.10.2.1").compareTo(KafkaVersion.parse("0.10.2")) > 0);
+    }
+
+    @Test
+    void aModeOrVersionThatDoesNotExistIsOneLine() {
+        var e = assertThrows(IllegalArgumentException.class, () -> KafkaVersion.parse("4.4.0").metadata(Metadata.ZK));
+        assertTrue(e.getMessage().contains("no ZooKeeper mode"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> KafkaVersion.parse("2.1.1").metadata(Metadata.KRAFT));
+        assertThrows(IllegalArgumentException.class, () -> KafkaVersion.parse("latest"));
+        assertThrows(IllegalArgumentException.class, () -> KafkaVersion.parse("0.9.0.1"));
+        assertThrows(IllegalArgumentException.class, () -> Metadata.parse("etcd"));
+    }
+
+    @Test
+    void thePomAddsExactlyTheJava17FixesEachFamilyNeeds() {
+        String v0102 = KafkaDistribution.pom(KafkaVersion.parse("0.10.2.1"));
+        assertTrue(v0102.contains("<artifactId>kafka_2.11</artifactId><version>0.10.2.1</version>"));
+        assertTrue(v0102.contains("jaxb-api"));
+        assertFalse(v0102.contains("reload4j"), "0.10 brings log4j 1.2 and its binding itself");
+        String v201 = KafkaDistribution.pom(KafkaVersion.parse("2.0.1"));
+        assertTrue(v201.contains("<artifactId>zookeeper</artifactId><version>3.4.9</version>"), "ZOOKEEPER-3779: the 3.4.13 client is swapped");
+        assertTrue(v201.contains("<exclusion><groupId>org.apache.zookeeper</groupId>"));
+        assertTrue(v201.contains("reload4j"));
+        String v391 = KafkaDistribution.pom(KafkaVersion.parse("3.9.1"));
+        assertFalse(v391.contains("jaxb-api"));
+        assertFalse(v391.contains("3.4.9"));
+        assertTrue(v391.contains("kafka_2.13"));
+    }
+
+    @Test
+    void zooKeeperModeConfigLeavesOutWhatTheReleaseDoesNotKnow() {
+        var settings = KafkaSettings.defaults();
+        String props = KafkaConfigTemplates.zooKeeperMode(KafkaVersion.parse("0.10.2.1"), settings, NODES.get(3), NODES,
+                2181, 3, "/data/kafka");
+        assertTrue(props.contains("broker.id=4\n"));
+        assertTrue(props.contains("zookeeper.connect=10.0.0.11:2181,10.0.0.12:2181,10.0.0.13:2181\n"));
+        assertFalse(props.contains("broker.session.timeout.ms"), "a KRaft-only setting");
+        assertFalse(props.contains("transaction.state.log"), "0.10 has no transactions");
+        assertTrue(props.contains("unclean.leader.election.enable=false\n"), "what the test sets is written");
+        assertTrue(KafkaConfigTemplates.zooKeeperMode(KafkaVersion.parse("2.0.1"), settings, NODES.get(0), NODES, 2181, 3,
+                "/data/kafka").contains("transaction.state.log.min.isr=2\n"));
+        String zk = KafkaConfigTemplates.zooKeeper(NODES, 3, 2181);
+        assertTrue(zk.contains("server.3=10.0.0.13:2888:3888\n"));
+        assertFalse(zk.contains("server.4"), "the ensemble is the first three nodes");
+    }
+}

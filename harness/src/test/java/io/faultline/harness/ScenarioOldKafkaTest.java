@@ -1,0 +1,41 @@
+package io.faultline.harness;
+
+import io.faultline.checker.Verdict;
+import io.faultline.docker.DockerBacked;
+import io.faultline.results.RunStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * kip-101-loss on an old Apache Kafka release in ZooKeeper mode, driven by kafka-clients 3.9.1 (docs/versions.md has
+ * the runs behind it). Minutes each: only with the Maven profile {@code scenarios}.
+ */
+@DockerBacked
+class ScenarioOldKafkaTest {
+    private static ScenarioCommand.Outcome run(String sut, Path store, long seed) throws Exception {
+        Scenario s = Scenarios.forRun("kip-101-loss");
+        TestConfig config = ScenarioCommand.config(s, sut, null, null, seed);
+        var out = new ByteArrayOutputStream();
+        var outcome = ScenarioCommand.run(s, config, new RunStore(store), new PrintStream(out, true, StandardCharsets.UTF_8));
+        String log = out.toString(StandardCharsets.UTF_8);
+        assertTrue(log.contains("scenario script finished"), "every step ran: " + log);
+        return outcome;
+    }
+
+    @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
+    void leaderEpochTruncationKeepsTheAcknowledgedTailOn0_11(@TempDir Path store) throws Exception {
+        var o = run("apache-kafka:0.11.0.3", store, 103);
+        assertEquals(Verdict.VALID, o.result().verdict(), "anomalies " + o.result().anomalies());
+        assertTrue(o.asExpected());
+    }
+}
