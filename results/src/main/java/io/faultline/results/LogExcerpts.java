@@ -65,7 +65,8 @@ final class LogExcerpts {
         return out;
     }
 
-    private static List<Path> logFiles(Path node) {
+    /** A node folder's log files: logs/*.log, then console.log. */
+    static List<Path> logFiles(Path node) {
         List<Path> files = new ArrayList<>();
         Path logs = node.resolve("logs");
         if (Files.isDirectory(logs)) {
@@ -156,7 +157,8 @@ final class LogExcerpts {
         return s.length() <= MAX_LINE_CHARS ? s : s.substring(0, MAX_LINE_CHARS) + " …";
     }
 
-    private static List<Path> list(Path dir) {
+    /** A folder's entries, sorted; empty when it cannot be listed. */
+    static List<Path> list(Path dir) {
         try (Stream<Path> s = Files.list(dir)) {
             return s.sorted().toList();
         } catch (IOException e) {

@@ -35,11 +35,11 @@ final class ReplicaLogs {
     static Map<String, List<Entry>> read(Path nodesDir, String partition) {
         Map<String, List<Entry>> out = new TreeMap<>();
         if (nodesDir == null || !Files.isDirectory(nodesDir)) return out;
-        for (Path node : list(nodesDir)) {
+        for (Path node : LogExcerpts.list(nodesDir)) {
             Path dir = find(node.resolve("data"), partition, 3);
             if (dir == null) continue;
             List<Entry> entries = new ArrayList<>();
-            for (Path segment : list(dir)) {
+            for (Path segment : LogExcerpts.list(dir)) {
                 if (segment.getFileName().toString().endsWith(".log")) readSegment(segment, entries);
             }
             entries.sort(java.util.Comparator.comparingLong(Entry::offset));
@@ -52,7 +52,7 @@ final class ReplicaLogs {
     static String partitionOfKey(Path nodesDir, int key) {
         String suffix = "-" + key + "-0";
         if (nodesDir == null || !Files.isDirectory(nodesDir)) return null;
-        for (Path node : list(nodesDir)) {
+        for (Path node : LogExcerpts.list(nodesDir)) {
             Path data = node.resolve("data");
             try (Stream<Path> s = Files.isDirectory(data) ? Files.walk(data, 3) : Stream.empty()) {
                 var hit = s.filter(Files::isDirectory).map(p -> p.getFileName().toString())
@@ -69,7 +69,7 @@ final class ReplicaLogs {
         if (!Files.isDirectory(dir) || depth < 0) return null;
         Path direct = dir.resolve(name);
         if (Files.isDirectory(direct)) return direct;
-        for (Path child : list(dir)) {
+        for (Path child : LogExcerpts.list(dir)) {
             if (!Files.isDirectory(child)) continue;
             Path hit = find(child, name, depth - 1);
             if (hit != null) return hit;
@@ -241,11 +241,4 @@ final class ReplicaLogs {
         return true;
     }
 
-    private static List<Path> list(Path dir) {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.sorted().toList();
-        } catch (IOException e) {
-            return List.of();
-        }
-    }
 }

@@ -151,10 +151,10 @@ public final class StateEvents {
         if (nodesDir == null || !Files.isDirectory(nodesDir)) return out;
         LogExcerpts timestamps = new LogExcerpts(nodesDir, logZone);
         StateEvents parser = new StateEvents();
-        for (Path nodeDir : list(nodesDir)) {
+        for (Path nodeDir : LogExcerpts.list(nodesDir)) {
             if (!Files.isDirectory(nodeDir)) continue;
             String node = nodeDir.getFileName().toString();
-            for (Path file : logFiles(nodeDir)) {
+            for (Path file : LogExcerpts.logFiles(nodeDir)) {
                 scan(parser, timestamps, node, file, partitionFilter, out);
                 if (out.size() >= MAX_EVENTS) break;
             }
@@ -211,23 +211,5 @@ public final class StateEvents {
         return null;
     }
 
-    private static List<Path> logFiles(Path node) {
-        List<Path> files = new ArrayList<>();
-        Path logs = node.resolve("logs");
-        if (Files.isDirectory(logs)) {
-            list(logs).stream().filter(p -> p.getFileName().toString().endsWith(".log") && Files.isRegularFile(p))
-                    .forEach(files::add);
-        }
-        Path console = node.resolve("console.log");
-        if (Files.isRegularFile(console)) files.add(console);
-        return files;
-    }
 
-    private static List<Path> list(Path dir) {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.sorted().toList();
-        } catch (IOException e) {
-            return List.of();
-        }
-    }
 }
