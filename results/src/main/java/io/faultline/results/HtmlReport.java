@@ -355,6 +355,12 @@ public final class HtmlReport {
 
         /** The state changes on the example's partition that led up to it, from the node logs. */
         private String whyOf(Example x) {
+            long[] span = timeSpan(x);
+            return span == null ? "" : timeline.why(x, span[0], span[1]);
+        }
+
+        /** The first and last history time of the example's ops that are in the history; null when none is. */
+        private long[] timeSpan(Example x) {
             long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
             for (long i : x.ops()) {
                 Integer pos = positionOfIndex.get(i);
@@ -363,7 +369,7 @@ public final class HtmlReport {
                     max = Math.max(max, in.history().get(pos).time());
                 }
             }
-            return min <= max ? timeline.why(x, min, max) : "";
+            return min <= max ? new long[]{min, max} : null;
         }
 
         private String opLinks(List<Long> ops) {
@@ -392,18 +398,11 @@ public final class HtmlReport {
                 for (List<Example> list : r.examples().values()) {
                     for (Example x : list) {
                         String id = "ex-" + (exampleNo++);
-                        long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
-                        for (long i : x.ops()) {
-                            Integer pos = positionOfIndex.get(i);
-                            if (pos != null) {
-                                min = Math.min(min, in.history().get(pos).time());
-                                max = Math.max(max, in.history().get(pos).time());
-                            }
-                        }
-                        if (min <= max && windows.size() < MAX_EXCERPT_EXAMPLES) {
+                        long[] span = timeSpan(x);
+                        if (span != null && windows.size() < MAX_EXCERPT_EXAMPLES) {
                             windows.add(new LogExcerpts.Window(id,
-                                    in.startedAt().plusNanos(min).minus(EXCERPT_MARGIN),
-                                    in.startedAt().plusNanos(max).plus(EXCERPT_MARGIN)));
+                                    in.startedAt().plusNanos(span[0]).minus(EXCERPT_MARGIN),
+                                    in.startedAt().plusNanos(span[1]).plus(EXCERPT_MARGIN)));
                         }
                     }
                 }
