@@ -82,6 +82,21 @@ class StateTimelineTest {
         for (int i = 0; i < events.size(); i++) assertTrue(html.contains("id=\"state-ev-" + i + "\""), "row " + i);
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"lost-write", "inconsistent-offsets", "duplicate"})
+    void lossDivergenceAndDuplicationAreEachExplainedFromTheBrokerImplEvents(String category) throws Exception {
+        // broker-impl fixture: n3 led fl1-1-0 in epochs 0, 2 and 4; n2 cut fl1-3-0 back on a diverging epoch
+        Instant started = Instant.parse("2026-12-01T20:57:00Z");
+        var events = StateEvents.read(fixture("broker-impl"), ZoneOffset.UTC, p -> true);
+        var timeline = new StateTimeline(events, started, 60 * S, FaultBands.of(List.of()), p -> "#888888");
+        String onKey1 = timeline.why(new Example(category, 1, "x", List.of(1L)), 55 * S, 56 * S);
+        assertTrue(onKey1.contains("n1 led epoch 3 from 36.7 s starting at offset 651")
+                && onKey1.contains("n3 led epoch 4 from 54.3 s starting at offset 930"), category + ": " + onKey1);
+        assertFalse(onKey1.contains("epoch 2"), "n3's epoch 2 at 24.4 s is more than 30 s before: " + onKey1);
+        String onKey3 = timeline.why(new Example(category, 3, "x", List.of(1L)), 40 * S, 41 * S);
+        assertTrue(onKey3.contains("n2 truncated fl1-3-0 from 51 to 50 at 37.0 s (diverging epoch 0"), category + ": " + onKey3);
+    }
+
     @Test
     void logsWithoutStateLinesGiveANoteNotAnError() {
         var timeline = new StateTimeline(List.of(), Instant.EPOCH, S, FaultBands.of(List.of()), p -> "#888888");
