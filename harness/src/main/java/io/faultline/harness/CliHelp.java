@@ -68,7 +68,7 @@ final class CliHelp {
                 "bin/faultline doctor --store /var/lib/faultline/store"));
         m.put("versions", List.of(
                 "bin/faultline versions --scenario kip-101-loss --versions 0.10.2.1,0.11.0.3",
-                "bin/faultline versions --nemesis partition,kill --versions 2.0.1,2.1.1 --seeds 3"));
+                "bin/faultline versions --nemesis partition,kill --versions 2.0.1,2.1.1"));
         m.put("merge", List.of(
                 "bin/faultline merge shard-0/store shard-1/store --store merged",
                 "bin/faultline merge s0.tar.gz s1.tar.gz --junit-xml out.xml",
