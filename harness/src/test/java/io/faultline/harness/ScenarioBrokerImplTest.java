@@ -41,8 +41,14 @@ class ScenarioBrokerImplTest {
         assertTrue(o.asExpected(), "a loss (lost-write or inconsistent-offsets): " + o.result().anomalies());
     }
 
-    /** Default suite: the follower restarted with a high-watermark truncation loses what it had, then leads. */
+    /**
+     * The follower restarted with a high-watermark truncation loses what it had, then leads. Behind -Pscenarios since
+     * December 2026: with broker-impl's controller fixes of that round the killed follower is usually fenced and out
+     * of the ISR before the leader dies, so the precondition is reached only by timing (passed in one CI run, valid in
+     * the next); docs/scenarios.md says why and what the script needs.
+     */
     @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
     void kip101LossInHighWatermarkModeLosesAcknowledgedWrites(@TempDir Path store) throws Exception {
         var o = run("kip-101-loss", "high-watermark", store, 21);
         assertLoss(o);
