@@ -246,16 +246,6 @@ public final class Scheduler implements AutoCloseable {
 
     /** Sleeps until the nanoTime deadline; false if stopped or interrupted first. */
     private boolean sleepUntil(long deadlineNanos) {
-        while (!stopRequested) {
-            long left = deadlineNanos - pacer.nanoTime();
-            if (left <= 0) return true;
-            try {
-                pacer.sleep(left);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return false;
+        return pacer.sleepUntil(deadlineNanos, () -> stopRequested);
     }
 }
