@@ -20,12 +20,14 @@ class RegistryTest {
     void everyWorkloadBuildsItsCheckersWithoutACluster() {
         for (String w : Workloads.NAMES) {
             var workload = Workloads.of(config("apache-kafka", w), "fl1");
-            // the nightly shape is the queue workload with other client settings: same checkers, same name
-            assertEquals(w.equals(NightlyMix.WORKLOAD) ? "queue" : w, workload.name());
+            assertEquals(w, workload.name());
             assertFalse(workload.checkers().isEmpty(), w);
         }
         assertEquals(List.of("queue", "total-queue", "corrupt-read"),
                 Workloads.checkers(config("apache-kafka", "queue")).stream().map(c -> c.name()).toList());
+        // the nightly shape: the queue's checks, and the offsets registers' beside them
+        assertEquals(List.of("queue", "total-queue", "corrupt-read", "offsets"),
+                Workloads.checkers(config("apache-kafka", NightlyMix.WORKLOAD)).stream().map(c -> c.name()).toList());
     }
 
     @Test
