@@ -43,7 +43,7 @@ final class RunShapeOptions {
     @Option(names = "--nemesis-interval", description = "Seconds a fault holds, and of the healthy window after its heal, on average (default: ${DEFAULT-VALUE})")
     int nemesisInterval = 5;
 
-    @Option(names = "--recovery", description = "Seconds to wait after the final heal (default: ${DEFAULT-VALUE})")
+    @Option(names = "--recovery", description = "Seconds to wait at most after the final heal; the wait ends once every broker serves and every ISR is full (default: ${DEFAULT-VALUE})")
     int recovery = 10;
 
     @Option(names = "--drain", description = "Upper bound in seconds of the final drain (default: ${DEFAULT-VALUE})")

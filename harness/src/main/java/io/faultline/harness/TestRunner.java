@@ -227,8 +227,19 @@ final class TestRunner {
                 startRecoveryCheck(state, healStartedAt);
             }
         };
+        // The recovery wait ends early once the recovery check has seen every broker serving and every ISR full
+        // (a blind sleep when the check could not start): no point in idling a recovered cluster.
+        PhaseRunner.Pause recoveryWait = d -> {
+            RecoveryMonitor monitor = state.recoveryMonitor;
+            if (monitor == null) {
+                Thread.sleep(d.toMillis());
+            } else if (monitor.awaitRecovered(d)) {
+                log.line(String.format("recovery wait: the cluster had recovered after %.1f s of at most %d s",
+                        Duration.between(monitor.healedAt(), Instant.now()).toMillis() / 1000.0, d.toSeconds()));
+            }
+        };
         var outcome = PhaseRunner.run(workload, state.cluster.bootstrapServers(), state.recorder, nemesis,
-                Duration.ofSeconds(config.recoverySeconds()), progress::phase);
+                Duration.ofSeconds(config.recoverySeconds()), recoveryWait, progress::phase);
         finishRecoveryCheck(state);
         state.drained = outcome.reached();
         if (!state.drained) log.line("the final drain did not reach every acknowledged offset in " + config.drainSeconds() + " s");

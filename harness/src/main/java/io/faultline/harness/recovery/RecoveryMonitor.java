@@ -80,6 +80,27 @@ public final class RecoveryMonitor {
         }
     }
 
+    /**
+     * The run's recovery wait: returns once a poll has found every broker serving and every partition's replica set
+     * back in its ISR (true), or when {@code max} has passed (false). Reads the background poller's findings while it
+     * runs, and polls itself otherwise.
+     */
+    public boolean awaitRecovered(Duration max) throws InterruptedException {
+        Instant until = clock.instant().plus(max);
+        while (true) {
+            boolean polling;
+            synchronized (this) {
+                polling = background != null && !stop;
+            }
+            if (!polling) pollOnce();
+            synchronized (tracker) {
+                if (tracker.lastAllOk()) return true;
+            }
+            if (!clock.instant().isBefore(until)) return false;
+            sleeper.sleep(pollInterval);
+        }
+    }
+
     /** Stops the background thread without judging (a run that ends early). */
     public void stopBackground() {
         Thread t;

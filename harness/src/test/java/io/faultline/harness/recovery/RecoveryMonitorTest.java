@@ -10,6 +10,7 @@ import java.util.List;
 
 import static io.faultline.harness.recovery.Observations.HEAL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** How long the monitor polls, on a manual clock that only its sleeps move. */
@@ -40,6 +41,19 @@ class RecoveryMonitorTest {
         assertEquals(f.allRecoveredAt(), f.lastPollAt(), "it stops at the first poll that finds everything recovered");
         assertEquals(7, f.polls()); // at 1, 1.5, ..., 4 s
         assertEquals(Verdict.VALID, LivenessCheck.judge(record(f), null, List.of(), true).verdict());
+    }
+
+    @Test
+    void theRecoveryWaitEndsAtTheFirstPollThatFindsEverythingRecoveredOrAtItsLength() throws Exception {
+        var clock = new Observations.ManualClock(HEAL);
+        var monitor = new RecoveryMonitor(cluster(clock, Duration.ofSeconds(4)), clock, clock::advance, BOUND, POLL);
+        assertTrue(monitor.awaitRecovered(Duration.ofSeconds(10)));
+        assertEquals(HEAL.plusSeconds(4), clock.instant(), "no longer than the cluster needed");
+
+        var never = new Observations.ManualClock(HEAL);
+        var stuck = new RecoveryMonitor(cluster(never, null), never, never::advance, BOUND, POLL);
+        assertFalse(stuck.awaitRecovered(Duration.ofSeconds(10)));
+        assertEquals(HEAL.plusSeconds(10), never.instant(), "the whole wait when it does not recover");
     }
 
     @Test
