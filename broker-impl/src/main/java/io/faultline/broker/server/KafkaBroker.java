@@ -85,8 +85,10 @@ public final class KafkaBroker implements AutoCloseable {
         Path dir = config.logDir();
         String clusterId = ClusterId.of(config, dir);
         // A log is created while its topic's change is applied: the partition manager already holds the new image.
-        LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
-                partitionImage().topicConfig(tp.topic())), time, config.bugs());
+        // Static defaults, then the dynamic broker configs (cluster-wide, then this broker's), then the topic's own.
+        LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig()
+                .with(io.faultline.broker.controller.BrokerConfigs.topicDefaults(partitionImage(), config.nodeId()))
+                .with(partitionImage().topicConfig(tp.topic())), time, config.bugs());
         partitions = new PartitionManager(config.nodeId(), logs, dir, time, config.bugs());
         stages.done("opening and recovering the logs", "data dirs " + config.logDirs());
         if (!config.bugs().isEmpty()) log.warn("Broker {} runs with SEEDED BUGS {} (faultline.bugs.allowed=true)",
