@@ -1,15 +1,18 @@
 package io.faultline.broker.server;
 
+import io.faultline.broker.api.AclApis;
 import io.faultline.broker.api.ApiVersionsApi;
 import io.faultline.broker.api.BrokerContext;
 import io.faultline.broker.api.ConfigApis;
 import io.faultline.broker.api.ControllerApis;
+import io.faultline.broker.api.FeatureApis;
 import io.faultline.broker.api.FetchApi;
 import io.faultline.broker.api.KafkaApis;
 import io.faultline.broker.api.LogAdminApis;
 import io.faultline.broker.api.OffsetApis;
 import io.faultline.broker.api.ProduceApi;
 import io.faultline.broker.api.ProducerIdApi;
+import io.faultline.broker.api.QuotaApis;
 import io.faultline.broker.api.SupportedApis;
 import io.faultline.broker.api.TopicApis;
 import io.faultline.broker.common.Scheduler;
@@ -210,6 +213,13 @@ public final class KafkaBroker implements AutoCloseable {
         LogAdminApis logAdmin = new LogAdminApis(ctx);
         apis.register(ApiKeys.DELETE_RECORDS, logAdmin::deleteRecords)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, logAdmin::describeLogDirs);
+        QuotaApis quotas = new QuotaApis(ctx);
+        apis.register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, quotas::describeClientQuotas)
+                .register(ApiKeys.ALTER_CLIENT_QUOTAS, quotas::alterClientQuotas)
+                .register(ApiKeys.DESCRIBE_ACLS, r -> AclApis.handle(ctx, r))
+                .register(ApiKeys.CREATE_ACLS, r -> AclApis.handle(ctx, r))
+                .register(ApiKeys.DELETE_ACLS, r -> AclApis.handle(ctx, r))
+                .register(ApiKeys.UPDATE_FEATURES, new FeatureApis(ctx)::updateFeatures);
         return apis;
     }
 
