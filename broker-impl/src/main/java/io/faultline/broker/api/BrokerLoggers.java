@@ -75,17 +75,24 @@ final class BrokerLoggers {
         return LoggerFactory.getILoggerFactory().getClass().getName();
     }
 
-    /** Every logger with its level name, sorted, root first. */
+    /** Every logger (and every ancestor given a level here) with its level name, sorted. */
     synchronized Map<String, String> levels() {
         Map<String, String> out = new TreeMap<>();
         if (!supported()) return out;
+        explicit.forEach((name, level) -> out.put(name, render(level))); // ancestors set here, too
         loggers().forEach((name, l) -> out.put(name, render(levelOf(levelField.get(), l))));
         out.put(ROOT, render(explicit.getOrDefault(ROOT, defaultLevel)));
         return out;
     }
 
+    /** A logger exists, or is an ancestor (a package) of one, as log4j's hierarchy has them. */
     boolean exists(String name) {
-        return ROOT.equals(name) || (supported() && loggers().containsKey(name));
+        if (ROOT.equals(name)) return true;
+        if (!supported()) return false;
+        for (String l : loggers().keySet()) {
+            if (l.equals(name) || l.startsWith(name + ".")) return true;
+        }
+        return false;
     }
 
     /** Sets {@code level} (a Kafka level name, already validated) on {@code name} and the loggers inheriting it. */
