@@ -205,52 +205,58 @@ public final class ConfigApis {
         for (DescribeConfigsRequestData.DescribeConfigsResource res : req.resources()) {
             DescribeConfigsResult out = new DescribeConfigsResult().setResourceType(res.resourceType())
                     .setResourceName(res.resourceName());
-            Map<String, String> values;
-            Map<String, String> overrides;
-            byte overrideSource;
             if (res.resourceType() == ConfigResource.Type.GROUP.id()) {
                 resp.results().add(describeGroup(res, req.includeSynonyms()));
-                continue;
-            }
-            if (res.resourceType() == ConfigResource.Type.TOPIC.id()) {
-                MetadataImage img = ctx.metadata().image();
-                if (img.topic(res.resourceName()).isEmpty()) {
-                    resp.results().add(out.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
-                            .setErrorMessage("Topic " + res.resourceName() + " does not exist"));
-                    continue;
-                }
-                overrides = img.topicConfig(res.resourceName());
-                Map<String, String> brokerDefaults = BrokerConfigs.topicDefaults(img, ctx.nodeId());
-                values = topicConfigs(ctx.config().defaultLogConfig().with(brokerDefaults).with(overrides));
-                values.put("min.insync.replicas", overrides.getOrDefault("min.insync.replicas",
-                        brokerDefaults.getOrDefault("min.insync.replicas",
-                                Integer.toString(ctx.config().cluster().minInsyncReplicas()))));
-                values.put("unclean.leader.election.enable", overrides.getOrDefault("unclean.leader.election.enable",
-                        brokerDefaults.getOrDefault("unclean.leader.election.enable",
-                                Boolean.toString(ctx.config().cluster().uncleanLeaderElection()))));
-                overrideSource = DYNAMIC_TOPIC_CONFIG;
+            } else if (res.resourceType() == ConfigResource.Type.TOPIC.id()) {
+                resp.results().add(describeTopic(res, out));
             } else if (res.resourceType() == ConfigResource.Type.BROKER.id()) {
                 resp.results().add(brokers.describeBroker(res, req.includeSynonyms()));
-                continue;
             } else if (res.resourceType() == ConfigResource.Type.BROKER_LOGGER.id()) {
                 resp.results().add(brokers.describeLoggers(res, req.includeSynonyms()));
-                continue;
             } else {
                 resp.results().add(out.setErrorCode(Errors.INVALID_REQUEST.code())
                         .setErrorMessage("Unsupported resource " + res.resourceType() + "/" + res.resourceName()));
-                continue;
             }
-            List<String> keys = res.configurationKeys();
-            values.forEach((name, value) -> {
-                if (keys != null && !keys.isEmpty() && !keys.contains(name)) return;
-                boolean overridden = overrides.containsKey(name);
-                out.configs().add(new DescribeConfigsResourceResult().setName(name).setValue(value)
-                        .setReadOnly(res.resourceType() != ConfigResource.Type.TOPIC.id())
-                        .setConfigSource(overridden ? overrideSource : DEFAULT_CONFIG)
-                        .setIsSensitive(false));
-            });
-            resp.results().add(out.setErrorCode(Errors.NONE.code()));
         }
         ctx.channel().sendResponse(r, resp);
+    }
+
+    /**
+     * A topic's effective configs; the source says where each value comes from: the topic, this broker's dynamic
+     * config, the cluster-wide dynamic default, or the broker's static defaults.
+     */
+    private DescribeConfigsResult describeTopic(DescribeConfigsRequestData.DescribeConfigsResource res,
+                                               DescribeConfigsResult out) {
+        MetadataImage img = ctx.metadata().image();
+        if (img.topic(res.resourceName()).isEmpty()) {
+            return out.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                    .setErrorMessage("Topic " + res.resourceName() + " does not exist");
+        }
+        Map<String, String> overrides = img.topicConfig(res.resourceName());
+        Map<String, String> clusterDefaults = BrokerConfigs.topicDefaults(img.brokerConfig(""));
+        Map<String, String> brokerDefaults = BrokerConfigs.topicDefaults(img.brokerConfig(Integer.toString(ctx.nodeId())));
+        Map<String, String> values = topicConfigs(ctx.config().defaultLogConfig().with(clusterDefaults)
+                .with(brokerDefaults).with(overrides));
+        values.put("min.insync.replicas", Integer.toString(ctx.config().cluster().minInsyncReplicas()));
+        values.put("unclean.leader.election.enable", Boolean.toString(ctx.config().cluster().uncleanLeaderElection()));
+        List<String> keys = res.configurationKeys();
+        values.forEach((name, staticValue) -> {
+            if (keys != null && !keys.isEmpty() && !keys.contains(name)) return;
+            String value = staticValue;
+            byte source = DEFAULT_CONFIG;
+            if (overrides.containsKey(name)) {
+                value = overrides.get(name);
+                source = DYNAMIC_TOPIC_CONFIG;
+            } else if (brokerDefaults.containsKey(name)) {
+                value = brokerDefaults.get(name);
+                source = BrokerConfigApis.DYNAMIC_BROKER_CONFIG;
+            } else if (clusterDefaults.containsKey(name)) {
+                value = clusterDefaults.get(name);
+                source = BrokerConfigApis.DYNAMIC_DEFAULT_BROKER_CONFIG;
+            }
+            out.configs().add(new DescribeConfigsResourceResult().setName(name).setValue(value).setReadOnly(false)
+                    .setConfigSource(source).setIsSensitive(false));
+        });
+        return out.setErrorCode(Errors.NONE.code());
     }
 }

@@ -166,13 +166,18 @@ public final class BrokerConfigs {
      * cluster-wide ones, under the topic config names (for {@code LogConfig.with}).
      */
     public static Map<String, String> topicDefaults(io.faultline.broker.metadata.MetadataImage image, int nodeId) {
+        Map<String, String> out = topicDefaults(image.brokerConfig(""));
+        out.putAll(topicDefaults(image.brokerConfig(Integer.toString(nodeId))));
+        return out;
+    }
+
+    /** The topic-config defaults one level of dynamic broker configs gives, under the topic config names. */
+    public static Map<String, String> topicDefaults(Map<String, String> brokerConfigs) {
         Map<String, String> out = new LinkedHashMap<>();
-        for (Map<String, String> level : java.util.List.of(image.brokerConfig(""), image.brokerConfig(Integer.toString(nodeId)))) {
-            level.forEach((k, v) -> {
-                Def d = DYNAMIC.get(k);
-                if (d != null && d.applied()) out.put(d.topicSynonym(), v);
-            });
-        }
+        brokerConfigs.forEach((k, v) -> {
+            Def d = DYNAMIC.get(k);
+            if (d != null && d.applied()) out.put(d.topicSynonym(), v);
+        });
         return out;
     }
 }

@@ -154,8 +154,10 @@ class AdminApisTest {
             assertEquals(Map.of("log.cleaner.threads", "3", "log.retention.ms", "3600000"), cluster.entries().stream()
                     .collect(java.util.stream.Collectors.toMap(ConfigEntry::name, ConfigEntry::value)));
             // A topic default: the topic without its own retention.ms now has the broker's.
-            assertEquals("3600000", describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, "dyn"))
-                    .get("retention.ms").value());
+            ConfigEntry topicRetention = describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, "dyn"))
+                    .get("retention.ms");
+            assertEquals("3600000", topicRetention.value());
+            assertEquals(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG, topicRetention.source());
 
             // Applied to the existing log: a record larger than the new cluster-wide message.max.bytes is refused.
             set(admin, CLUSTER, "message.max.bytes", "1000");
