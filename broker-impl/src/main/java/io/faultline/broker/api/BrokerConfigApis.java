@@ -163,7 +163,7 @@ final class BrokerConfigApis {
                 else loggers.unset(c.name());
             }
         }
-        return out.setErrorCode(Errors.NONE.code());
+        return out.setErrorCode(Errors.NONE.code()).setErrorMessage(null);
     }
 
     private static boolean wanted(List<String> keys, String name) {

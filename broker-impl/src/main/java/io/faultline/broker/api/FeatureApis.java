@@ -38,7 +38,7 @@ public final class FeatureApis {
     public void updateFeatures(Request r) {
         UpdateFeaturesRequestData req = r.data();
         UpdateFeaturesResponseData resp = new UpdateFeaturesResponseData().setThrottleTimeMs(0)
-                .setErrorCode(Errors.NONE.code());
+                .setErrorCode(Errors.NONE.code()).setErrorMessage(null);
         String firstError = null;
         for (UpdateFeaturesRequestData.FeatureUpdateKey u : req.featureUpdates()) {
             String why = refusal(u.feature(), u.maxVersionLevel());

@@ -111,7 +111,7 @@ public final class QuotaApis {
                     new DescribeClientQuotasResponseData.ValueData().setKey(k).setValue(v)));
             entries.add(out);
         }
-        ctx.channel().sendResponse(r, resp.setErrorCode(Errors.NONE.code()).setEntries(entries));
+        ctx.channel().sendResponse(r, resp.setErrorCode(Errors.NONE.code()).setErrorMessage(null).setEntries(entries));
     }
 
     /**

@@ -22,7 +22,7 @@ public final class SupportedApis {
             ApiKeys.DELETE_GROUPS, ApiKeys.OFFSET_DELETE, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_LOG_DIRS,
             ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
             ApiKeys.DESCRIBE_CLIENT_QUOTAS, ApiKeys.ALTER_CLIENT_QUOTAS, ApiKeys.DESCRIBE_ACLS, ApiKeys.CREATE_ACLS,
-            ApiKeys.DELETE_ACLS, ApiKeys.UPDATE_FEATURES);
+            ApiKeys.DELETE_ACLS, ApiKeys.UPDATE_FEATURES, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
 
     private SupportedApis() {
     }

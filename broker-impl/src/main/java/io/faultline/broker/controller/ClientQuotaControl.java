@@ -62,7 +62,7 @@ public final class ClientQuotaControl {
             if (bad.isPresent()) {
                 out.setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage(bad.get());
             } else {
-                out.setErrorCode(Errors.NONE.code());
+                out.setErrorCode(Errors.NONE.code()).setErrorMessage(null);
                 if (!req.validateOnly()) records.forEach(d::add);
             }
             resp.entries().add(out);

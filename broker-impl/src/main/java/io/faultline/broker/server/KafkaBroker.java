@@ -1,6 +1,5 @@
 package io.faultline.broker.server;
 
-import io.faultline.broker.api.AclApis;
 import io.faultline.broker.api.ApiVersionsApi;
 import io.faultline.broker.api.BrokerContext;
 import io.faultline.broker.api.ConfigApis;
@@ -13,6 +12,7 @@ import io.faultline.broker.api.OffsetApis;
 import io.faultline.broker.api.ProduceApi;
 import io.faultline.broker.api.ProducerIdApi;
 import io.faultline.broker.api.QuotaApis;
+import io.faultline.broker.api.SecurityApis;
 import io.faultline.broker.api.SupportedApis;
 import io.faultline.broker.api.TopicApis;
 import io.faultline.broker.common.Scheduler;
@@ -216,9 +216,10 @@ public final class KafkaBroker implements AutoCloseable {
         QuotaApis quotas = new QuotaApis(ctx);
         apis.register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, quotas::describeClientQuotas)
                 .register(ApiKeys.ALTER_CLIENT_QUOTAS, quotas::alterClientQuotas)
-                .register(ApiKeys.DESCRIBE_ACLS, r -> AclApis.handle(ctx, r))
-                .register(ApiKeys.CREATE_ACLS, r -> AclApis.handle(ctx, r))
-                .register(ApiKeys.DELETE_ACLS, r -> AclApis.handle(ctx, r))
+                .register(ApiKeys.DESCRIBE_ACLS, r -> SecurityApis.acls(ctx, r))
+                .register(ApiKeys.CREATE_ACLS, r -> SecurityApis.acls(ctx, r))
+                .register(ApiKeys.DELETE_ACLS, r -> SecurityApis.acls(ctx, r))
+                .register(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, r -> SecurityApis.describeUserScramCredentials(ctx, r))
                 .register(ApiKeys.UPDATE_FEATURES, new FeatureApis(ctx)::updateFeatures);
         return apis;
     }

@@ -264,8 +264,15 @@ class ApiVersionMatrixTest {
         return l;
     }
 
-    /** Client quotas, ACLs (no authorizer: SECURITY_DISABLED) and features. */
+    /** Client quotas, ACLs (no authorizer: SECURITY_DISABLED), SCRAM credentials (none) and features. */
     private static void addAdminCases(List<Case> l) {
+        l.add(new Case(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, (v, id) -> {
+            var d = new org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData();
+            d.setUsers(new java.util.ArrayList<>(List.of(
+                    new org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData.UserName().setName("u"))));
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DescribeUserScramCredentialsResponseData) r)
+                .results().get(0).errorCode()), Errors.RESOURCE_NOT_FOUND));
         l.add(new Case(ApiKeys.DESCRIBE_CLIENT_QUOTAS, (v, id) -> new org.apache.kafka.common.message.DescribeClientQuotasRequestData(),
                 (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DescribeClientQuotasResponseData) r).errorCode()),
                 Errors.NONE));
