@@ -6,8 +6,10 @@ import io.faultline.checker.queue.QueueAnomaly;
 import io.faultline.checker.queue.QueueChecker;
 import io.faultline.checker.queue.TotalQueueChecker;
 import io.faultline.checker.txn.TxnChecker;
+import io.faultline.workloads.BesideWorkload;
 import io.faultline.workloads.Workload;
 import io.faultline.workloads.offsets.OffsetChecker;
+import io.faultline.workloads.offsets.OffsetOps;
 import io.faultline.workloads.offsets.OffsetWorkload;
 import io.faultline.workloads.queue.QueueOps;
 import io.faultline.workloads.queue.QueueSettings;
@@ -47,7 +49,7 @@ final class Workloads {
             new Entry("offsets", false, (c, p, m) -> offsets(c, p, false)),
             new Entry("offsets-stable", false, (c, p, m) -> offsets(c, p, true)),
             new Entry("txn-queue", true, Workloads::txnQueue),
-            new Entry(NightlyMix.WORKLOAD, false, Workloads::queue));
+            new Entry(NightlyMix.WORKLOAD, false, Workloads::nightly));
 
     static final List<String> NAMES = ALL.stream().map(Entry::name).toList();
 
@@ -85,6 +87,19 @@ final class Workloads {
                 new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed),
                 new io.faultline.checker.queue.CorruptReadChecker(QueueChecker.DEFAULT_MAX_EXAMPLES)),
                 Suts.clientLine(config.sut()));
+    }
+
+    /**
+     * The nightly mix's workload: the queue, with committed offsets as registers beside it on the same workers (a
+     * tenth of the queue's rate, at least one op a second), so one fault schedule is judged by both kinds of check.
+     */
+    private static Workload nightly(TestConfig config, String prefix, int maxWritesPerKey) {
+        double sideRate = config.rate() > 0 ? Math.max(1.0, config.rate() / 10.0) : 10.0;
+        Workload side = OffsetWorkload.workload(new OffsetWorkload.Names(prefix), (short) config.replicationFactor(),
+                config.seed() * 7919 + 1, config.keys(), sideRate, Duration.ofSeconds(config.timeLimitSeconds()),
+                CLIENT_TIMEOUT_MS, false, List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults())));
+        return BesideWorkload.of(NightlyMix.WORKLOAD, queue(config, prefix, maxWritesPerKey), side,
+                Set.of(OffsetOps.WRITE, OffsetOps.READ));
     }
 
     /** Offsets as registers; {@code stableReads}: OffsetFetch with requireStable (`offsets-stable`). */

@@ -41,6 +41,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
@@ -87,13 +88,30 @@ public final class KafkaBroker implements AutoCloseable {
         requestMemory = new io.faultline.broker.network.MemoryPool(config.queuedMaxRequestBytes());
         Path dir = config.logDir();
         String clusterId = ClusterId.of(config, dir);
-        // A log is created while its topic's change is applied: the partition manager already holds the new image.
-        // Static defaults, then the dynamic broker configs (cluster-wide, then this broker's), then the topic's own.
-        LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig()
-                .with(io.faultline.broker.controller.BrokerConfigs.topicDefaults(partitionImage(), config.nodeId()))
-                .with(partitionImage().topicConfig(tp.topic())), time, config.bugs());
-        partitions = new PartitionManager(config.nodeId(), logs, dir, time, config.bugs());
-        stages.done("opening and recovering the logs", "data dirs " + config.logDirs());
+        // The Raft server starts while the logs are opened and recovered: neither needs the other until the metadata
+        // listener is added below, and on a restart after kill -9 both take a while.
+        CompletableFuture<ControllerNode> controllerStart = new CompletableFuture<>();
+        Thread starter = new Thread(() -> {
+            try {
+                controllerStart.complete(ControllerNode.start(controllerConfig()));
+            } catch (Throwable e) {
+                controllerStart.completeExceptionally(e);
+            }
+        }, "controller-start-" + config.nodeId());
+        starter.setDaemon(true);
+        starter.start();
+        try {
+            // A log is created while its topic's change is applied: the partition manager already holds the new image.
+            // Static defaults, then the dynamic broker configs (cluster-wide, then this broker's), then the topic's own.
+            LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig()
+                    .with(io.faultline.broker.controller.BrokerConfigs.topicDefaults(partitionImage(), config.nodeId()))
+                    .with(partitionImage().topicConfig(tp.topic())), time, config.bugs());
+            partitions = new PartitionManager(config.nodeId(), logs, dir, time, config.bugs());
+            stages.done("opening and recovering the logs", "data dirs " + config.logDirs());
+        } catch (IOException | RuntimeException | Error e) {
+            controllerStart.thenAccept(ControllerNode::close); // not left running behind a failed start
+            throw e;
+        }
         if (!config.bugs().isEmpty()) log.warn("Broker {} runs with SEEDED BUGS {} (faultline.bugs.allowed=true)",
                 config.nodeId(), config.bugs());
 
@@ -102,23 +120,27 @@ public final class KafkaBroker implements AutoCloseable {
         // ephemeral one (tests) must be bound now to learn the port that registration advertises.
         Map<String, RequestChannel> channels = new LinkedHashMap<>();
         Map<String, Endpoint> advertised = new LinkedHashMap<>();
-        for (Listener l : config.listeners().brokerListeners()) {
-            RequestChannel ch = new RequestChannel(config.queuedMaxRequests());
-            channels.put(l.name(), ch);
-            int port = l.port() == 0 ? bind(l, ch, SupportedApis::isSupported).boundPort() : l.port();
-            advertised.put(l.name(), advertisedEndpoint(l, port));
-        }
         Listener controllerListener = config.listeners().controllerListener().orElse(null);
         RequestChannel controllerRequests = null;
-        if (controllerListener != null) {
-            controllerRequests = new RequestChannel(config.queuedMaxRequests());
-            bind(controllerListener, controllerRequests, ControllerApis::isSupported);
+        try {
+            for (Listener l : config.listeners().brokerListeners()) {
+                RequestChannel ch = new RequestChannel(config.queuedMaxRequests());
+                channels.put(l.name(), ch);
+                int port = l.port() == 0 ? bind(l, ch, SupportedApis::isSupported).boundPort() : l.port();
+                advertised.put(l.name(), advertisedEndpoint(l, port));
+            }
+            if (controllerListener != null) {
+                controllerRequests = new RequestChannel(config.queuedMaxRequests());
+                bind(controllerListener, controllerRequests, ControllerApis::isSupported);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            controllerStart.thenAccept(ControllerNode::close);
+            throw e;
         }
-
-        controller = ControllerNode.start(controllerConfig());
+        controller = awaitControllerStart(controllerStart);
         toClose.add(controller);
-        stages.done("starting the metadata quorum member", "local Raft log replayed to metadata offset "
-                + controller.image().offset());
+        stages.done("starting the metadata quorum member", "begun beside the logs; local Raft log replayed to"
+                + " metadata offset " + controller.image().offset());
         controllerChannel = new ControllerChannel(config.nodeId(), time, controller, config.cluster().voters(),
                 CONTROLLER_REQUEST_TIMEOUT_MS);
         // Before any metadata is applied: replication follows every role the partition manager gives.
@@ -189,6 +211,20 @@ public final class KafkaBroker implements AutoCloseable {
         log.info("Broker {} of cluster {} started in {} ms, advertising {}", config.nodeId(), clusterId,
                 stages.sinceStartMs(), advertised);
         return this;
+    }
+
+    private static ControllerNode awaitControllerStart(CompletableFuture<ControllerNode> start) throws IOException {
+        try {
+            return start.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            start.thenAccept(ControllerNode::close);
+            throw new IOException("interrupted while the metadata quorum member started", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IOException("the metadata quorum member did not start", e.getCause());
+        }
     }
 
     private KafkaApis apis(BrokerContext ctx, ProducerIdManager ids) {

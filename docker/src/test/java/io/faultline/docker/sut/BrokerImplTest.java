@@ -34,6 +34,11 @@ class BrokerImplTest {
             try (var producer = KafkaTestClients.producer(bootstrap, "all", 30_000)) {
                 producer.send(new ProducerRecord<>("roundtrip", 0, null, "after-restart")).get(30, TimeUnit.SECONDS);
             }
+            // The image's class-data archive (made by a training run at build time) maps in this image's JVM:
+            // -Xshare:on refuses to start when it cannot, where the node's -Xshare:auto would start without it.
+            var cds = kafka.node("n1").exec(Duration.ofSeconds(60), "sh", "-c", "java -Xshare:on"
+                    + " -XX:SharedArchiveFile=/opt/broker/broker.jsa -XX:+UseSerialGC -cp '/opt/broker/libs/*' -version");
+            assertEquals(0, cds.exitCode(), "the class-data archive maps: " + cds);
         } finally {
             kafka.teardown(collected);
         }

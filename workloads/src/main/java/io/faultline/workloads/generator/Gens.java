@@ -79,6 +79,15 @@ public final class Gens {
         return new Mix(List.of(gens), Rng.seeded(seed));
     }
 
+    /**
+     * Several generators at once on the same threads (Jepsen's {@code any}): each step asks all of them and emits
+     * the soonest op offered (ties go to the one after the last that emitted); done when all are. A completion goes back to
+     * the generator whose op it completes, so each sees only its own history.
+     */
+    public static Gen any(Gen... gens) {
+        return new Any(List.of(gens), Map.of(), 0);
+    }
+
     /** One after another, without waiting in between. */
     public static Gen seq(Gen... gens) {
         return new Sequence(List.of(gens), 0, false);
@@ -209,6 +218,45 @@ public final class Gens {
                 after.add(g.update(ctx, event));
             }
             return new Mix(after, rng);
+        }
+    }
+
+    record Any(List<Gen> gens, Map<Integer, Integer> ownerOfThread, int start) implements Gen {
+        public Step next(Context ctx) {
+            boolean allDone = true;
+            Step.Emit soonest = null;
+            int from = -1;
+            for (int k = 0; k < gens.size(); k++) {
+                int i = (start + k) % gens.size();
+                Step s = gens.get(i).next(ctx);
+                if (s instanceof Step.Emit e) {
+                    allDone = false;
+                    if (soonest == null || e.op().time() < soonest.op().time()) {
+                        soonest = e;
+                        from = i;
+                    }
+                } else if (s instanceof Step.Pending) {
+                    allDone = false;
+                }
+            }
+            if (soonest == null) {
+                return allDone ? Step.DONE : Step.PENDING;
+            }
+            List<Gen> after = new ArrayList<>(gens);
+            after.set(from, soonest.next());
+            Map<Integer, Integer> owners = new HashMap<>(ownerOfThread);
+            owners.put(soonest.op().thread(), from);
+            return Step.emit(soonest.op(), new Any(after, Map.copyOf(owners), (from + 1) % gens.size()));
+        }
+
+        public Gen update(Context ctx, Op event) {
+            Integer owner = ownerOfThread.get(ctx.threadOf(event.process()));
+            if (owner == null) {
+                return this;
+            }
+            List<Gen> after = new ArrayList<>(gens);
+            after.set(owner, gens.get(owner).update(ctx, event));
+            return new Any(after, ownerOfThread, start);
         }
     }
 

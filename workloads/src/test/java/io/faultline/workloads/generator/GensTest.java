@@ -131,6 +131,47 @@ class GensTest {
     }
 
     @Test
+    void anyRunsBothAtOnceAndAWaitingOneDoesNotHoldTheOtherBack() {
+        Gen slow = Gens.limit(3, Gens.delay(100 * MS, Gens.repeat(op("slow"))));
+        Gen fast = Gens.limit(50, Gens.repeat(op("fast")));
+        List<GenSim.Dispatched> d = GenSim.run(Gens.any(slow, fast), 2, 1000, MS);
+        assertEquals(3, d.stream().filter(x -> x.op().f().equals("slow")).count());
+        assertEquals(50, d.stream().filter(x -> x.op().f().equals("fast")).count());
+        long secondSlow = d.stream().filter(x -> x.op().f().equals("slow")).mapToLong(GenSim.Dispatched::at)
+                .sorted().skip(1).findFirst().getAsLong();
+        long lastFast = d.stream().filter(x -> x.op().f().equals("fast")).mapToLong(GenSim.Dispatched::at).max()
+                .getAsLong();
+        assertTrue(lastFast < secondSlow, "the fast ops went out while the slow one waited: " + lastFast + " < " + secondSlow);
+        // a mix asks one generator per step, so a waiting one holds the other back
+        List<GenSim.Dispatched> m = GenSim.run(Gens.mix(3, Gens.limit(3, Gens.delay(100 * MS, Gens.repeat(op("slow")))),
+                Gens.limit(50, Gens.repeat(op("fast")))), 2, 1000, MS);
+        assertTrue(m.stream().mapToLong(GenSim.Dispatched::at).max().getAsLong() > lastFast);
+    }
+
+    /** Emits {@code f} until it has seen {@code left} completions; fails on a completion of anyone else's op. */
+    record OwnCompletions(String f, int left) implements Gen {
+        public Step next(Context ctx) {
+            if (left <= 0) return Step.DONE;
+            int t = ctx.anyFreeThread();
+            return t < 0 ? Step.PENDING : Step.emit(op(f).withThread(t).withTime(ctx.time()), this);
+        }
+
+        public Gen update(Context ctx, io.faultline.checker.history.Op event) {
+            if (!event.f().equals(f)) throw new AssertionError(f + " was told of " + event.f());
+            return new OwnCompletions(f, left - 1);
+        }
+    }
+
+    @Test
+    void anyTellsEachGeneratorOnlyOfItsOwnOpsCompletions() {
+        List<GenSim.Dispatched> d = GenSim.run(Gens.any(new OwnCompletions("a", 5), new OwnCompletions("b", 7)), 3,
+                1000, MS);
+        long a = d.stream().filter(x -> x.op().f().equals("a")).count();
+        long b = d.stream().filter(x -> x.op().f().equals("b")).count();
+        assertTrue(a >= 5 && a <= 5 + 3 && b >= 7 && b <= 7 + 3, "each stops after its own completions: " + a + ", " + b);
+    }
+
+    @Test
     void phasesWaitForThePreviousPhaseToFinish() {
         Gen g = Gens.phases(Gens.limit(10, Gens.repeat(op("one"))), Gens.limit(10, Gens.repeat(op("two"))));
         List<GenSim.Dispatched> d = GenSim.run(g, 3, 100, 7 * MS);

@@ -7,6 +7,7 @@ import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpType;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * timeouts), classified honestly, and the run must not hang. The end-to-end run against a real broker lives with
  * the Docker SUT.
  */
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES) // a hang guard only
 class KafkaQueueClientTest {
     static QueueWorkloadConfig unreachable(boolean createTopics) {
         QueueSettings s = QueueSettings.defaults().withTimeouts(1000, 1500).withPolling(200, 100)
@@ -39,9 +41,7 @@ class KafkaQueueClientTest {
     void topicCreationFailureMeansDefiniteFailure() throws Exception {
         QueueWorkloadConfig cfg = unreachable(true);
         HistoryRecorder rec = HistoryRecorder.inMemory(cfg.concurrency());
-        long t0 = System.nanoTime();
-        QueueWorkload.run(cfg, rec);
-        assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(60).toNanos());
+        QueueWorkload.run(cfg, rec); // a hang fails through the class's @Timeout, not a race with the clock
         List<Op> ops = rec.ops();
         assertEquals(0, count(ops, Op.SEND, OpType.OK));
         assertEquals(0, count(ops, Op.SEND, OpType.INFO));
