@@ -20,8 +20,9 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
- * DescribeConfigs for topics (effective settings from the metadata image), this broker and groups; config changes
- * forwarded.
+ * DescribeConfigs for topics (effective settings from the metadata image, with the source of each value) and groups,
+ * for this broker and its loggers through {@link BrokerConfigApis}; config changes forwarded to the controller, except
+ * log levels (BROKER_LOGGER), which are this broker's own.
  */
 public final class ConfigApis {
     /** DescribeConfigs config sources, as Kafka numbers them. */
