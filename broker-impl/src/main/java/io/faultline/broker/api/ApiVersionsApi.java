@@ -17,8 +17,8 @@ public final class ApiVersionsApi {
     }
 
     public void handle(Request r) {
-        ApiVersionsResponseData resp = new ApiVersionsResponseData().setThrottleTimeMs(0)
-                .setApiKeys(SupportedApis.asCollection()).setFinalizedFeaturesEpoch(-1);
+        ApiVersionsResponseData resp = FeatureApis.withFeatures(new ApiVersionsResponseData().setThrottleTimeMs(0)
+                .setApiKeys(SupportedApis.asCollection()));
         if (r.body() == null) {
             ctx.channel().sendResponse(r, resp.setErrorCode(Errors.UNSUPPORTED_VERSION.code()), (short) 0);
             return;

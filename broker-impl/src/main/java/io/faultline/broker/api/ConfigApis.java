@@ -1,5 +1,6 @@
 package io.faultline.broker.api;
 
+import io.faultline.broker.controller.BrokerConfigs;
 import io.faultline.broker.controller.GroupConfigs;
 import io.faultline.broker.metadata.MetadataImage;
 import io.faultline.broker.network.Request;
@@ -19,20 +20,22 @@ import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.TimestampType;
 
 /**
- * DescribeConfigs for topics (effective settings from the metadata image), this broker and groups; config changes
- * forwarded.
+ * DescribeConfigs for topics (effective settings from the metadata image, with the source of each value) and groups,
+ * for this broker and its loggers through {@link BrokerConfigApis}; config changes forwarded to the controller, except
+ * log levels (BROKER_LOGGER), which are this broker's own.
  */
 public final class ConfigApis {
     /** DescribeConfigs config sources, as Kafka numbers them. */
     private static final byte DYNAMIC_TOPIC_CONFIG = 1;
-    private static final byte STATIC_BROKER_CONFIG = 4;
     private static final byte DEFAULT_CONFIG = 5;
     private static final byte GROUP_CONFIG = 8;
 
     private final BrokerContext ctx;
+    private final BrokerConfigApis brokers;
 
     public ConfigApis(BrokerContext ctx) {
         this.ctx = ctx;
+        this.brokers = new BrokerConfigApis(ctx, BrokerLoggers.jvm());
     }
 
     /** A LogConfig under Kafka's topic config names. */
@@ -57,7 +60,57 @@ public final class ConfigApis {
 
     /** IncrementalAlterConfigs and AlterConfigs belong to the controller: forwarded, answered once visible here. */
     public void alterConfigs(Request r) {
-        Forwarding.forward(ctx, r, resp -> img -> showsAlteredValues(r.body().data(), succeeded(resp), img));
+        List<Object> local = new java.util.ArrayList<>();
+        org.apache.kafka.common.protocol.ApiMessage rest = r.body().data();
+        if (rest instanceof org.apache.kafka.common.message.IncrementalAlterConfigsRequestData inc) {
+            // Log levels are this broker's own (Kafka handles BROKER_LOGGER on the broker too); the rest is forwarded.
+            var others = new org.apache.kafka.common.message.IncrementalAlterConfigsRequestData()
+                    .setValidateOnly(inc.validateOnly());
+            var results = new org.apache.kafka.common.message.IncrementalAlterConfigsResponseData();
+            for (var res : inc.resources()) {
+                if (res.resourceType() == ConfigResource.Type.BROKER_LOGGER.id()) {
+                    results.responses().add(brokers.alterLoggers(res, inc.validateOnly()));
+                } else {
+                    others.resources().add(res.duplicate());
+                }
+            }
+            if (others.resources().isEmpty()) {
+                ctx.channel().sendResponse(r, results);
+                return;
+            }
+            rest = others;
+            local.addAll(results.responses());
+        } else if (rest instanceof org.apache.kafka.common.message.AlterConfigsRequestData all) {
+            var others = new org.apache.kafka.common.message.AlterConfigsRequestData().setValidateOnly(all.validateOnly());
+            var results = new org.apache.kafka.common.message.AlterConfigsResponseData();
+            for (var res : all.resources()) {
+                if (res.resourceType() == ConfigResource.Type.BROKER_LOGGER.id()) {
+                    results.responses().add(new org.apache.kafka.common.message.AlterConfigsResponseData.AlterConfigsResourceResponse()
+                            .setResourceType(res.resourceType()).setResourceName(res.resourceName())
+                            .setErrorCode(Errors.INVALID_REQUEST.code()).setErrorMessage(
+                                    "AlterConfigs is deprecated and does not support the resource type BROKER_LOGGER"));
+                } else {
+                    others.resources().add(res.duplicate());
+                }
+            }
+            if (others.resources().isEmpty()) {
+                ctx.channel().sendResponse(r, results);
+                return;
+            }
+            rest = others;
+            local.addAll(results.responses());
+        }
+        org.apache.kafka.common.protocol.ApiMessage forwarded = rest;
+        Forwarding.forward(ctx, r, forwarded, resp -> {
+            for (var x : local) {
+                if (resp instanceof org.apache.kafka.common.message.IncrementalAlterConfigsResponseData inc) {
+                    inc.responses().add((org.apache.kafka.common.message.IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse) x);
+                } else if (resp instanceof org.apache.kafka.common.message.AlterConfigsResponseData all) {
+                    all.responses().add((org.apache.kafka.common.message.AlterConfigsResponseData.AlterConfigsResourceResponse) x);
+                }
+            }
+            return resp;
+        }, resp -> img -> showsAlteredValues(forwarded, succeeded(resp), img));
     }
 
     /**
@@ -110,6 +163,7 @@ public final class ConfigApis {
     private static Map<String, String> configsOf(MetadataImage img, byte type, String name) {
         if (type == ConfigResource.Type.TOPIC.id()) return img.topic(name).isPresent() ? img.topicConfig(name) : null;
         if (type == ConfigResource.Type.GROUP.id()) return img.groupConfig(name);
+        if (type == ConfigResource.Type.BROKER.id()) return img.brokerConfig(name);
         return null;
     }
 
@@ -152,60 +206,58 @@ public final class ConfigApis {
         for (DescribeConfigsRequestData.DescribeConfigsResource res : req.resources()) {
             DescribeConfigsResult out = new DescribeConfigsResult().setResourceType(res.resourceType())
                     .setResourceName(res.resourceName());
-            Map<String, String> values;
-            Map<String, String> overrides;
-            byte overrideSource;
             if (res.resourceType() == ConfigResource.Type.GROUP.id()) {
                 resp.results().add(describeGroup(res, req.includeSynonyms()));
-                continue;
-            }
-            if (res.resourceType() == ConfigResource.Type.TOPIC.id()) {
-                MetadataImage img = ctx.metadata().image();
-                if (img.topic(res.resourceName()).isEmpty()) {
-                    resp.results().add(out.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
-                            .setErrorMessage("Topic " + res.resourceName() + " does not exist"));
-                    continue;
-                }
-                overrides = img.topicConfig(res.resourceName());
-                values = topicConfigs(ctx.config().defaultLogConfig().with(overrides));
-                values.put("min.insync.replicas", overrides.getOrDefault("min.insync.replicas",
-                        Integer.toString(ctx.config().cluster().minInsyncReplicas())));
-                values.put("unclean.leader.election.enable", overrides.getOrDefault("unclean.leader.election.enable",
-                        Boolean.toString(ctx.config().cluster().uncleanLeaderElection())));
-                overrideSource = DYNAMIC_TOPIC_CONFIG;
-            } else if (res.resourceType() == ConfigResource.Type.BROKER.id()
-                    && (res.resourceName().isEmpty() || res.resourceName().equals(Integer.toString(ctx.nodeId())))) {
-                values = new LinkedHashMap<>();
-                values.put("node.id", Integer.toString(ctx.nodeId()));
-                values.put("num.partitions", Integer.toString(ctx.config().numPartitions()));
-                values.put("auto.create.topics.enable", Boolean.toString(ctx.config().autoCreateTopics()));
-                values.put("offsets.topic.num.partitions", Integer.toString(ctx.config().offsetsTopicPartitions()));
-                values.put("log.dirs", String.join(",", ctx.config().logDirs().stream().map(Object::toString).toList()));
-                values.put("default.replication.factor", Short.toString(ctx.config().cluster().defaultReplicationFactor()));
-                values.put("min.insync.replicas", Integer.toString(ctx.config().cluster().minInsyncReplicas()));
-                values.put("unclean.leader.election.enable", Boolean.toString(ctx.config().cluster().uncleanLeaderElection()));
-                values.put("broker.session.timeout.ms", Integer.toString(ctx.config().cluster().brokerSessionTimeoutMs()));
-                values.put("broker.heartbeat.interval.ms", Integer.toString(ctx.config().cluster().brokerHeartbeatIntervalMs()));
-                values.put("replica.lag.time.max.ms", Long.toString(ctx.config().cluster().replicaLagTimeMaxMs()));
-                values.put("socket.request.max.bytes", Integer.toString(ctx.config().socketRequestMaxBytes()));
-                overrides = values;
-                overrideSource = STATIC_BROKER_CONFIG;
+            } else if (res.resourceType() == ConfigResource.Type.TOPIC.id()) {
+                resp.results().add(describeTopic(res, out));
+            } else if (res.resourceType() == ConfigResource.Type.BROKER.id()) {
+                resp.results().add(brokers.describeBroker(res, req.includeSynonyms()));
+            } else if (res.resourceType() == ConfigResource.Type.BROKER_LOGGER.id()) {
+                resp.results().add(brokers.describeLoggers(res, req.includeSynonyms()));
             } else {
                 resp.results().add(out.setErrorCode(Errors.INVALID_REQUEST.code())
                         .setErrorMessage("Unsupported resource " + res.resourceType() + "/" + res.resourceName()));
-                continue;
             }
-            List<String> keys = res.configurationKeys();
-            values.forEach((name, value) -> {
-                if (keys != null && !keys.isEmpty() && !keys.contains(name)) return;
-                boolean overridden = overrides.containsKey(name);
-                out.configs().add(new DescribeConfigsResourceResult().setName(name).setValue(value)
-                        .setReadOnly(res.resourceType() != ConfigResource.Type.TOPIC.id())
-                        .setConfigSource(overridden ? overrideSource : DEFAULT_CONFIG)
-                        .setIsSensitive(false));
-            });
-            resp.results().add(out.setErrorCode(Errors.NONE.code()));
         }
         ctx.channel().sendResponse(r, resp);
+    }
+
+    /**
+     * A topic's effective configs; the source says where each value comes from: the topic, this broker's dynamic
+     * config, the cluster-wide dynamic default, or the broker's static defaults.
+     */
+    private DescribeConfigsResult describeTopic(DescribeConfigsRequestData.DescribeConfigsResource res,
+                                               DescribeConfigsResult out) {
+        MetadataImage img = ctx.metadata().image();
+        if (img.topic(res.resourceName()).isEmpty()) {
+            return out.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code())
+                    .setErrorMessage("Topic " + res.resourceName() + " does not exist");
+        }
+        Map<String, String> overrides = img.topicConfig(res.resourceName());
+        Map<String, String> clusterDefaults = BrokerConfigs.topicDefaults(img.brokerConfig(""));
+        Map<String, String> brokerDefaults = BrokerConfigs.topicDefaults(img.brokerConfig(Integer.toString(ctx.nodeId())));
+        Map<String, String> values = topicConfigs(ctx.config().defaultLogConfig().with(clusterDefaults)
+                .with(brokerDefaults).with(overrides));
+        values.put("min.insync.replicas", Integer.toString(ctx.config().cluster().minInsyncReplicas()));
+        values.put("unclean.leader.election.enable", Boolean.toString(ctx.config().cluster().uncleanLeaderElection()));
+        List<String> keys = res.configurationKeys();
+        values.forEach((name, staticValue) -> {
+            if (keys != null && !keys.isEmpty() && !keys.contains(name)) return;
+            String value = staticValue;
+            byte source = DEFAULT_CONFIG;
+            if (overrides.containsKey(name)) {
+                value = overrides.get(name);
+                source = DYNAMIC_TOPIC_CONFIG;
+            } else if (brokerDefaults.containsKey(name)) {
+                value = brokerDefaults.get(name);
+                source = BrokerConfigApis.DYNAMIC_BROKER_CONFIG;
+            } else if (clusterDefaults.containsKey(name)) {
+                value = clusterDefaults.get(name);
+                source = BrokerConfigApis.DYNAMIC_DEFAULT_BROKER_CONFIG;
+            }
+            out.configs().add(new DescribeConfigsResourceResult().setName(name).setValue(value).setReadOnly(false)
+                    .setConfigSource(source).setIsSensitive(false));
+        });
+        return out.setErrorCode(Errors.NONE.code());
     }
 }

@@ -23,7 +23,8 @@ public final class ControllerApis implements RequestDispatcher {
     /** What the controller listener serves (with ApiVersions, so Kafka tools can connect). */
     public static final Set<ApiKeys> SERVED = EnumSet.of(ApiKeys.API_VERSIONS, ApiKeys.BROKER_REGISTRATION,
             ApiKeys.BROKER_HEARTBEAT, ApiKeys.ALTER_PARTITION, ApiKeys.CREATE_TOPICS, ApiKeys.DELETE_TOPICS,
-            ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS);
+            ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
+            ApiKeys.ALTER_CLIENT_QUOTAS);
 
     private final RequestChannel channel;
     private final ControllerNode controller;
@@ -47,7 +48,8 @@ public final class ControllerApis implements RequestDispatcher {
     @Override
     public void handle(Request r) {
         if (r.apiKey() == ApiKeys.API_VERSIONS) {
-            ApiVersionsResponseData resp = new ApiVersionsResponseData().setErrorCode(Errors.NONE.code());
+            ApiVersionsResponseData resp = FeatureApis.withFeatures(new ApiVersionsResponseData())
+                    .setErrorCode(Errors.NONE.code());
             for (ApiKeys k : SERVED) {
                 resp.apiKeys().add(new ApiVersionsResponseData.ApiVersion().setApiKey(k.id)
                         .setMinVersion(k.oldestVersion()).setMaxVersion(k.latestVersion(false)));

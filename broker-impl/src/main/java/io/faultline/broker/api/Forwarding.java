@@ -21,7 +21,17 @@ final class Forwarding {
     }
 
     static void forward(BrokerContext ctx, Request r, Function<ApiMessage, Predicate<MetadataImage>> effectVisible) {
-        ctx.metadata().sendToController(r.apiKey(), r.version(), r.body().data())
+        forward(ctx, r, r.body().data(), Function.identity(), effectVisible);
+    }
+
+    /**
+     * Forwards {@code body} (the part of {@code r} the controller owns) and answers {@code r} with the controller's
+     * response completed by {@code finish} (which adds what this broker answered itself).
+     */
+    static void forward(BrokerContext ctx, Request r, ApiMessage body, Function<ApiMessage, ApiMessage> finish,
+                        Function<ApiMessage, Predicate<MetadataImage>> effectVisible) {
+        ctx.metadata().sendToController(r.apiKey(), r.version(), body)
+                .thenApply(finish)
                 .thenCompose(resp -> ctx.metadata().await(effectVisible.apply(resp), BrokerContext.METADATA_CATCH_UP_MS)
                         .handle((img, e) -> {
                             if (e != null) log.warn("{}: answered before this node's metadata caught up", r);

@@ -20,7 +20,9 @@ public final class SupportedApis {
             ApiKeys.LEAVE_GROUP, ApiKeys.OFFSET_COMMIT, ApiKeys.OFFSET_FETCH, ApiKeys.DESCRIBE_GROUPS,
             ApiKeys.LIST_GROUPS,
             ApiKeys.DELETE_GROUPS, ApiKeys.OFFSET_DELETE, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_LOG_DIRS,
-            ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS);
+            ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
+            ApiKeys.DESCRIBE_CLIENT_QUOTAS, ApiKeys.ALTER_CLIENT_QUOTAS, ApiKeys.DESCRIBE_ACLS, ApiKeys.CREATE_ACLS,
+            ApiKeys.DELETE_ACLS, ApiKeys.UPDATE_FEATURES, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
 
     private SupportedApis() {
     }

@@ -72,7 +72,9 @@ final class ConfigControl {
                 case DELETE -> next.remove(c.name());
                 case APPEND, SUBTRACT -> {
                     GroupConfigs.Def def = type == ConfigResource.Type.GROUP ? GroupConfigs.ALL.get(c.name()) : null;
-                    if (def != null && def.type() != GroupConfigs.Type.LIST) {
+                    BrokerConfigs.Def brokerDef = type == ConfigResource.Type.BROKER ? BrokerConfigs.DYNAMIC.get(c.name()) : null;
+                    if ((def != null && def.type() != GroupConfigs.Type.LIST)
+                            || (brokerDef != null && brokerDef.type() != BrokerConfigs.Type.LIST)) {
                         return error(Errors.INVALID_CONFIG, "Can't " + (c.configOperation() == APPEND ? "APPEND" : "SUBTRACT")
                                 + " to key " + c.name() + " because its type is not LIST.");
                     }
@@ -137,7 +139,7 @@ final class ConfigControl {
             if (!touched.contains(k)) continue;
             Optional<String> why = type == ConfigResource.Type.TOPIC ? TopicConfigs.invalid(k, next.get(k))
                     : type == ConfigResource.Type.GROUP ? GroupConfigs.invalid(k, next.get(k))
-                    : TopicConfigs.invalidBroker(k, next.get(k));
+                    : BrokerConfigs.invalid(k, next.get(k));
             if (why.isPresent()) return error(Errors.INVALID_CONFIG, why.get());
         }
         List<MetadataRecord> records = new ArrayList<>();

@@ -6,6 +6,7 @@ import io.faultline.broker.metadata.MetadataSerde;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.AlterClientQuotasRequestData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterPartitionRequestData;
 import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
@@ -37,6 +38,7 @@ public final class ControllerLogic {
     private final TopicCreation creation;
     private final ReplicationControl replication;
     private final ConfigControl configs = new ConfigControl();
+    private final ClientQuotaControl quotas = new ClientQuotaControl();
 
     public ControllerLogic(Time time, ControllerSettings settings) {
         this(time, settings, Uuid::randomUuid);
@@ -119,6 +121,7 @@ public final class ControllerLogic {
         if (request instanceof CreatePartitionsRequestData r) return replication.createPartitions(image, r);
         if (request instanceof IncrementalAlterConfigsRequestData r) return configs.incrementalAlter(image, r);
         if (request instanceof AlterConfigsRequestData r) return configs.alter(image, r);
+        if (request instanceof AlterClientQuotasRequestData r) return quotas.alter(image, r);
         throw new IllegalArgumentException("the controller does not handle " + request.getClass().getSimpleName());
     }
 
@@ -131,6 +134,7 @@ public final class ControllerLogic {
         return request instanceof BrokerRegistrationRequestData || request instanceof BrokerHeartbeatRequestData
                 || request instanceof AlterPartitionRequestData || request instanceof CreateTopicsRequestData
                 || request instanceof DeleteTopicsRequestData || request instanceof CreatePartitionsRequestData
-                || request instanceof IncrementalAlterConfigsRequestData || request instanceof AlterConfigsRequestData;
+                || request instanceof IncrementalAlterConfigsRequestData || request instanceof AlterConfigsRequestData
+                || request instanceof AlterClientQuotasRequestData;
     }
 }

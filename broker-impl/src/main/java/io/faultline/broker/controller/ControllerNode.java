@@ -209,7 +209,7 @@ public final class ControllerNode implements AutoCloseable {
 
     /**
      * Handles BrokerRegistration, BrokerHeartbeat, AlterPartition, CreateTopics, DeleteTopics, CreatePartitions,
-     * IncrementalAlterConfigs and AlterConfigs. Completes with the response once its records are committed;
+     * IncrementalAlterConfigs, AlterConfigs and AlterClientQuotas. Completes with the response once its records are committed;
      * with NOT_CONTROLLER (in the response's error fields) when this node is not, or stops being, the active
      * controller. Fails with IllegalArgumentException for any other request type.
      */

@@ -1,6 +1,8 @@
 package io.faultline.broker.controller;
 
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.message.AlterClientQuotasRequestData;
+import org.apache.kafka.common.message.AlterClientQuotasResponseData;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
 import org.apache.kafka.common.message.AlterConfigsResponseData;
 import org.apache.kafka.common.message.AlterPartitionRequestData;
@@ -76,6 +78,17 @@ public final class ErrorResponses {
             AlterConfigsResponseData resp = new AlterConfigsResponseData();
             r.resources().forEach(x -> resp.responses().add(new AlterConfigsResponseData.AlterConfigsResourceResponse()
                     .setResourceType(x.resourceType()).setResourceName(x.resourceName()).setErrorCode(code).setErrorMessage(msg)));
+            return resp;
+        }
+        if (request instanceof AlterClientQuotasRequestData r) {
+            AlterClientQuotasResponseData resp = new AlterClientQuotasResponseData();
+            r.entries().forEach(x -> {
+                AlterClientQuotasResponseData.EntryData e = new AlterClientQuotasResponseData.EntryData()
+                        .setErrorCode(code).setErrorMessage(msg);
+                x.entity().forEach(p -> e.entity().add(new AlterClientQuotasResponseData.EntityData()
+                        .setEntityType(p.entityType()).setEntityName(p.entityName())));
+                resp.entries().add(e);
+            });
             return resp;
         }
         throw new IllegalArgumentException("the controller does not handle " + request.getClass().getSimpleName());

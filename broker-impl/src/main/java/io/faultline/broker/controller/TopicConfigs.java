@@ -30,12 +30,6 @@ public final class TopicConfigs {
      */
     public static final int MAX_VALUE_LENGTH = 32 * 1024;
 
-    /**
-     * Broker config names the controller accepts: the cluster-wide defaults it reads (same names as the topic
-     * configs). Anything else would be stored and replicated forever without effect.
-     */
-    public static final Set<String> KNOWN_BROKER = DEFAULTS.keySet();
-
     /** A config as DescribeConfigs reports it. */
     public record Entry(String name, String value, boolean isDefault) { }
 
@@ -58,14 +52,6 @@ public final class TopicConfigs {
     /** Why {@code value} is not acceptable for {@code name}, or empty when it is. */
     public static Optional<String> invalid(String name, String value) {
         if (!KNOWN.contains(name)) return Optional.of("Unknown topic config name: " + name);
-        return invalidValue(name, value);
-    }
-
-    /** Why {@code value} is not acceptable for broker config {@code name}, or empty when it is. */
-    public static Optional<String> invalidBroker(String name, String value) {
-        if (!KNOWN_BROKER.contains(name)) {
-            return Optional.of("Unknown broker config name: " + name + " (supported: " + new TreeSet<>(KNOWN_BROKER) + ")");
-        }
         return invalidValue(name, value);
     }
 

@@ -1,5 +1,6 @@
 package io.faultline.broker.metadata;
 
+import io.faultline.broker.metadata.MetadataRecord.ClientQuotaRecord;
 import io.faultline.broker.metadata.MetadataRecord.ConfigRecord;
 import io.faultline.broker.metadata.MetadataRecord.ControlledShutdownRecord;
 import io.faultline.broker.metadata.MetadataRecord.FenceBrokerRecord;
@@ -30,13 +31,16 @@ import org.apache.kafka.common.config.ConfigResource;
  * @param topicConfigs    explicitly set topic configs by topic name (defaults are not stored)
  * @param brokerConfigs   explicitly set broker configs by broker id as a string, "" = cluster-wide default
  * @param groupConfigs    explicitly set group configs by group id (groups need not exist)
+ * @param clientQuotas    client quotas (AlterClientQuotas) by entity, key to value
  */
 public record MetadataImage(long offset, Map<Integer, BrokerRegistration> brokers, Map<Uuid, TopicImage> topicsById,
                             Map<String, Map<String, String>> topicConfigs,
                             Map<String, Map<String, String>> brokerConfigs,
-                            Map<String, Map<String, String>> groupConfigs) {
+                            Map<String, Map<String, String>> groupConfigs,
+                            Map<QuotaEntity, Map<String, Double>> clientQuotas) {
 
-    public static final MetadataImage EMPTY = new MetadataImage(-1, Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
+    public static final MetadataImage EMPTY = new MetadataImage(-1, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
+            Map.of());
 
     public MetadataImage {
         brokers = frozen(brokers);
@@ -44,12 +48,13 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         topicConfigs = frozenConfigs(topicConfigs);
         brokerConfigs = frozenConfigs(brokerConfigs);
         groupConfigs = frozenConfigs(groupConfigs);
+        clientQuotas = frozenConfigs(clientQuotas);
     }
 
     /** An image without group configs. */
     public MetadataImage(long offset, Map<Integer, BrokerRegistration> brokers, Map<Uuid, TopicImage> topicsById,
                          Map<String, Map<String, String>> topicConfigs, Map<String, Map<String, String>> brokerConfigs) {
-        this(offset, brokers, topicsById, topicConfigs, brokerConfigs, Map.of());
+        this(offset, brokers, topicsById, topicConfigs, brokerConfigs, Map.of(), Map.of());
     }
 
     public Optional<TopicImage> topic(String name) {
@@ -84,6 +89,11 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         return brokerConfigs.getOrDefault(resourceName, Map.of());
     }
 
+    /** The quotas set on exactly this entity (empty when none). */
+    public Map<String, Double> clientQuota(QuotaEntity entity) {
+        return clientQuotas.getOrDefault(entity, Map.of());
+    }
+
     /** Explicitly set configs of a group (empty when none). */
     public Map<String, String> groupConfig(String groupId) {
         return groupConfigs.getOrDefault(groupId, Map.of());
@@ -102,11 +112,11 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
     MetadataImage withRegisteredAt(Map<Integer, Long> registeredAt) {
         Map<Integer, BrokerRegistration> out = new HashMap<>(brokers);
         registeredAt.forEach((id, at) -> out.computeIfPresent(id, (k, b) -> b.withRegisteredAt(at)));
-        return new MetadataImage(offset, out, topicsById, topicConfigs, brokerConfigs, groupConfigs);
+        return new MetadataImage(offset, out, topicsById, topicConfigs, brokerConfigs, groupConfigs, clientQuotas);
     }
 
     public MetadataImage withOffset(long newOffset) {
-        return new MetadataImage(newOffset, brokers, topicsById, topicConfigs, brokerConfigs, groupConfigs);
+        return new MetadataImage(newOffset, brokers, topicsById, topicConfigs, brokerConfigs, groupConfigs, clientQuotas);
     }
 
     /** Replays {@code records} in order; the offset is unchanged. */
@@ -120,7 +130,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         Builder b = new Builder(this, newOffset);
         for (MetadataRecord r : records) b.replay(r);
         return new MetadataImage(newOffset, b.brokers, b.finishTopics(), b.topicConfigs, b.brokerConfigs,
-                b.groupConfigs);
+                b.groupConfigs, b.clientQuotas);
     }
 
     /**
@@ -142,6 +152,8 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         configsToRecords(ConfigResource.Type.TOPIC, topicConfigs, out);
         configsToRecords(ConfigResource.Type.BROKER, brokerConfigs, out);
         configsToRecords(ConfigResource.Type.GROUP, groupConfigs, out);
+        clientQuotas.keySet().stream().sorted(java.util.Comparator.comparing(QuotaEntity::toString)).forEach(e ->
+                new TreeMap<>(clientQuotas.get(e)).forEach((k, v) -> out.add(new ClientQuotaRecord(e, k, v))));
         return out;
     }
 
@@ -155,8 +167,8 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         return Collections.unmodifiableMap(new HashMap<>(m));
     }
 
-    private static Map<String, Map<String, String>> frozenConfigs(Map<String, Map<String, String>> m) {
-        Map<String, Map<String, String>> out = new HashMap<>();
+    private static <K, V> Map<K, Map<String, V>> frozenConfigs(Map<K, Map<String, V>> m) {
+        Map<K, Map<String, V>> out = new HashMap<>();
         m.forEach((k, v) -> {
             if (!v.isEmpty()) out.put(k, Map.copyOf(v));
         });
@@ -170,6 +182,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         final Map<String, Map<String, String>> topicConfigs;
         final Map<String, Map<String, String>> brokerConfigs;
         final Map<String, Map<String, String>> groupConfigs;
+        final Map<QuotaEntity, Map<String, Double>> clientQuotas;
         /** Partition maps of the topics this batch touched, copied once per batch (not once per record). */
         final Map<Uuid, Map<Integer, PartitionRegistration>> dirty = new HashMap<>();
 
@@ -183,6 +196,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
             topicConfigs = new HashMap<>(base.topicConfigs);
             brokerConfigs = new HashMap<>(base.brokerConfigs);
             groupConfigs = new HashMap<>(base.groupConfigs);
+            clientQuotas = new HashMap<>(base.clientQuotas);
         }
 
         void replay(MetadataRecord record) {
@@ -238,6 +252,10 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
                 Map<String, String> kv = new HashMap<>(target.getOrDefault(r.resourceName(), Map.of()));
                 if (r.value() == null) kv.remove(r.key()); else kv.put(r.key(), r.value());
                 if (kv.isEmpty()) target.remove(r.resourceName()); else target.put(r.resourceName(), kv);
+            } else if (record instanceof ClientQuotaRecord r) {
+                Map<String, Double> kv = new HashMap<>(clientQuotas.getOrDefault(r.entity(), Map.of()));
+                if (r.value() == null) kv.remove(r.key()); else kv.put(r.key(), r.value());
+                if (kv.isEmpty()) clientQuotas.remove(r.entity()); else clientQuotas.put(r.entity(), kv);
             } else {
                 throw new IllegalStateException("unknown record " + record);
             }

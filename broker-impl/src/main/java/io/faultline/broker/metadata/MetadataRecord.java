@@ -75,4 +75,12 @@ public sealed interface MetadataRecord {
             Objects.requireNonNull(key, "key");
         }
     }
+
+    /** Sets ({@code value != null}) or removes ({@code value == null}) one quota key of a client quota entity. */
+    record ClientQuotaRecord(QuotaEntity entity, String key, Double value) implements MetadataRecord {
+        public ClientQuotaRecord {
+            Objects.requireNonNull(entity, "entity");
+            Objects.requireNonNull(key, "key");
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package io.faultline.broker.metadata;
 
+import io.faultline.broker.metadata.MetadataRecord.ClientQuotaRecord;
 import io.faultline.broker.metadata.MetadataRecord.ConfigRecord;
 import io.faultline.broker.metadata.MetadataRecord.ControlledShutdownRecord;
 import io.faultline.broker.metadata.MetadataRecord.FenceBrokerRecord;
@@ -38,7 +39,7 @@ public final class MetadataSerde {
     private static final int IMAGE_VERSION = 2;
 
     private static final int REGISTER_BROKER = 1, FENCE_BROKER = 2, UNFENCE_BROKER = 3, CONTROLLED_SHUTDOWN = 4,
-            TOPIC = 5, PARTITION = 6, PARTITION_CHANGE = 7, REMOVE_TOPIC = 8, CONFIG = 9;
+            TOPIC = 5, PARTITION = 6, PARTITION_CHANGE = 7, REMOVE_TOPIC = 8, CONFIG = 9, CLIENT_QUOTA = 10;
 
     private MetadataSerde() { }
 
@@ -173,6 +174,16 @@ public final class MetadataSerde {
             writeString(out, r.resourceName());
             writeString(out, r.key());
             writeString(out, r.value());
+        } else if (record instanceof ClientQuotaRecord r) {
+            out.writeByte(CLIENT_QUOTA);
+            out.writeInt(r.entity().parts().size());
+            for (QuotaEntity.Part p : r.entity().parts()) {
+                writeString(out, p.type());
+                writeString(out, p.name());
+            }
+            writeString(out, r.key());
+            out.writeBoolean(r.value() != null);
+            if (r.value() != null) out.writeDouble(r.value());
         } else {
             throw new IllegalArgumentException("unknown record " + record);
         }
@@ -210,6 +221,14 @@ public final class MetadataSerde {
                 String name = readString(in);
                 String key = readString(in);
                 return new ConfigRecord(type, name, key, readString(in));
+            }
+            case CLIENT_QUOTA: {
+                int n = readCount(in);
+                List<QuotaEntity.Part> parts = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) parts.add(new QuotaEntity.Part(readString(in), readString(in)));
+                String key = readString(in);
+                Double value = in.readBoolean() ? in.readDouble() : null;
+                return new ClientQuotaRecord(new QuotaEntity(parts), key, value);
             }
             default: throw new IllegalArgumentException("unknown metadata record tag " + tag);
         }

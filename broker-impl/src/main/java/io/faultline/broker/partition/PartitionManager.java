@@ -62,7 +62,8 @@ public final class PartitionManager implements AutoCloseable {
         image = newImage;
         MetadataDelta.LocalChanges local = delta.localChanges(nodeId);
         for (TopicIdPartition tip : local.deletes()) remove(new TopicPartition(tip.topic(), tip.partition()));
-        refreshConfigs(delta.changedTopicConfigs());
+        // A dynamic broker config (a topic default such as log.retention.ms) may change every topic's config.
+        refreshConfigs(delta.brokerConfigsChanged() ? allLocalTopics() : delta.changedTopicConfigs());
         local.leaders().forEach((tip, reg) -> apply(tip, reg, p -> {
             p.makeLeader(reg.leaderEpoch(), reg.partitionEpoch(), reg.replicas(), Set.copyOf(reg.isr()));
             roleListener.onLeader(p, newImage);
@@ -82,6 +83,12 @@ public final class PartitionManager implements AutoCloseable {
      * those created from now on: segment.bytes, retention, cleanup.policy, max.message.bytes... apply at the next
      * append or maintenance round.
      */
+    private Set<String> allLocalTopics() {
+        Set<String> topics = new java.util.HashSet<>();
+        for (TopicPartition tp : partitions.keySet()) topics.add(tp.topic());
+        return topics;
+    }
+
     private void refreshConfigs(Set<String> topics) {
         if (topics.isEmpty()) return;
         for (TopicPartition tp : partitions.keySet()) {

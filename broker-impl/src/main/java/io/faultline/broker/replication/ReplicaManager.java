@@ -103,6 +103,9 @@ public final class ReplicaManager implements RoleChangeListener, AutoCloseable {
 
     private int minInsyncReplicas(Partition p, MetadataImage image) {
         String v = image.topicConfig(p.topicPartition().topic()).get("min.insync.replicas");
+        // else the dynamic broker value (this broker's, then the cluster-wide default), as Kafka's log config does
+        if (v == null) v = image.brokerConfig(Integer.toString(localId)).get("min.insync.replicas");
+        if (v == null) v = image.brokerConfig("").get("min.insync.replicas");
         return v == null ? defaultMinInsyncReplicas : Integer.parseInt(v.trim());
     }
 

@@ -4,12 +4,15 @@ import io.faultline.broker.api.ApiVersionsApi;
 import io.faultline.broker.api.BrokerContext;
 import io.faultline.broker.api.ConfigApis;
 import io.faultline.broker.api.ControllerApis;
+import io.faultline.broker.api.FeatureApis;
 import io.faultline.broker.api.FetchApi;
 import io.faultline.broker.api.KafkaApis;
 import io.faultline.broker.api.LogAdminApis;
 import io.faultline.broker.api.OffsetApis;
 import io.faultline.broker.api.ProduceApi;
 import io.faultline.broker.api.ProducerIdApi;
+import io.faultline.broker.api.QuotaApis;
+import io.faultline.broker.api.SecurityApis;
 import io.faultline.broker.api.SupportedApis;
 import io.faultline.broker.api.TopicApis;
 import io.faultline.broker.common.Scheduler;
@@ -99,8 +102,10 @@ public final class KafkaBroker implements AutoCloseable {
         starter.start();
         try {
             // A log is created while its topic's change is applied: the partition manager already holds the new image.
-            LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig().with(
-                    partitionImage().topicConfig(tp.topic())), time, config.bugs());
+            // Static defaults, then the dynamic broker configs (cluster-wide, then this broker's), then the topic's own.
+            LogStore logs = LogStore.open(config.logDirs(), tp -> config.defaultLogConfig()
+                    .with(io.faultline.broker.controller.BrokerConfigs.topicDefaults(partitionImage(), config.nodeId()))
+                    .with(partitionImage().topicConfig(tp.topic())), time, config.bugs());
             partitions = new PartitionManager(config.nodeId(), logs, dir, time, config.bugs());
             stages.done("opening and recovering the logs", "data dirs " + config.logDirs());
         } catch (IOException | RuntimeException | Error e) {
@@ -244,6 +249,14 @@ public final class KafkaBroker implements AutoCloseable {
         LogAdminApis logAdmin = new LogAdminApis(ctx);
         apis.register(ApiKeys.DELETE_RECORDS, logAdmin::deleteRecords)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, logAdmin::describeLogDirs);
+        QuotaApis quotas = new QuotaApis(ctx);
+        apis.register(ApiKeys.DESCRIBE_CLIENT_QUOTAS, quotas::describeClientQuotas)
+                .register(ApiKeys.ALTER_CLIENT_QUOTAS, quotas::alterClientQuotas)
+                .register(ApiKeys.DESCRIBE_ACLS, r -> SecurityApis.acls(ctx, r))
+                .register(ApiKeys.CREATE_ACLS, r -> SecurityApis.acls(ctx, r))
+                .register(ApiKeys.DELETE_ACLS, r -> SecurityApis.acls(ctx, r))
+                .register(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, r -> SecurityApis.describeUserScramCredentials(ctx, r))
+                .register(ApiKeys.UPDATE_FEATURES, new FeatureApis(ctx)::updateFeatures);
         return apis;
     }
 

@@ -55,11 +55,11 @@ class ControllerLimitsTest {
         assertEquals(Map.of("unclean.leader.election.enable", "true"), h.image.brokerConfig(""));
         assertEquals(Map.of(), h.image.topicConfig("t"));
 
-        // Legacy AlterConfigs on a broker is checked the same way.
+        // Legacy AlterConfigs on a broker is checked the same way (log.cleaner.threads is dynamic, but not negative).
         AlterConfigsRequestData ac = new AlterConfigsRequestData();
         AlterConfigsRequestData.AlterConfigsResource r = new AlterConfigsRequestData.AlterConfigsResource()
                 .setResourceType(ConfigResource.Type.BROKER.id()).setResourceName("");
-        r.configs().add(new AlterConfigsRequestData.AlterableConfig().setName("log.cleaner.threads").setValue("9"));
+        r.configs().add(new AlterConfigsRequestData.AlterableConfig().setName("log.cleaner.threads").setValue("-1"));
         ac.resources().add(r);
         AlterConfigsResponseData acr = h.run(ac);
         assertEquals(Errors.INVALID_CONFIG.code(), acr.responses().get(0).errorCode());

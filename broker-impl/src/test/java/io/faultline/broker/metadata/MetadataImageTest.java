@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.faultline.broker.metadata.MetadataRecord.ClientQuotaRecord;
 import io.faultline.broker.metadata.MetadataRecord.ConfigRecord;
 import io.faultline.broker.metadata.MetadataRecord.FenceBrokerRecord;
 import io.faultline.broker.metadata.MetadataRecord.PartitionChangeRecord;
@@ -37,7 +38,12 @@ class MetadataImageTest {
                 new PartitionRecord(T, 1, List.of(2, 1), List.of(2, 1), 2, 0, 0),
                 new FenceBrokerRecord(1, 10),
                 new PartitionChangeRecord(T, 0, Optional.of(List.of(2)), OptionalInt.of(2), 1, 1),
-                new ConfigRecord(ConfigResource.Type.BROKER, "", "x", "y"));
+                new ConfigRecord(ConfigResource.Type.BROKER, "", "x", "y"),
+                new ClientQuotaRecord(new QuotaEntity(List.of(new QuotaEntity.Part("user", "alice"),
+                        new QuotaEntity.Part("client-id", null))), "producer_byte_rate", 1024.0),
+                new ClientQuotaRecord(new QuotaEntity(List.of(new QuotaEntity.Part("user", null))), "request_percentage", 2.5),
+                new ClientQuotaRecord(new QuotaEntity(List.of(new QuotaEntity.Part("user", null))), "consumer_byte_rate", 9.0),
+                new ClientQuotaRecord(new QuotaEntity(List.of(new QuotaEntity.Part("user", null))), "request_percentage", null));
     }
 
     @Test
@@ -51,6 +57,10 @@ class MetadataImageTest {
         PartitionRegistration p0 = a.topic("t").orElseThrow().partition(0);
         assertEquals(new PartitionRegistration(List.of(1, 2), List.of(2), 2, 1, 1), p0);
         assertTrue(a.broker(1).orElseThrow().fenced());
+        // Entity parts in any order name the same entity; a removed key is gone.
+        assertEquals(Map.of("producer_byte_rate", 1024.0), a.clientQuota(new QuotaEntity(List.of(
+                new QuotaEntity.Part("client-id", null), new QuotaEntity.Part("user", "alice")))));
+        assertEquals(Map.of("consumer_byte_rate", 9.0), a.clientQuota(new QuotaEntity(List.of(new QuotaEntity.Part("user", null)))));
     }
 
     @Test

@@ -260,6 +260,63 @@ class ApiVersionMatrixTest {
             return d;
         }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.AlterConfigsResponseData) r).responses().get(0)
                 .errorCode()), Errors.NONE));
+        addAdminCases(l);
         return l;
+    }
+
+    /** Client quotas, ACLs (no authorizer: SECURITY_DISABLED), SCRAM credentials (none) and features. */
+    private static void addAdminCases(List<Case> l) {
+        l.add(new Case(ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS, (v, id) -> {
+            var d = new org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData();
+            d.setUsers(new java.util.ArrayList<>(List.of(
+                    new org.apache.kafka.common.message.DescribeUserScramCredentialsRequestData.UserName().setName("u"))));
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DescribeUserScramCredentialsResponseData) r)
+                .results().get(0).errorCode()), Errors.RESOURCE_NOT_FOUND));
+        l.add(new Case(ApiKeys.DESCRIBE_CLIENT_QUOTAS, (v, id) -> new org.apache.kafka.common.message.DescribeClientQuotasRequestData(),
+                (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DescribeClientQuotasResponseData) r).errorCode()),
+                Errors.NONE));
+        l.add(new Case(ApiKeys.ALTER_CLIENT_QUOTAS, (v, id) -> {
+            var d = new org.apache.kafka.common.message.AlterClientQuotasRequestData();
+            var e = new org.apache.kafka.common.message.AlterClientQuotasRequestData.EntryData();
+            e.entity().add(new org.apache.kafka.common.message.AlterClientQuotasRequestData.EntityData()
+                    .setEntityType("user").setEntityName("u" + v));
+            e.ops().add(new org.apache.kafka.common.message.AlterClientQuotasRequestData.OpData()
+                    .setKey("producer_byte_rate").setValue(1024));
+            d.entries().add(e);
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.AlterClientQuotasResponseData) r).entries().get(0)
+                .errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.DESCRIBE_ACLS, (v, id) -> new org.apache.kafka.common.message.DescribeAclsRequestData()
+                .setResourceTypeFilter((byte) 1).setPatternTypeFilter((byte) 1).setOperation((byte) 1)
+                .setPermissionType((byte) 1),
+                (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DescribeAclsResponseData) r).errorCode()),
+                Errors.SECURITY_DISABLED));
+        l.add(new Case(ApiKeys.CREATE_ACLS, (v, id) -> {
+            var d = new org.apache.kafka.common.message.CreateAclsRequestData();
+            d.creations().add(new org.apache.kafka.common.message.CreateAclsRequestData.AclCreation()
+                    .setResourceType((byte) 2).setResourceName("mx").setResourcePatternType((byte) 3)
+                    .setPrincipal("User:a").setHost("*").setOperation((byte) 3).setPermissionType((byte) 3));
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.CreateAclsResponseData) r).results().get(0)
+                .errorCode()), Errors.SECURITY_DISABLED));
+        l.add(new Case(ApiKeys.DELETE_ACLS, (v, id) -> {
+            var d = new org.apache.kafka.common.message.DeleteAclsRequestData();
+            d.filters().add(new org.apache.kafka.common.message.DeleteAclsRequestData.DeleteAclsFilter()
+                    .setResourceTypeFilter((byte) 1).setPatternTypeFilter((byte) 1).setOperation((byte) 1)
+                    .setPermissionType((byte) 1));
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DeleteAclsResponseData) r).filterResults().get(0)
+                .errorCode()), Errors.SECURITY_DISABLED));
+        l.add(new Case(ApiKeys.UPDATE_FEATURES, (v, id) -> {
+            var d = new org.apache.kafka.common.message.UpdateFeaturesRequestData();
+            d.featureUpdates().add(new org.apache.kafka.common.message.UpdateFeaturesRequestData.FeatureUpdateKey()
+                    .setFeature("metadata.version").setMaxVersionLevel((short) 33));
+            return d;
+        }, (v, r) -> {
+            var resp = (org.apache.kafka.common.message.UpdateFeaturesResponseData) r;
+            if (resp.errorCode() != 0) return Errors.forCode(resp.errorCode());
+            return v < 2 ? Errors.forCode(resp.results().find("metadata.version").errorCode()) : Errors.NONE;
+        }, Errors.NONE));
     }
 }

@@ -19,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,6 +30,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.apache.kafka.common.quota.ClientQuotaFilter;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,9 +53,22 @@ class ReplicatedClusterTest {
         }
     }
 
-    @Test
-    void acksAllWritesSurviveTheLeadersShutdown() throws Exception {
-        int[] client = new int[3];
+    /**
+     * Three nodes started together (each a voter); closed by the caller. The ports are picked free but bound only
+     * seconds later (a client port once the broker is ready), when an outgoing connection of this busy machine may
+     * have taken one: then the cluster starts again on new ports.
+     */
+    private static List<KafkaBroker> startCluster(Path dir, int[] client) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startClusterOnce(dir.resolve("attempt" + attempt), client);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof java.net.BindException) || attempt == 3) throw e;
+            }
+        }
+    }
+
+    private static List<KafkaBroker> startClusterOnce(Path dir, int[] client) throws Exception {
         int[] ctrl = new int[3];
         for (int i = 0; i < 3; i++) {
             client[i] = freePort();
@@ -76,7 +95,29 @@ class ReplicatedClusterTest {
                 BrokerConfig cfg = BrokerConfig.from(p);
                 started.add(starter.submit(() -> new KafkaBroker(cfg, Time.SYSTEM).start()));
             }
-            for (Future<KafkaBroker> f : started) brokers.add(f.get(90, TimeUnit.SECONDS));
+            Exception failed = null;
+            for (Future<KafkaBroker> f : started) {
+                try {
+                    brokers.add(f.get(90, TimeUnit.SECONDS));
+                } catch (Exception e) {
+                    if (failed == null) failed = e; // the others still start: close them too
+                }
+            }
+            if (failed != null) throw failed;
+            return brokers;
+        } catch (Exception e) {
+            for (KafkaBroker b : brokers) b.close();
+            throw e;
+        } finally {
+            starter.shutdownNow();
+        }
+    }
+
+    @Test
+    void acksAllWritesSurviveTheLeadersShutdown() throws Exception {
+        int[] client = new int[3];
+        List<KafkaBroker> brokers = startCluster(dir, client);
+        try {
             String bootstrap = "127.0.0.1:" + client[0] + ",127.0.0.1:" + client[1] + ",127.0.0.1:" + client[2];
             try (Admin admin = TestBroker.admin(bootstrap)) {
                 TestBroker.createTopics(admin, new NewTopic("r", 1, (short) 3));
@@ -110,7 +151,51 @@ class ReplicatedClusterTest {
                 assertEquals(acked, got, "every acknowledged value once, in order");
             }
         } finally {
-            starter.shutdownNow();
+            for (KafkaBroker b : brokers) b.close();
+        }
+    }
+
+    /**
+     * Admin changes sent to one node are forwarded to the controller, replicated, and seen by every node: client
+     * quotas, a cluster-wide and a per-broker dynamic config; each node answers for its own loggers.
+     */
+    @Test
+    void adminChangesThroughOneNodeAreSeenOnEveryNode() throws Exception {
+        int[] client = new int[3];
+        List<KafkaBroker> brokers = startCluster(dir, client);
+        ClientQuotaEntity bob = new ClientQuotaEntity(Map.of(ClientQuotaEntity.USER, "bob"));
+        ConfigResource broker3 = new ConfigResource(ConfigResource.Type.BROKER, "3");
+        try (Admin viaNode1 = TestBroker.admin("127.0.0.1:" + client[0]);
+             Admin viaNode2 = TestBroker.admin("127.0.0.1:" + client[1])) {
+            viaNode1.incrementalAlterConfigs(Map.of(
+                    new ConfigResource(ConfigResource.Type.BROKER, ""), List.of(new AlterConfigOp(
+                            new ConfigEntry("log.retention.bytes", "123456789"), AlterConfigOp.OpType.SET)),
+                    broker3, List.of(new AlterConfigOp(new ConfigEntry("num.replica.fetchers", "4"),
+                            AlterConfigOp.OpType.SET)))).all().get();
+            viaNode1.alterClientQuotas(List.of(new ClientQuotaAlteration(bob,
+                    List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 4096.0))))).all().get();
+            // Every node's own metadata shows them (DescribeClientQuotas and DescribeConfigs answer locally); nodes
+            // apply the metadata log in order, so one that shows the quota shows the configs committed before it.
+            for (int port : client) {
+                try (Admin viaNode = TestBroker.admin("127.0.0.1:" + port)) {
+                    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> Map.of(bob,
+                            Map.of("producer_byte_rate", 4096.0)).equals(viaNode.describeClientQuotas(
+                            ClientQuotaFilter.all()).entities().get()));
+                }
+            }
+            ConfigEntry fetchers = viaNode2.describeConfigs(List.of(broker3)).all().get().get(broker3)
+                    .get("num.replica.fetchers");
+            assertEquals("4", fetchers.value());
+            assertEquals(ConfigEntry.ConfigSource.DYNAMIC_BROKER_CONFIG, fetchers.source());
+            ConfigResource broker2 = new ConfigResource(ConfigResource.Type.BROKER, "2");
+            ConfigEntry retention = viaNode2.describeConfigs(List.of(broker2)).all().get().get(broker2)
+                    .get("log.retention.bytes");
+            assertEquals("123456789", retention.value());
+            assertEquals(ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG, retention.source());
+            ConfigResource loggers2 = new ConfigResource(ConfigResource.Type.BROKER_LOGGER, "2");
+            assertEquals(ConfigEntry.ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG, viaNode1.describeConfigs(List.of(loggers2))
+                    .all().get().get(loggers2).get("root").source());
+        } finally {
             for (KafkaBroker b : brokers) b.close();
         }
     }
