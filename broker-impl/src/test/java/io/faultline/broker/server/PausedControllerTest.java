@@ -115,8 +115,11 @@ class PausedControllerTest {
             p.setProperty("controller.listener.names", "CONTROLLER");
             p.setProperty("inter.broker.listener.name", "PLAINTEXT");
             p.setProperty("controller.quorum.voters", voters.toString());
-            p.setProperty("broker.heartbeat.interval.ms", "200");
-            p.setProperty("broker.session.timeout.ms", "2000");
+            // A session of 5 s: still half the 10 s read timeout a heartbeat used to wait behind the stopped
+            // controller (the defect this test guards), and a dozen heartbeats of slack on a loaded machine, where
+            // 2 s fenced the running brokers in the handover (one run in a full suite at load 11-25).
+            p.setProperty("broker.heartbeat.interval.ms", "400");
+            p.setProperty("broker.session.timeout.ms", "5000");
             Path file = dir.resolve("n" + (i + 1) + ".properties");
             try (Writer w = Files.newBufferedWriter(file)) {
                 p.store(w, null);
