@@ -56,7 +56,6 @@ public final class ProduceApi {
         boolean anyError = false;
         Errors requestError = Errors.NONE;
         if (acks != 0 && acks != 1 && acks != -1) requestError = Errors.INVALID_REQUIRED_ACKS;
-        if (req.transactionalId() != null) requestError = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         for (ProduceRequestData.TopicProduceData td : req.topicData()) {
             Optional<TopicImage> topic = v >= FIRST_TOPIC_ID_VERSION ? ctx.metadata().image().topic(td.topicId())
                     : ctx.metadata().image().topic(td.name());
