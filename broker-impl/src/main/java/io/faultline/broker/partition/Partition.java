@@ -191,7 +191,7 @@ public final class Partition {
 
     /**
      * As {@link #appendAsLeader(MemoryRecords, Consumer)}; {@code fromCoordinator} for batches the broker writes
-     * itself (transactional offset commits carry a producer id and epoch but no sequence).
+     * itself (transactional offset commits carry the producer's id and epoch, but their sequence is not checked).
      */
     public AppendResult appendAsLeader(MemoryRecords records, Consumer<Runnable> deferred, boolean fromCoordinator) {
         AppendResult result = appendLocked(records, fromCoordinator);
@@ -230,7 +230,7 @@ public final class Partition {
                     throw new InvalidRecordException("a transactional batch needs a producer id");
                 }
                 if (!batch.hasProducerId()) continue;
-                if (fromCoordinator && batch.baseSequence() < 0) {
+                if (fromCoordinator) {
                     producers.checkMarker(batch.producerId(), batch.producerEpoch()); // epoch only: no sequence
                     continue;
                 }
