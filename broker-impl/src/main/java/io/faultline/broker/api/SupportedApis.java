@@ -22,7 +22,8 @@ public final class SupportedApis {
             ApiKeys.DELETE_GROUPS, ApiKeys.OFFSET_DELETE, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_LOG_DIRS,
             ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
             ApiKeys.ADD_PARTITIONS_TO_TXN, ApiKeys.ADD_OFFSETS_TO_TXN, ApiKeys.END_TXN, ApiKeys.TXN_OFFSET_COMMIT,
-            ApiKeys.WRITE_TXN_MARKERS);
+            ApiKeys.WRITE_TXN_MARKERS, ApiKeys.DESCRIBE_TRANSACTIONS, ApiKeys.LIST_TRANSACTIONS,
+            ApiKeys.DESCRIBE_PRODUCERS);
 
     /**
      * Transactions as kafka-clients 4.4 runs them without transaction.version 2 (KIP-890 part 2 is not served):

@@ -302,6 +302,13 @@ public final class Partition {
         }
     }
 
+    /** The producers this partition knows (DescribeProducers). */
+    public List<ProducerStateManager.ActiveProducer> activeProducers() {
+        synchronized (appendLock) {
+            return producers.activeProducers();
+        }
+    }
+
     /** Open transactions on this partition: producer id → first offset (DescribeProducers, tests). */
     public Map<Long, Long> openTransactions() {
         synchronized (appendLock) {

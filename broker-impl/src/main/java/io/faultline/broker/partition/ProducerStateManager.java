@@ -198,6 +198,21 @@ public final class ProducerStateManager {
         aborted.clear();
     }
 
+    /** A producer as DescribeProducers reports it (last sequence and timestamp -1 when it has no batch here). */
+    public record ActiveProducer(long producerId, short epoch, int lastSequence, long lastTimestamp,
+                                 long txnFirstOffset) {
+    }
+
+    public java.util.List<ActiveProducer> activeProducers() {
+        java.util.List<ActiveProducer> out = new java.util.ArrayList<>(producers.size());
+        producers.forEach((pid, e) -> {
+            BatchMetadata last = e.batches.peekLast();
+            out.add(new ActiveProducer(pid, e.epoch, last == null ? -1 : last.lastSeq(),
+                    last == null ? -1 : last.maxTimestamp(), e.txnFirstOffset));
+        });
+        return out;
+    }
+
     public int producerCount() {
         return producers.size();
     }

@@ -141,6 +141,10 @@ final class TxnWiring implements AutoCloseable {
                 .register(ApiKeys.END_TXN, txn::endTxn)
                 .register(ApiKeys.TXN_OFFSET_COMMIT, txn::txnOffsetCommit)
                 .register(ApiKeys.WRITE_TXN_MARKERS, txn::writeTxnMarkers);
+        io.faultline.broker.txn.TxnAdminApis admin = new io.faultline.broker.txn.TxnAdminApis(ctx, coordinator);
+        apis.register(ApiKeys.DESCRIBE_TRANSACTIONS, admin::describeTransactions)
+                .register(ApiKeys.LIST_TRANSACTIONS, admin::listTransactions)
+                .register(ApiKeys.DESCRIBE_PRODUCERS, admin::describeProducers);
     }
 
     /** FindCoordinator of key type TRANSACTION: the leader of the id's {@code __transaction_state} partition. */

@@ -295,6 +295,17 @@ class ApiVersionMatrixTest {
             return d;
         }, (v, r) -> Errors.forCode(((WriteTxnMarkersResponseData) r).markers().get(0).topics().get(0).partitions()
                 .get(0).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.DESCRIBE_TRANSACTIONS, (v, id) -> new DescribeTransactionsRequestData()
+                .setTransactionalIds(List.of("t")), (v, r) -> Errors.forCode(((DescribeTransactionsResponseData) r)
+                .transactionStates().get(0).errorCode()), Errors.NOT_COORDINATOR));
+        l.add(new Case(ApiKeys.LIST_TRANSACTIONS, (v, id) -> new ListTransactionsRequestData(),
+                (v, r) -> Errors.forCode(((ListTransactionsResponseData) r).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.DESCRIBE_PRODUCERS, (v, id) -> {
+            DescribeProducersRequestData d = new DescribeProducersRequestData();
+            d.topics().add(new DescribeProducersRequestData.TopicRequest().setName("mx").setPartitionIndexes(List.of(0)));
+            return d;
+        }, (v, r) -> Errors.forCode(((DescribeProducersResponseData) r).topics().get(0).partitions().get(0)
+                .errorCode()), Errors.NONE));
         return l;
     }
 }

@@ -108,6 +108,30 @@ class TransactionsTest {
     }
 
     @Test
+    void theTransactionsToolsApisDescribeAnOpenTransaction() throws Exception {
+        try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
+            TestBroker.createTopics(admin, new NewTopic(TP.topic(), 1, (short) 1));
+            try (KafkaProducer<String, String> p = txProducer(b.bootstrap(), "described", Map.of())) {
+                send(p); // nothing: the producer only has its id
+                p.beginTransaction();
+                send(p, "r0", "r1");
+                var described = admin.describeTransactions(List.of("described")).all().get().get("described");
+                assertEquals(org.apache.kafka.clients.admin.TransactionState.ONGOING, described.state());
+                assertEquals(Set.of(TP), described.topicPartitions());
+                var listed = admin.listTransactions().all().get();
+                assertEquals(List.of("described"), listed.stream().map(l -> l.transactionalId()).toList());
+                var producers = admin.describeProducers(List.of(TP)).partitionResult(TP).get().activeProducers();
+                assertEquals(1, producers.size());
+                assertEquals(java.util.OptionalLong.of(0), producers.get(0).currentTransactionStartOffset());
+                p.commitTransaction();
+                await().atMost(Duration.ofSeconds(30)).until(() -> admin.describeTransactions(List.of("described"))
+                        .all().get().get("described").state()
+                        == org.apache.kafka.clients.admin.TransactionState.COMPLETE_COMMIT);
+            }
+        }
+    }
+
+    @Test
     void aSecondProducerWithTheSameTransactionalIdFencesTheFirstAndAbortsItsTransaction() throws Exception {
         try (TestBroker b = TestBroker.start(dir); Admin admin = b.admin()) {
             TestBroker.createTopics(admin, new NewTopic(TP.topic(), 1, (short) 1));
