@@ -94,6 +94,15 @@ public final class ProduceApi {
                 }
                 try {
                     MemoryRecords records = inPlace(pd.records());
+                    if (req.transactionalId() == null) {
+                        // As Kafka: transactional records only from a producer that names its transactional id.
+                        for (var batch : records.batches()) {
+                            if (batch.isTransactional()) {
+                                throw new org.apache.kafka.common.errors.TransactionalIdAuthorizationException(
+                                        "transactional records without a transactional id");
+                            }
+                        }
+                    }
                     ctx.replicationLeader(tp).ifPresent(l -> l.checkEnoughReplicasForAppend(acks)); // min ISR
                     Partition.AppendResult res = appendWithDecodeMemory(partition.get(), records);
                     pr.setBaseOffset(res.firstOffset()).setLogAppendTimeMs(res.logAppendTime())

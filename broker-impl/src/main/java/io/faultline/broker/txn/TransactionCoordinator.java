@@ -296,7 +296,9 @@ public final class TransactionCoordinator implements AutoCloseable {
             Errors result = error;
             synchronized (this) {
                 e.pending = false;
-                if (result == Errors.NONE && loadedEpoch[tp.partition()] != coordEpoch) result = Errors.NOT_COORDINATOR;
+                if (result == Errors.NONE && (coordEpoch < 0 || loadedEpoch[tp.partition()] != coordEpoch)) {
+                    result = Errors.NOT_COORDINATOR; // the partition was unloaded or reloaded meanwhile
+                }
                 if (result == Errors.NONE) e.meta = next;
                 else if (e.meta == null) txns.remove(next.transactionalId(), e);
             }
