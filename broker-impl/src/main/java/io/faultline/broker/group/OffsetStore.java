@@ -254,6 +254,23 @@ public final class OffsetStore {
         }
     }
 
+    /**
+     * Whether a change of the group's offset of {@code tp} is undecided (in an open transaction) or not yet
+     * replicated: OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT then, as Kafka.
+     */
+    public boolean hasPendingCommit(String groupId, TopicPartition tp) {
+        int p = partitionFor(groupId);
+        Optional<Partition> part = partitions.get(offsetsPartition(groupId));
+        synchronized (partitionLocks[p]) {
+            part.ifPresent(x -> materialize(p, x)); // what the high watermark passed since is no longer pending
+            for (Map<String, Map<TopicPartition, CommittedOffset>> txn : openTxnOffsets.get(p).values()) {
+                if (txn.getOrDefault(groupId, Map.of()).containsKey(tp)) return true;
+            }
+            for (Pending q : pending.get(p)) if (q.group().equals(groupId) && q.changes().containsKey(tp)) return true;
+            return false;
+        }
+    }
+
     /** How many malformed records loads have skipped (each load counts what it skipped). */
     public long malformedRecords() {
         return malformedRecords.get();

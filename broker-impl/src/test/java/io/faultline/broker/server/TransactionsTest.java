@@ -161,6 +161,13 @@ class TransactionsTest {
                 send(p, "x");
                 p.sendOffsetsToTransaction(Map.of(TP, new OffsetAndMetadata(5)), group);
                 assertEquals(Map.of(), committedOffsets(admin), "not visible before the commit");
+                try (KafkaConsumer<String, String> stable = TestBroker.consumer(b.bootstrap(), Map.of(
+                        ConsumerConfig.GROUP_ID_CONFIG, "g", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"))) {
+                    // read_committed asks for stable offsets: the broker answers UNSTABLE_OFFSET_COMMIT while the
+                    // transaction is open and the client keeps asking until its deadline
+                    assertThrows(org.apache.kafka.common.errors.TimeoutException.class,
+                            () -> stable.committed(Set.of(TP), Duration.ofSeconds(2)));
+                }
                 p.commitTransaction();
                 await().atMost(Duration.ofSeconds(30)).until(() -> committedOffsets(admin).equals(Map.of(TP, 5L)));
 
