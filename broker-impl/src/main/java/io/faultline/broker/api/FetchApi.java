@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Fetch v4-v18 with full fetches only (session id 0): topic names up to v12, ids from v13. Consumers read up to
- * the high watermark, replicas up to the log end. A fetch waits in the fetch purgatory until minBytes are
+ * the high watermark (read_committed: the last stable offset, with the aborted transactions of the range), replicas
+ * up to the log end. A fetch waits in the fetch purgatory until minBytes are
  * available, an error occurs, or maxWaitMs passes.
  */
 public final class FetchApi {
@@ -74,7 +75,8 @@ public final class FetchApi {
             }
         }
         int maxBytes = req.maxBytes() <= 0 ? Integer.MAX_VALUE : req.maxBytes();
-        ReadPass first = readAll(targets, v, replicaId, maxBytes);
+        boolean readCommitted = req.isolationLevel() == 1;
+        ReadPass first = readAll(targets, v, replicaId, maxBytes, readCommitted);
         if (req.maxWaitMs() <= 0 || first.anyError() || first.bytes() >= req.minBytes() || targets.isEmpty()) {
             ctx.channel().sendResponse(r, first.response());
             return;
@@ -85,7 +87,7 @@ public final class FetchApi {
 
             @Override
             public boolean tryComplete() {
-                ReadPass pass = readAll(targets, v, replicaId, maxBytes);
+                ReadPass pass = readAll(targets, v, replicaId, maxBytes, readCommitted);
                 if (pass.anyError() || pass.bytes() >= req.minBytes()) {
                     ready = pass;
                     return forceComplete();
@@ -95,13 +97,13 @@ public final class FetchApi {
 
             @Override
             protected void onComplete() {
-                ReadPass pass = ready != null ? ready : readAll(targets, v, replicaId, maxBytes);
+                ReadPass pass = ready != null ? ready : readAll(targets, v, replicaId, maxBytes, readCommitted);
                 ctx.channel().sendResponse(r, pass.response());
             }
         }, keys);
     }
 
-    private ReadPass readAll(List<Target> targets, short v, int replicaId, int maxBytes) {
+    private ReadPass readAll(List<Target> targets, short v, int replicaId, int maxBytes, boolean readCommitted) {
         boolean consumer = replicaId < 0;
         FetchResponseData resp = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code())
                 .setSessionId(0);
@@ -135,7 +137,8 @@ public final class FetchApi {
             }
             Partition part = p.get();
             long hw = part.highWatermark();
-            pd.setHighWatermark(hw).setLastStableOffset(hw).setLogStartOffset(part.log().logStartOffset());
+            pd.setHighWatermark(hw).setLastStableOffset(part.lastStableOffset())
+                    .setLogStartOffset(part.log().logStartOffset());
             Optional<LeaderState> replicated = consumer ? Optional.empty() : ctx.replicationLeader(t.tp());
             if (replicated.isPresent()) {
                 // A follower: read up to the log end, diverging epoch, its progress recorded (HW, ISR).
@@ -149,10 +152,20 @@ public final class FetchApi {
             try {
                 int limit = Math.min(t.req().partitionMaxBytes(), remaining);
                 if (limit <= 0 && total > 0) continue; // response full: later partitions get nothing this time
+                long lso = part.lastStableOffset();
                 LogReadResult res = part.read(t.req().fetchOffset(), Math.max(limit, 1), consumer,
-                        t.req().currentLeaderEpoch());
+                        t.req().currentLeaderEpoch(), readCommitted);
                 pd.setRecords(res.records()).setHighWatermark(res.highWatermark())
-                        .setLastStableOffset(res.highWatermark()).setLogStartOffset(res.logStartOffset());
+                        .setLastStableOffset(Math.min(lso, res.highWatermark())).setLogStartOffset(res.logStartOffset());
+                if (consumer && readCommitted) {
+                    // The client drops the records of these transactions (their ABORT marker is in or after the data).
+                    List<FetchResponseData.AbortedTransaction> aborted = new ArrayList<>();
+                    for (var a : part.abortedTransactions(t.req().fetchOffset(), res.nextOffset())) {
+                        aborted.add(new FetchResponseData.AbortedTransaction().setProducerId(a.producerId())
+                                .setFirstOffset(a.firstOffset()));
+                    }
+                    pd.setAbortedTransactions(aborted);
+                }
                 int size = res.records().sizeInBytes();
                 total += size;
                 remaining -= size;

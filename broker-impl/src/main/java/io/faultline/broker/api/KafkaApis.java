@@ -29,6 +29,11 @@ public final class KafkaApis implements RequestDispatcher {
         return this;
     }
 
+    /** The registered handler of an API (null if none), for a wiring that extends it. */
+    public Consumer<Request> handler(ApiKeys api) {
+        return handlers.get(api);
+    }
+
     @Override
     public void handle(Request r) {
         Consumer<Request> h = handlers.get(r.apiKey());

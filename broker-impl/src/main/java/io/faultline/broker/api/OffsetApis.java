@@ -50,7 +50,7 @@ public final class OffsetApis {
                 try {
                     part.get().validateLeaderEpoch(p.currentLeaderEpoch());
                     part.get().requireLeader();
-                    lookup(part.get(), p.timestamp(), consumer, pr);
+                    lookup(part.get(), p.timestamp(), consumer, req.isolationLevel() == 1, pr);
                     if (r.version() < FIRST_LEADER_EPOCH_VERSION) pr.setLeaderEpoch(-1); // not in v1-v3
                 } catch (ApiException e) {
                     pr.setErrorCode(Errors.forException(e).code());
@@ -61,9 +61,10 @@ public final class OffsetApis {
         ctx.channel().sendResponse(r, resp);
     }
 
-    private static void lookup(Partition part, long timestamp, boolean consumer, ListOffsetsPartitionResponse pr) {
+    private static void lookup(Partition part, long timestamp, boolean consumer, boolean readCommitted,
+                               ListOffsetsPartitionResponse pr) {
         PartitionLog log = part.log();
-        long bound = consumer ? part.highWatermark() : log.logEndOffset();
+        long bound = !consumer ? log.logEndOffset() : readCommitted ? part.lastStableOffset() : part.highWatermark();
         if (timestamp == PartitionLog.LATEST_TIMESTAMP) {
             pr.setOffset(bound).setLeaderEpoch(part.leaderEpoch());
             return;

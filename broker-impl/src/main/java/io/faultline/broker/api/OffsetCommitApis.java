@@ -106,6 +106,9 @@ public final class OffsetCommitApis {
         }
     }
 
+    /** OffsetFetch v7 added require_stable (KIP-447). */
+    private static final short FIRST_REQUIRE_STABLE_VERSION = 7;
+
     private void answerFetch(Request r, Map<String, Errors> refused) {
         OffsetFetchRequestData req = r.data();
         short v = r.version();
@@ -119,7 +122,8 @@ public final class OffsetCommitApis {
                             .setPartitionIndexes(t.partitionIndexes()));
                 }
             }
-            OffsetFetchResponseData.OffsetFetchResponseGroup g = fetchGroup(req.groupId(), topics, false, refused);
+            OffsetFetchResponseData.OffsetFetchResponseGroup g = fetchGroup(req.groupId(), topics, false, refused,
+                    v >= FIRST_REQUIRE_STABLE_VERSION && req.requireStable());
             for (OffsetFetchResponseData.OffsetFetchResponseTopics t : g.topics()) {
                 OffsetFetchResponseData.OffsetFetchResponseTopic ot = new OffsetFetchResponseData.OffsetFetchResponseTopic()
                         .setName(t.name());
@@ -134,7 +138,8 @@ public final class OffsetCommitApis {
             resp.setErrorCode(g.errorCode());
         } else {
             for (OffsetFetchRequestData.OffsetFetchRequestGroup g : req.groups()) {
-                resp.groups().add(fetchGroup(g.groupId(), g.topics(), v >= FIRST_TOPIC_ID_VERSION, refused));
+                resp.groups().add(fetchGroup(g.groupId(), g.topics(), v >= FIRST_TOPIC_ID_VERSION, refused,
+                        req.requireStable()));
             }
         }
         ctx.channel().sendResponse(r, resp);
@@ -142,7 +147,7 @@ public final class OffsetCommitApis {
 
     private OffsetFetchResponseData.OffsetFetchResponseGroup fetchGroup(
             String groupId, List<OffsetFetchRequestData.OffsetFetchRequestTopics> topics, boolean byId,
-            Map<String, Errors> refused) {
+            Map<String, Errors> refused, boolean requireStable) {
         OffsetFetchResponseData.OffsetFetchResponseGroup out = new OffsetFetchResponseData.OffsetFetchResponseGroup()
                 .setGroupId(groupId).setErrorCode(Errors.NONE.code());
         if (refused.containsKey(groupId)) return out.setErrorCode(refused.get(groupId).code());
@@ -179,6 +184,9 @@ public final class OffsetCommitApis {
             for (int p : t.partitionIndexes()) {
                 if (name.isEmpty()) {
                     ot.partitions().add(partition(p, Optional.empty()).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()));
+                } else if (requireStable && store.hasPendingCommit(groupId, new TopicPartition(name.get(), p))) {
+                    // A read_committed consumer waits for a transaction's offsets rather than start from older ones.
+                    ot.partitions().add(partition(p, Optional.empty()).setErrorCode(Errors.UNSTABLE_OFFSET_COMMIT.code()));
                 } else {
                     ot.partitions().add(partition(p, store.fetch(groupId, new TopicPartition(name.get(), p))));
                 }

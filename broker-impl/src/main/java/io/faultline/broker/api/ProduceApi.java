@@ -56,7 +56,6 @@ public final class ProduceApi {
         boolean anyError = false;
         Errors requestError = Errors.NONE;
         if (acks != 0 && acks != 1 && acks != -1) requestError = Errors.INVALID_REQUIRED_ACKS;
-        if (req.transactionalId() != null) requestError = Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
         for (ProduceRequestData.TopicProduceData td : req.topicData()) {
             Optional<TopicImage> topic = v >= FIRST_TOPIC_ID_VERSION ? ctx.metadata().image().topic(td.topicId())
                     : ctx.metadata().image().topic(td.name());
@@ -95,6 +94,15 @@ public final class ProduceApi {
                 }
                 try {
                     MemoryRecords records = inPlace(pd.records());
+                    if (req.transactionalId() == null) {
+                        // As Kafka: transactional records only from a producer that names its transactional id.
+                        for (var batch : records.batches()) {
+                            if (batch.isTransactional()) {
+                                throw new org.apache.kafka.common.errors.TransactionalIdAuthorizationException(
+                                        "transactional records without a transactional id");
+                            }
+                        }
+                    }
                     ctx.replicationLeader(tp).ifPresent(l -> l.checkEnoughReplicasForAppend(acks)); // min ISR
                     Partition.AppendResult res = appendWithDecodeMemory(partition.get(), records);
                     pr.setBaseOffset(res.firstOffset()).setLogAppendTimeMs(res.logAppendTime())

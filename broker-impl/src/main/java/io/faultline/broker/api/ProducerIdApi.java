@@ -8,7 +8,8 @@ import org.apache.kafka.common.protocol.Errors;
 
 /**
  * InitProducerId v0-v5 for idempotent producers: a fresh, never reused producer id at epoch 0 (as Kafka does for
- * non-transactional producers, even when the request names its previous id). Transactions are not supported.
+ * non-transactional producers, even when the request names its previous id). A request with a transactional id
+ * goes to the transaction coordinator instead (server/TxnWiring); without one wired it is refused here.
  */
 public final class ProducerIdApi {
     private final BrokerContext ctx;

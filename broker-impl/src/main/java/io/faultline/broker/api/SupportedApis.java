@@ -21,8 +21,22 @@ public final class SupportedApis {
             ApiKeys.LIST_GROUPS,
             ApiKeys.DELETE_GROUPS, ApiKeys.OFFSET_DELETE, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_LOG_DIRS,
             ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
+<<<<<<< HEAD
             ApiKeys.DESCRIBE_CLIENT_QUOTAS, ApiKeys.ALTER_CLIENT_QUOTAS, ApiKeys.DESCRIBE_ACLS, ApiKeys.CREATE_ACLS,
             ApiKeys.DELETE_ACLS, ApiKeys.UPDATE_FEATURES, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
+=======
+            ApiKeys.ADD_PARTITIONS_TO_TXN, ApiKeys.ADD_OFFSETS_TO_TXN, ApiKeys.END_TXN, ApiKeys.TXN_OFFSET_COMMIT,
+            ApiKeys.WRITE_TXN_MARKERS, ApiKeys.DESCRIBE_TRANSACTIONS, ApiKeys.LIST_TRANSACTIONS,
+            ApiKeys.DESCRIBE_PRODUCERS);
+
+    /**
+     * Transactions as kafka-clients 4.4 runs them without transaction.version 2 (KIP-890 part 2 is not served):
+     * AddPartitionsToTxn v4+ is broker-to-broker verification, EndTxn v5 bumps the epoch per transaction,
+     * TxnOffsetCommit v5 needs part 2 and v6 addresses topics by id.
+     */
+    private static final java.util.Map<ApiKeys, Short> CAPPED = java.util.Map.of(
+            ApiKeys.ADD_PARTITIONS_TO_TXN, (short) 3, ApiKeys.END_TXN, (short) 4, ApiKeys.TXN_OFFSET_COMMIT, (short) 4);
+>>>>>>> txn
 
     private SupportedApis() {
     }
@@ -32,7 +46,7 @@ public final class SupportedApis {
     }
 
     public static short maxVersion(ApiKeys api) {
-        return api.latestVersion(false);
+        return CAPPED.getOrDefault(api, api.latestVersion(false));
     }
 
     public static Set<ApiKeys> implemented() {

@@ -66,6 +66,12 @@ public final class OffsetStore {
     /** Records of {@code __consumer_offsets} skipped by loads because they could not be parsed. */
     private final java.util.concurrent.atomic.AtomicLong malformedRecords = new java.util.concurrent.atomic.AtomicLong();
 
+    /**
+     * Per offsets partition, transactional offset commits not yet decided: producer id → group → offsets. A COMMIT
+     * marker queues them like ordinary commits (visible once replicated), an ABORT marker drops them (lock held).
+     */
+    private final List<Map<Long, Map<String, Map<TopicPartition, CommittedOffset>>>> openTxnOffsets = new ArrayList<>();
+
     /** Offset changes of one append, visible once the high watermark reaches {@code end}; a null value deletes. */
     private record Pending(long end, String group, Map<TopicPartition, CommittedOffset> changes) {
     }
@@ -80,6 +86,7 @@ public final class OffsetStore {
         this.loadEnd = new long[numPartitions];
         java.util.Arrays.fill(loadedEpoch, -1);
         for (int i = 0; i < numPartitions; i++) pending.add(new java.util.ArrayDeque<>());
+        for (int i = 0; i < numPartitions; i++) openTxnOffsets.add(new HashMap<>());
     }
 
     private Object lockFor(String groupId) {
@@ -114,6 +121,7 @@ public final class OffsetStore {
             // Forget what an earlier term left in memory: only the log says what is committed.
             offsets.keySet().removeIf(g -> partitionFor(g) == p);
             pending.get(p).clear();
+            openTxnOffsets.get(p).clear();
             loadedEpoch[p] = part.get().leaderEpoch();
             long offset = part.get().log().logStartOffset();
             long hw = part.get().highWatermark();
@@ -123,8 +131,21 @@ public final class OffsetStore {
             while (offset < end) {
                 LogReadResult r = part.get().log().read(offset, 1 << 20, end);
                 for (MutableRecordBatch b : r.records().batches()) {
+                    if (b.lastOffset() < offset) continue;
+                    if (b.isControlBatch()) {
+                        replayMarker(p, b, hw);
+                        continue;
+                    }
                     for (Record rec : b) {
                         if (rec.offset() < offset || !rec.hasKey()) continue;
+                        if (b.isTransactional()) {
+                            try {
+                                openTxnOffset(p, b.producerId(), rec.key(), rec.value());
+                            } catch (RuntimeException e) {
+                                skipped++;
+                            }
+                            continue;
+                        }
                         ByteBuffer value = rec.hasValue() ? rec.value() : null;
                         try {
                             if (rec.offset() < hw) apply(rec.key(), value);
@@ -152,6 +173,102 @@ public final class OffsetStore {
         for (String g : loadedGroups.keySet()) if (partitionFor(g) == p) groups.add(g);
         for (Pending q : pending.get(p)) groups.add(q.group());
         return groups;
+    }
+
+    /** A transactional offset commit read back from the log: held until its transaction's marker. */
+    private void openTxnOffset(int p, long producerId, ByteBuffer key, ByteBuffer value) {
+        ByteBuffer k = key.duplicate();
+        short kv = k.getShort();
+        if ((kv != 0 && kv != KEY_VERSION) || value == null) return;
+        String group = readString(k);
+        TopicPartition tp = new TopicPartition(readString(k), k.getInt());
+        ByteBuffer v = value.duplicate();
+        v.getShort();
+        openTxnOffsets.get(p).computeIfAbsent(producerId, x -> new HashMap<>())
+                .computeIfAbsent(group, x -> new HashMap<>())
+                .put(tp, new CommittedOffset(v.getLong(), v.getInt(), readString(v), v.getLong()));
+    }
+
+    /** A COMMIT/ABORT marker read back from the log decides that producer's open offset commits. */
+    private void replayMarker(int p, MutableRecordBatch b, long hw) {
+        for (Record rec : b) {
+            var type = org.apache.kafka.common.record.internal.ControlRecordType.parse(rec.key());
+            boolean commit = type == org.apache.kafka.common.record.internal.ControlRecordType.COMMIT;
+            if (!commit && type != org.apache.kafka.common.record.internal.ControlRecordType.ABORT) return;
+            Map<String, Map<TopicPartition, CommittedOffset>> decided = openTxnOffsets.get(p).remove(b.producerId());
+            if (!commit || decided == null) return;
+            long end = b.lastOffset() + 1;
+            decided.forEach((group, changes) -> {
+                if (end <= hw) show(group, changes);
+                else pending.get(p).add(new Pending(end, group, changes));
+            });
+            return;
+        }
+    }
+
+    /**
+     * TxnOffsetCommit: appends the offsets as a transactional batch of the producer (sequence 0, unchecked: the
+     * coordinator writes it, as Kafka's does) and holds them until the transaction's marker. Returns the offset the high watermark must reach
+     * for the append to be replicated.
+     *
+     * @throws org.apache.kafka.common.errors.ApiException if the append fails (e.g. a fenced producer epoch)
+     */
+    public long commitTransactional(String groupId, long producerId, short producerEpoch,
+                                    Map<TopicPartition, CommittedOffset> commits) {
+        Partition part = offsetsLeaderPartition(groupId);
+        List<SimpleRecord> records = new ArrayList<>();
+        long now = time.milliseconds();
+        commits.forEach((tp, c) -> records.add(new SimpleRecord(now, key(groupId, tp), value(c))));
+        int p = partitionFor(groupId);
+        List<Runnable> completions = new ArrayList<>(1);
+        try {
+            synchronized (lockFor(groupId)) {
+                Partition.AppendResult r = part.appendAsLeader(MemoryRecords.withTransactionalRecords(Compression.NONE,
+                        producerId, producerEpoch, 0, records.toArray(new SimpleRecord[0])), completions::add, true);
+                openTxnOffsets.get(p).computeIfAbsent(producerId, x -> new HashMap<>())
+                        .computeIfAbsent(groupId, x -> new HashMap<>()).putAll(commits);
+                return r.lastOffset() + 1;
+            }
+        } finally {
+            completeOutsideLocks(completions);
+        }
+    }
+
+    /**
+     * WriteTxnMarkers on an offsets partition: appends the marker and decides the producer's open offset commits in
+     * the same step (a commit shows them once the marker is replicated), so the view follows the log's order.
+     */
+    public Partition.AppendResult writeMarker(int p, long producerId, short producerEpoch, int coordinatorEpoch,
+                                              boolean commit, java.util.function.Consumer<Runnable> deferred) {
+        Partition part = partitions.get(new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, p)).orElseThrow(() ->
+                new org.apache.kafka.common.errors.NotLeaderOrFollowerException("offsets partition " + p + " not here"));
+        synchronized (partitionLocks[p]) {
+            Partition.AppendResult r = part.appendMarker(producerId, producerEpoch, coordinatorEpoch, commit,
+                    time.milliseconds(), deferred);
+            Map<String, Map<TopicPartition, CommittedOffset>> decided = openTxnOffsets.get(p).remove(producerId);
+            if (commit && decided != null) {
+                decided.forEach((group, changes) -> pending.get(p).add(new Pending(r.lastOffset() + 1, group, changes)));
+            }
+            materialize(p, part);
+            return r;
+        }
+    }
+
+    /**
+     * Whether a change of the group's offset of {@code tp} is undecided (in an open transaction) or not yet
+     * replicated: OffsetFetch with require_stable answers UNSTABLE_OFFSET_COMMIT then, as Kafka.
+     */
+    public boolean hasPendingCommit(String groupId, TopicPartition tp) {
+        int p = partitionFor(groupId);
+        Optional<Partition> part = partitions.get(offsetsPartition(groupId));
+        synchronized (partitionLocks[p]) {
+            part.ifPresent(x -> materialize(p, x)); // what the high watermark passed since is no longer pending
+            for (Map<String, Map<TopicPartition, CommittedOffset>> txn : openTxnOffsets.get(p).values()) {
+                if (txn.getOrDefault(groupId, Map.of()).containsKey(tp)) return true;
+            }
+            for (Pending q : pending.get(p)) if (q.group().equals(groupId) && q.changes().containsKey(tp)) return true;
+            return false;
+        }
     }
 
     /** How many malformed records loads have skipped (each load counts what it skipped). */

@@ -20,6 +20,8 @@ import org.apache.kafka.common.errors.FencedLeaderEpochException;
 import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.UnknownLeaderEpochException;
+import org.apache.kafka.common.record.internal.ControlRecordType;
+import org.apache.kafka.common.record.internal.EndTransactionMarker;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -52,6 +54,8 @@ public final class Partition {
      * still serves produce and consumer fetches in; -1 otherwise (always without the bug).
      */
     private volatile int zombieEpoch = -1;
+    /** First offset of the earliest open transaction, -1 when none (written under appendLock). */
+    private volatile long firstUnstableOffset = -1;
     /** Set when replication owns the high watermark: runs after each leader append instead of the single-node rule. */
     private volatile Runnable replicatedAfterAppend;
 
@@ -182,7 +186,15 @@ public final class Partition {
      * deadlocks — Kafka's rule: never complete delayed operations while holding a partition or store lock.
      */
     public AppendResult appendAsLeader(MemoryRecords records, Consumer<Runnable> deferred) {
-        AppendResult result = appendLocked(records);
+        return appendAsLeader(records, deferred, false);
+    }
+
+    /**
+     * As {@link #appendAsLeader(MemoryRecords, Consumer)}; {@code fromCoordinator} for batches the broker writes
+     * itself (transactional offset commits carry the producer's id and epoch, but their sequence is not checked).
+     */
+    public AppendResult appendAsLeader(MemoryRecords records, Consumer<Runnable> deferred, boolean fromCoordinator) {
+        AppendResult result = appendLocked(records, fromCoordinator);
         // Waiting produce/fetch operations are completed outside the append lock, as Kafka does.
         if (!result.duplicate()) deferred.accept(this::afterLeaderAppend);
         return result;
@@ -194,27 +206,34 @@ public final class Partition {
         wakeWaiters.accept(tp);
     }
 
-    private AppendResult appendLocked(MemoryRecords records) {
+    /** The leader epoch a leader append is stamped with; throws on a follower. */
+    private int appendEpoch() {
+        if (role instanceof PartitionRole.Leader leader) return leader.leaderEpoch();
+        if (zombieEpoch >= 0) return zombieEpoch; // seeded bug fenced-leader-serves
+        throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
+    }
+
+    private AppendResult appendLocked(MemoryRecords records, boolean fromCoordinator) {
         synchronized (appendLock) {
-            int appendEpoch;
-            if (role instanceof PartitionRole.Leader leader) {
-                appendEpoch = leader.leaderEpoch();
-            } else if (zombieEpoch >= 0) {
-                appendEpoch = zombieEpoch; // seeded bug fenced-leader-serves
-            } else {
-                throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
-            }
+            int appendEpoch = appendEpoch();
             Map<Long, Integer> pendingLastSeq = new HashMap<>();
             for (MutableRecordBatch batch : records.batches()) {
                 if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
                     throw new InvalidRecordException("only magic v2 batches are accepted, got v" + batch.magic());
                 }
                 if (!batch.isValid()) throw new CorruptRecordException("batch CRC mismatch in " + tp);
-                if (batch.isTransactional() || batch.isControlBatch()) {
-                    // No transaction coordinator: transactional data could never be committed or aborted.
-                    throw new InvalidRecordException("transactional and control batches are not supported");
+                if (batch.isControlBatch()) {
+                    // Only the transaction coordinator ends transactions (WriteTxnMarkers → appendMarker).
+                    throw new InvalidRecordException("clients may not send control batches");
+                }
+                if (batch.isTransactional() && !batch.hasProducerId()) {
+                    throw new InvalidRecordException("a transactional batch needs a producer id");
                 }
                 if (!batch.hasProducerId()) continue;
+                if (fromCoordinator) {
+                    producers.checkMarker(batch.producerId(), batch.producerEpoch()); // epoch only: no sequence
+                    continue;
+                }
                 long pid = batch.producerId();
                 Integer pending = pendingLastSeq.get(pid);
                 if (pending != null) {
@@ -231,12 +250,69 @@ public final class Partition {
                 }
                 pendingLastSeq.put(pid, batch.lastSequence());
             }
-            LogAppendInfo info = log.appendAsLeader(records, appendEpoch);
+            LogAppendInfo info = log.appendAsLeader(records, appendEpoch, fromCoordinator);
             // The storage engine rewrote base offsets in place: record the producer state with real offsets.
             for (MutableRecordBatch batch : records.batches()) recordProducerBatch(batch);
             maybeIncrementHighWatermark();
             return new AppendResult(info.firstOffset(), info.lastOffset(), info.logAppendTime(),
                     info.logStartOffset(), false);
+        }
+    }
+
+    /**
+     * Appends a COMMIT or ABORT marker for {@code producerId} (WriteTxnMarkers, leader only): it ends the producer's
+     * open transaction here, and an aborted one enters the aborted-transaction index. The high-watermark move and
+     * the wake-up of waiting operations go to {@code deferred}, as for other leader appends.
+     *
+     * @throws org.apache.kafka.common.errors.InvalidProducerEpochException if the epoch is older than the producer's
+     */
+    public AppendResult appendMarker(long producerId, short producerEpoch, int coordinatorEpoch, boolean commit,
+                                     long timestamp, Consumer<Runnable> deferred) {
+        AppendResult result;
+        synchronized (appendLock) {
+            int appendEpoch = appendEpoch();
+            producers.checkMarker(producerId, producerEpoch);
+            MemoryRecords marker = MemoryRecords.withEndTransactionMarker(timestamp, producerId, producerEpoch,
+                    new EndTransactionMarker(commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT,
+                            coordinatorEpoch));
+            LogAppendInfo info = log.appendAsLeader(marker, appendEpoch, true);
+            for (MutableRecordBatch batch : marker.batches()) recordProducerBatch(batch);
+            maybeIncrementHighWatermark();
+            result = new AppendResult(info.firstOffset(), info.lastOffset(), info.logAppendTime(),
+                    info.logStartOffset(), false);
+        }
+        deferred.accept(this::afterLeaderAppend);
+        return result;
+    }
+
+    /**
+     * The last stable offset: the high watermark, or the first offset of the earliest open transaction if that is
+     * lower. read_committed consumers read below it only.
+     */
+    public long lastStableOffset() {
+        long hw = log.highWatermark();
+        long unstable = firstUnstableOffset;
+        return unstable < 0 ? hw : Math.min(hw, unstable);
+    }
+
+    /** The aborted transactions a read_committed fetch of [{@code fetchOffset}, {@code upperBound}) must skip. */
+    public List<ProducerStateManager.AbortedTxn> abortedTransactions(long fetchOffset, long upperBound) {
+        synchronized (appendLock) {
+            return producers.abortedTransactions(fetchOffset, upperBound);
+        }
+    }
+
+    /** The producers this partition knows (DescribeProducers). */
+    public List<ProducerStateManager.ActiveProducer> activeProducers() {
+        synchronized (appendLock) {
+            return producers.activeProducers();
+        }
+    }
+
+    /** Open transactions on this partition: producer id → first offset (DescribeProducers, tests). */
+    public Map<Long, Long> openTransactions() {
+        synchronized (appendLock) {
+            return producers.openTransactions();
         }
     }
 
@@ -301,6 +377,12 @@ public final class Partition {
      * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException outside the log
      */
     public LogReadResult read(long fetchOffset, int maxBytes, boolean consumer, int currentLeaderEpoch) {
+        return read(fetchOffset, maxBytes, consumer, currentLeaderEpoch, false);
+    }
+
+    /** As {@link #read(long, int, boolean, int)}; a read_committed consumer reads only below the last stable offset. */
+    public LogReadResult read(long fetchOffset, int maxBytes, boolean consumer, int currentLeaderEpoch,
+                              boolean readCommitted) {
         PartitionRole r = role;
         // Seeded bug fenced-leader-serves: a consumer still on the old epoch is served as if it were current.
         boolean zombie = !(r instanceof PartitionRole.Leader) && consumer && zombieEpoch >= 0;
@@ -310,7 +392,9 @@ public final class Partition {
         }
         // Seeded bug read-past-hw: consumers see records no follower may have yet.
         boolean boundedByHw = consumer && !bugs.on(SeededBug.READ_PAST_HW);
-        return log.read(fetchOffset, maxBytes, boundedByHw ? log.highWatermark() : Long.MAX_VALUE);
+        long bound = boundedByHw ? log.highWatermark() : Long.MAX_VALUE;
+        if (consumer && readCommitted) bound = Math.min(bound, lastStableOffset());
+        return log.read(fetchOffset, maxBytes, bound);
     }
 
     /** Leader-only requests (ListOffsets, OffsetForLeaderEpoch) from clients are refused by followers. */
@@ -356,9 +440,25 @@ public final class Partition {
     private void recordProducerBatch(RecordBatch batch) {
         if (!batch.hasProducerId()) return;
         producerStateDirty = true;
-        producers.update(batch.producerId(), batch.producerEpoch(), new ProducerStateManager.BatchMetadata(
-                batch.baseSequence(), batch.lastSequence(), batch.baseOffset(), batch.lastOffset(),
-                batch.maxTimestamp()));
+        if (batch.isControlBatch()) {
+            ControlRecordType type = controlType(batch);
+            if (type == ControlRecordType.COMMIT || type == ControlRecordType.ABORT) {
+                producers.endTransaction(batch.producerId(), batch.producerEpoch(), batch.baseOffset(),
+                        type == ControlRecordType.COMMIT);
+            }
+        } else {
+            producers.update(batch.producerId(), batch.producerEpoch(), new ProducerStateManager.BatchMetadata(
+                    batch.baseSequence(), batch.lastSequence(), batch.baseOffset(), batch.lastOffset(),
+                    batch.maxTimestamp()), batch.isTransactional());
+        }
+        firstUnstableOffset = producers.firstUnstableOffset().orElse(-1);
+    }
+
+    private static ControlRecordType controlType(RecordBatch batch) {
+        for (org.apache.kafka.common.record.internal.Record r : batch) {
+            return r.hasKey() ? ControlRecordType.parse(r.key()) : ControlRecordType.UNKNOWN;
+        }
+        return ControlRecordType.UNKNOWN;
     }
 
     /**
@@ -367,11 +467,12 @@ public final class Partition {
      */
     void snapshotProducerStateIfChanged() {
         if (snapshots == null) return;
-        List<ProducerStateManager.ProducerSnapshot> state;
+        ProducerStateManager.StateSnapshot state;
         long offset;
         synchronized (appendLock) {
             if (!producerStateDirty) return;
             producerStateDirty = false;
+            producers.pruneAbortedBelow(log.logStartOffset());
             state = producers.snapshot();
             offset = log.logEndOffset();
         }
@@ -385,10 +486,11 @@ public final class Partition {
         Optional<ProducerStateSnapshots.Snapshot> snap = snapshots == null ? Optional.empty()
                 : snapshots.read(tp, topicId, log.logEndOffset());
         if (snap.isPresent()) {
-            producers.restore(snap.get().producers());
+            producers.restore(snap.get().state());
             offset = Math.max(offset, snap.get().offset());
         }
         replayProducerState(offset);
+        firstUnstableOffset = producers.firstUnstableOffset().orElse(-1);
     }
 
     /** Replays the batch headers of the log from {@code offset} into the producer state. */

@@ -1,7 +1,9 @@
 package io.faultline.broker.partition;
 
 import io.faultline.broker.partition.ProducerStateManager.BatchMetadata;
+import io.faultline.broker.partition.ProducerStateManager.AbortedTxn;
 import io.faultline.broker.partition.ProducerStateManager.ProducerSnapshot;
+import io.faultline.broker.partition.ProducerStateManager.StateSnapshot;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -27,10 +29,11 @@ import org.slf4j.LoggerFactory;
  */
 final class ProducerStateSnapshots {
     private static final Logger log = LoggerFactory.getLogger(ProducerStateSnapshots.class);
-    private static final int MAGIC = 0x0FA17001;
+    /** Format 2 adds open transactions and the aborted-transaction index; a format-1 file is rebuilt from the log. */
+    private static final int MAGIC = 0x0FA17002;
 
     /** A loaded snapshot: the state of every producer in the log below {@code offset}. */
-    record Snapshot(long offset, List<ProducerSnapshot> producers) {
+    record Snapshot(long offset, StateSnapshot state) {
     }
 
     private final Path dir;
@@ -43,7 +46,8 @@ final class ProducerStateSnapshots {
         return dir.resolve(tp.topic() + "-" + tp.partition() + ".snapshot");
     }
 
-    void write(TopicPartition tp, Uuid topicId, long offset, List<ProducerSnapshot> producers) {
+    void write(TopicPartition tp, Uuid topicId, long offset, StateSnapshot state) {
+        List<ProducerSnapshot> producers = state.producers();
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
@@ -55,6 +59,7 @@ final class ProducerStateSnapshots {
             for (ProducerSnapshot p : producers) {
                 out.writeLong(p.producerId());
                 out.writeShort(p.epoch());
+                out.writeLong(p.txnFirstOffset());
                 out.writeInt(p.batches().size());
                 for (BatchMetadata b : p.batches()) {
                     out.writeInt(b.firstSeq());
@@ -63,6 +68,12 @@ final class ProducerStateSnapshots {
                     out.writeLong(b.lastOffset());
                     out.writeLong(b.maxTimestamp());
                 }
+            }
+            out.writeInt(state.aborted().size());
+            for (AbortedTxn a : state.aborted()) {
+                out.writeLong(a.producerId());
+                out.writeLong(a.firstOffset());
+                out.writeLong(a.lastOffset());
             }
             CRC32C crc = new CRC32C();
             crc.update(bytes.toByteArray());
@@ -96,14 +107,18 @@ final class ProducerStateSnapshots {
             for (int i = 0; i < n; i++) {
                 long pid = buf.getLong();
                 short epoch = buf.getShort();
+                long txnFirstOffset = buf.getLong();
                 int batches = buf.getInt();
                 List<BatchMetadata> bs = new ArrayList<>(batches);
                 for (int j = 0; j < batches; j++) {
                     bs.add(new BatchMetadata(buf.getInt(), buf.getInt(), buf.getLong(), buf.getLong(), buf.getLong()));
                 }
-                producers.add(new ProducerSnapshot(pid, epoch, bs));
+                producers.add(new ProducerSnapshot(pid, epoch, txnFirstOffset, bs));
             }
-            return Optional.of(new Snapshot(offset, producers));
+            int abortedCount = buf.getInt();
+            List<AbortedTxn> aborted = new ArrayList<>(abortedCount);
+            for (int i = 0; i < abortedCount; i++) aborted.add(new AbortedTxn(buf.getLong(), buf.getLong(), buf.getLong()));
+            return Optional.of(new Snapshot(offset, new StateSnapshot(producers, aborted)));
         } catch (IOException | RuntimeException e) {
             return discard(tp, "unreadable (" + e + ")");
         }

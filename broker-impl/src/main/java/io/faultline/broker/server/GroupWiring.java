@@ -57,6 +57,11 @@ final class GroupWiring implements AutoCloseable {
         loaded = true;
     }
 
+    /** The committed-offsets store (transactional offset commits and their markers go through it). */
+    OffsetStore store() {
+        return store;
+    }
+
     /** Records of {@code __consumer_offsets} the loads skipped as malformed. */
     long malformedRecords() {
         return store.malformedRecords();

@@ -71,6 +71,7 @@ public final class KafkaBroker implements AutoCloseable {
     private NodeMetadata metadata;
     private BrokerLifecycle lifecycle;
     private GroupWiring groups;
+    private TxnWiring txns;
     private BrokerContext context;
     private Scheduler.Cancellable maintenanceTask;
     /** One budget for request bytes of every listener, and for the memory produce validation needs. */
@@ -166,9 +167,11 @@ public final class KafkaBroker implements AutoCloseable {
             if (context == null) {
                 context = ctx;
                 groups = new GroupWiring(ctx);
+                txns = new TxnWiring(ctx, groups.store(), ids);
             }
             KafkaApis apis = apis(ctx, ids);
             groups.register(ctx, apis);
+            txns.register(ctx, apis);
             startHandlers(config.numIoThreads(), e.getValue(), apis);
         }
         if (controllerRequests != null) startHandlers(2, controllerRequests, new ControllerApis(controllerRequests, controller));
@@ -189,6 +192,7 @@ public final class KafkaBroker implements AutoCloseable {
         awaitUnfenced(stages);
         groups.load();
         groups.ensureOffsetsTopic();
+        txns.start();
         stages.done("loading the group coordinator state", "offsets partitions led here");
         if (config.cluster().standalone()) {
             // Alone, this node creates it now, so the first FindCoordinator already finds a coordinator.
@@ -408,6 +412,7 @@ public final class KafkaBroker implements AutoCloseable {
                 log.warn("Error closing {}: {}", c, e.toString());
             }
         }
+        if (txns != null) txns.close();
         if (groups != null) groups.close();
         if (replication != null) replication.close();
         if (partitions != null) partitions.close();

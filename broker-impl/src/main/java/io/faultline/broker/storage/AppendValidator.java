@@ -27,14 +27,14 @@ final class AppendValidator {
     }
 
     static ValidatedAppend validateForLeader(MemoryRecords records, long nextOffset, int leaderEpoch, LogConfig cfg,
-                                             long now, TopicPartition tp) {
+                                             long now, TopicPartition tp, boolean fromCoordinator) {
         long next = nextOffset;
         int bytes = 0;
         int count = 0;
         ByteBuffer buf = records.buffer();
         for (MutableRecordBatch batch : RecordBatchAdapter.batches(records)) {
             var summary = RecordBatchAdapter.validateForLeader(batch, buf, buf.position() + bytes,
-                    cfg.maxMessageBytes());
+                    cfg.maxMessageBytes(), fromCoordinator);
             if (cfg.compact() && !summary.allKeyed()) {
                 throw new InvalidRecordException("compacted topic " + tp + " requires keys");
             }

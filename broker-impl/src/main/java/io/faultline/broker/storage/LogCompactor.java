@@ -66,19 +66,42 @@ final class LogCompactor {
         return removed;
     }
 
-    /** Key → offset of its latest record in the given segments. */
+    /**
+     * Key → offset of its latest record in the given segments. Records of a transaction count only once its COMMIT
+     * marker is among them: an aborted (or still open) transaction's record must not make an older committed value
+     * of its key look superseded. Such records themselves are kept; readers skip the aborted ones.
+     */
     static Map<ByteBuffer, Long> buildOffsetMap(List<LogSegment> segments) {
         Map<ByteBuffer, Long> latest = new HashMap<>();
+        Map<Long, List<Map.Entry<ByteBuffer, Long>>> undecided = new HashMap<>();
         for (LogSegment seg : segments) {
             MemoryRecords records = MemoryRecords.readableRecords(seg.readAll());
             for (MutableRecordBatch batch : records.batches()) {
-                if (batch.isControlBatch()) continue;
+                if (batch.isControlBatch()) {
+                    List<Map.Entry<ByteBuffer, Long>> txn = undecided.remove(batch.producerId());
+                    if (txn != null && isCommit(batch)) txn.forEach(e -> latest.merge(e.getKey(), e.getValue(), Math::max));
+                    continue;
+                }
                 for (Record r : batch) {
-                    if (r.hasKey()) latest.put(copy(r.key()), r.offset());
+                    if (!r.hasKey()) continue;
+                    if (batch.isTransactional()) {
+                        undecided.computeIfAbsent(batch.producerId(), x -> new java.util.ArrayList<>())
+                                .add(Map.entry(copy(r.key()), r.offset()));
+                    } else {
+                        latest.merge(copy(r.key()), r.offset(), Math::max);
+                    }
                 }
             }
         }
         return latest;
+    }
+
+    private static boolean isCommit(RecordBatch batch) {
+        for (Record r : batch) {
+            return r.hasKey() && org.apache.kafka.common.record.internal.ControlRecordType.parse(r.key())
+                    == org.apache.kafka.common.record.internal.ControlRecordType.COMMIT;
+        }
+        return false;
     }
 
     /**

@@ -132,13 +132,23 @@ public final class PartitionLog implements Closeable {
      * The buffer of {@code records} is modified in place. Only magic v2 batches are accepted.
      */
     public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch) {
+        return appendAsLeader(records, leaderEpoch, false);
+    }
+
+    /**
+     * As {@link #appendAsLeader(MemoryRecords, int)}; {@code fromCoordinator} marks batches the broker wrote itself
+     * (transaction markers, transactional offset commits): control batches and producer batches without a sequence
+     * are allowed there, never from a client.
+     */
+    public LogAppendInfo appendAsLeader(MemoryRecords records, int leaderEpoch, boolean fromCoordinator) {
         if (leaderEpoch < 0) throw new IllegalArgumentException("leader epoch must be >= 0: " + leaderEpoch);
         writer.lock();
         try {
             ensureOpen();
             LogConfig cfg = config;
             long now = clock.milliseconds();
-            var validated = AppendValidator.validateForLeader(records, logEndOffset, leaderEpoch, cfg, now, topicPartition);
+            var validated = AppendValidator.validateForLeader(records, logEndOffset, leaderEpoch, cfg, now, topicPartition,
+                    fromCoordinator);
             List<BatchHeader> headers = validated.headers();
             if (!headers.isEmpty()) epochCache.assign(leaderEpoch, headers.get(0).baseOffset());
             long appendTime = cfg.timestampType() == org.apache.kafka.common.record.TimestampType.LOG_APPEND_TIME ? now : -1;

@@ -131,7 +131,7 @@ final class RecordBatchAdapter {
      * @return what the record scan found
      */
     static BatchScanner.Summary validateForLeader(MutableRecordBatch batch, ByteBuffer buf, int pos,
-                                                  int maxMessageBytes) {
+                                                  int maxMessageBytes, boolean fromCoordinator) {
         if (batch.magic() != MAGIC_V2) {
             throw new InvalidRecordException("only magic v2 batches are supported, got " + batch.magic());
         }
@@ -149,10 +149,10 @@ final class RecordBatchAdapter {
             throw new InvalidRecordException("inconsistent batch: count " + count + ", offset range "
                     + countFromOffsets);
         }
-        if (batch.isControlBatch()) {
+        if (batch.isControlBatch() && !fromCoordinator) {
             throw new InvalidRecordException("clients may not send control batches");
         }
-        if (batch.hasProducerId() && batch.baseSequence() < 0) {
+        if (batch.hasProducerId() && batch.baseSequence() < 0 && !fromCoordinator) {
             throw new InvalidRecordException("invalid sequence " + batch.baseSequence() + " with producer id "
                     + batch.producerId());
         }

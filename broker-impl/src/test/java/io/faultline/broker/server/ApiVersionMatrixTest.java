@@ -260,7 +260,56 @@ class ApiVersionMatrixTest {
             return d;
         }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.AlterConfigsResponseData) r).responses().get(0)
                 .errorCode()), Errors.NONE));
+<<<<<<< HEAD
         addAdminCases(l);
+=======
+        // Transactions: no __transaction_state exists here, so the coordinator APIs answer NOT_COORDINATOR; the
+        // group coordinator takes a transactional offset commit, and any leader a marker.
+        l.add(new Case(ApiKeys.ADD_PARTITIONS_TO_TXN, (v, id) -> {
+            AddPartitionsToTxnRequestData d = new AddPartitionsToTxnRequestData().setV3AndBelowTransactionalId("t")
+                    .setV3AndBelowProducerId(1).setV3AndBelowProducerEpoch((short) 0);
+            d.v3AndBelowTopics().add(new AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic().setName("mx")
+                    .setPartitions(List.of(0)));
+            return d;
+        }, (v, r) -> Errors.forCode(((AddPartitionsToTxnResponseData) r).resultsByTopicV3AndBelow().find("mx")
+                .resultsByPartition().find(0).partitionErrorCode()), Errors.NOT_COORDINATOR));
+        l.add(new Case(ApiKeys.ADD_OFFSETS_TO_TXN, (v, id) -> new AddOffsetsToTxnRequestData().setTransactionalId("t")
+                .setProducerId(1).setProducerEpoch((short) 0).setGroupId("g"),
+                (v, r) -> Errors.forCode(((AddOffsetsToTxnResponseData) r).errorCode()), Errors.NOT_COORDINATOR));
+        l.add(new Case(ApiKeys.END_TXN, (v, id) -> new EndTxnRequestData().setTransactionalId("t").setProducerId(1)
+                .setProducerEpoch((short) 0).setCommitted(true),
+                (v, r) -> Errors.forCode(((EndTxnResponseData) r).errorCode()), Errors.NOT_COORDINATOR));
+        l.add(new Case(ApiKeys.TXN_OFFSET_COMMIT, (v, id) -> {
+            TxnOffsetCommitRequestData d = new TxnOffsetCommitRequestData().setTransactionalId("t").setGroupId("g")
+                    .setProducerId(1).setProducerEpoch((short) 0);
+            d.topics().add(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic().setName("mx").setPartitions(
+                    List.of(new TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition().setPartitionIndex(0)
+                            .setCommittedOffset(1))));
+            return d;
+        }, (v, r) -> Errors.forCode(((TxnOffsetCommitResponseData) r).topics().get(0).partitions().get(0).errorCode()),
+                Errors.NONE));
+        l.add(new Case(ApiKeys.WRITE_TXN_MARKERS, (v, id) -> {
+            WriteTxnMarkersRequestData d = new WriteTxnMarkersRequestData();
+            WriteTxnMarkersRequestData.WritableTxnMarker m = new WriteTxnMarkersRequestData.WritableTxnMarker()
+                    .setProducerId(99).setProducerEpoch((short) 0).setTransactionResult(false).setCoordinatorEpoch(0);
+            m.topics().add(new WriteTxnMarkersRequestData.WritableTxnMarkerTopic().setName("mx")
+                    .setPartitionIndexes(List.of(0)));
+            d.markers().add(m);
+            return d;
+        }, (v, r) -> Errors.forCode(((WriteTxnMarkersResponseData) r).markers().get(0).topics().get(0).partitions()
+                .get(0).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.DESCRIBE_TRANSACTIONS, (v, id) -> new DescribeTransactionsRequestData()
+                .setTransactionalIds(List.of("t")), (v, r) -> Errors.forCode(((DescribeTransactionsResponseData) r)
+                .transactionStates().get(0).errorCode()), Errors.NOT_COORDINATOR));
+        l.add(new Case(ApiKeys.LIST_TRANSACTIONS, (v, id) -> new ListTransactionsRequestData(),
+                (v, r) -> Errors.forCode(((ListTransactionsResponseData) r).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.DESCRIBE_PRODUCERS, (v, id) -> {
+            DescribeProducersRequestData d = new DescribeProducersRequestData();
+            d.topics().add(new DescribeProducersRequestData.TopicRequest().setName("mx").setPartitionIndexes(List.of(0)));
+            return d;
+        }, (v, r) -> Errors.forCode(((DescribeProducersResponseData) r).topics().get(0).partitions().get(0)
+                .errorCode()), Errors.NONE));
+>>>>>>> txn
         return l;
     }
 

@@ -62,7 +62,8 @@ class ProduceValidationTest {
 
                 MemoryRecords txn = MemoryRecords.withTransactionalRecords(Compression.NONE, 77L, (short) 0, 0,
                         new SimpleRecord("t".getBytes()));
-                assertEquals(Errors.INVALID_RECORD.code(), produce(c, id, (short) 1, txn).errorCode(), "transactional");
+                assertEquals(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code(), produce(c, id, (short) 1, txn)
+                        .errorCode(), "transactional records in a request without a transactional id, as Kafka");
 
                 assertEquals(Errors.INVALID_REQUIRED_ACKS.code(), produce(c, id, (short) 2, valid(10)).errorCode());
                 assertEquals(Errors.UNKNOWN_TOPIC_ID.code(), produce(c, Uuid.randomUuid(), (short) 1, valid(10))

@@ -1,0 +1,189 @@
+package io.faultline.broker.server;
+
+import io.faultline.broker.api.BrokerContext;
+import io.faultline.broker.api.KafkaApis;
+import io.faultline.broker.group.OffsetStore;
+import io.faultline.broker.metadata.Endpoint;
+import io.faultline.broker.metadata.PartitionRegistration;
+import io.faultline.broker.network.Request;
+import io.faultline.broker.partition.ProducerIdManager;
+import io.faultline.broker.replication.BlockingKafkaClient;
+import io.faultline.broker.txn.MarkerAppender;
+import io.faultline.broker.txn.TransactionCoordinator;
+import io.faultline.broker.txn.TransactionStateTopic;
+import io.faultline.broker.txn.TxnApis;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData;
+import org.apache.kafka.common.message.InitProducerIdRequestData;
+import org.apache.kafka.common.message.WriteTxnMarkersRequestData;
+import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
+import org.apache.kafka.common.protocol.ApiKeys;
+import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The transaction coordinator of this node, the marker writer every broker has, and their APIs. Markers for
+ * partitions this node leads are appended directly; others go to their leader as WriteTxnMarkers over the
+ * inter-broker listener, one blocking connection per broker on a sender thread.
+ */
+final class TxnWiring implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(TxnWiring.class);
+    private static final byte KEY_TYPE_TRANSACTION = 1;
+    private static final int MARKER_SOCKET_TIMEOUT_MS = 30_000;
+
+    private final BrokerContext base;
+    private final OffsetStore offsets;
+    private final TransactionStateTopic topic;
+    private final MarkerAppender markers;
+    private final TransactionCoordinator coordinator;
+    private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "txn-marker-sender");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<Integer, BlockingKafkaClient> clients = new HashMap<>(); // used on the sender thread only
+
+    TxnWiring(BrokerContext base, OffsetStore offsets, ProducerIdManager ids) {
+        this.base = base;
+        this.offsets = offsets;
+        this.topic = new TransactionStateTopic(base);
+        this.markers = new MarkerAppender(base.partitions(), base::replicationLeader, offsets, base.time());
+        this.coordinator = new TransactionCoordinator(base.partitions(), base::replicationLeader, topic, ids,
+                base.time(), this::leaderOf, this::sendMarkers);
+    }
+
+    void start() {
+        coordinator.start();
+    }
+
+    private Optional<Integer> leaderOf(TopicPartition tp) {
+        return base.partitions().image().topic(tp.topic()).map(t -> t.partition(tp.partition()))
+                .map(p -> p.hasLeader() ? p.leader() : -1);
+    }
+
+    private CompletableFuture<Map<TopicPartition, Errors>> sendMarkers(int leader, long pid, short epoch,
+                                                                        int coordEpoch, boolean commit,
+                                                                        List<TopicPartition> tps) {
+        CompletableFuture<Map<TopicPartition, Errors>> f = new CompletableFuture<>();
+        if (leader == base.nodeId()) {
+            markers.write(pid, epoch, coordEpoch, commit, tps, f::complete);
+            return f;
+        }
+        WriteTxnMarkersRequestData.WritableTxnMarker m = new WriteTxnMarkersRequestData.WritableTxnMarker()
+                .setProducerId(pid).setProducerEpoch(epoch).setCoordinatorEpoch(coordEpoch).setTransactionResult(commit);
+        Map<String, WriteTxnMarkersRequestData.WritableTxnMarkerTopic> byTopic = new HashMap<>();
+        for (TopicPartition tp : tps) {
+            byTopic.computeIfAbsent(tp.topic(), n -> {
+                var t = new WriteTxnMarkersRequestData.WritableTxnMarkerTopic().setName(n);
+                m.topics().add(t);
+                return t;
+            }).partitionIndexes().add(tp.partition());
+        }
+        WriteTxnMarkersRequestData req = new WriteTxnMarkersRequestData();
+        req.markers().add(m);
+        try {
+            sender.execute(() -> {
+                try {
+                    WriteTxnMarkersResponseData resp = (WriteTxnMarkersResponseData) client(leader)
+                            .send(ApiKeys.WRITE_TXN_MARKERS, (short) 1, req);
+                    Map<TopicPartition, Errors> out = new HashMap<>();
+                    resp.markers().forEach(r -> r.topics().forEach(t -> t.partitions().forEach(p ->
+                            out.put(new TopicPartition(t.name(), p.partitionIndex()), Errors.forCode(p.errorCode())))));
+                    f.complete(out);
+                } catch (IOException | RuntimeException e) {
+                    BlockingKafkaClient c = clients.remove(leader); // the broker may be back at another address
+                    if (c != null) c.close();
+                    log.debug("WriteTxnMarkers to broker {} failed: {}", leader, e.toString());
+                    f.complete(Map.of());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            f.complete(Map.of());
+        }
+        return f;
+    }
+
+    private BlockingKafkaClient client(int nodeId) throws IOException {
+        BlockingKafkaClient c = clients.get(nodeId);
+        if (c != null) return c;
+        String listener = base.config().listeners().interBroker();
+        Endpoint ep = base.partitions().image().broker(nodeId).map(b -> b.endpoints().get(listener))
+                .orElseThrow(() -> new IOException("broker " + nodeId + " has no " + listener + " listener"));
+        c = new BlockingKafkaClient(ep.host(), ep.port(), "txn-markers-" + base.nodeId(), MARKER_SOCKET_TIMEOUT_MS);
+        clients.put(nodeId, c);
+        return c;
+    }
+
+    /** Registers the transaction APIs of one listener (after the group APIs, whose FindCoordinator it extends). */
+    void register(BrokerContext ctx, KafkaApis apis) {
+        TxnApis txn = new TxnApis(ctx, coordinator, markers, offsets);
+        TransactionStateTopic listenerTopic = new TransactionStateTopic(ctx);
+        Consumer<Request> groupFind = apis.handler(ApiKeys.FIND_COORDINATOR);
+        Consumer<Request> idempotentInit = apis.handler(ApiKeys.INIT_PRODUCER_ID);
+        apis.register(ApiKeys.FIND_COORDINATOR, r -> findCoordinator(ctx, listenerTopic, groupFind, r))
+                .register(ApiKeys.INIT_PRODUCER_ID, r -> {
+                    if (((InitProducerIdRequestData) r.data()).transactionalId() == null) idempotentInit.accept(r);
+                    else txn.initProducerId(r);
+                })
+                .register(ApiKeys.ADD_PARTITIONS_TO_TXN, txn::addPartitionsToTxn)
+                .register(ApiKeys.ADD_OFFSETS_TO_TXN, txn::addOffsetsToTxn)
+                .register(ApiKeys.END_TXN, txn::endTxn)
+                .register(ApiKeys.TXN_OFFSET_COMMIT, txn::txnOffsetCommit)
+                .register(ApiKeys.WRITE_TXN_MARKERS, txn::writeTxnMarkers);
+        io.faultline.broker.txn.TxnAdminApis admin = new io.faultline.broker.txn.TxnAdminApis(ctx, coordinator);
+        apis.register(ApiKeys.DESCRIBE_TRANSACTIONS, admin::describeTransactions)
+                .register(ApiKeys.LIST_TRANSACTIONS, admin::listTransactions)
+                .register(ApiKeys.DESCRIBE_PRODUCERS, admin::describeProducers);
+    }
+
+    /** FindCoordinator of key type TRANSACTION: the leader of the id's {@code __transaction_state} partition. */
+    private static void findCoordinator(BrokerContext ctx, TransactionStateTopic topic, Consumer<Request> groups,
+                                        Request r) {
+        FindCoordinatorRequestData req = r.data();
+        if (req.keyType() != KEY_TYPE_TRANSACTION) {
+            groups.accept(r);
+            return;
+        }
+        FindCoordinatorResponseData resp = new FindCoordinatorResponseData().setThrottleTimeMs(0);
+        if (r.version() < 4) {
+            var c = topic.locate(req.key());
+            resp.setErrorCode((c.isPresent() ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE).code())
+                    .setNodeId(c.map(TransactionStateTopic.Coordinator::nodeId).orElse(-1))
+                    .setHost(c.map(x -> x.endpoint().host()).orElse(""))
+                    .setPort(c.map(x -> x.endpoint().port()).orElse(-1));
+        } else {
+            for (String key : req.coordinatorKeys()) {
+                var c = topic.locate(key);
+                resp.coordinators().add(new FindCoordinatorResponseData.Coordinator().setKey(key)
+                        .setErrorCode((c.isPresent() ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE).code())
+                        .setNodeId(c.map(TransactionStateTopic.Coordinator::nodeId).orElse(-1))
+                        .setHost(c.map(x -> x.endpoint().host()).orElse(""))
+                        .setPort(c.map(x -> x.endpoint().port()).orElse(-1)));
+            }
+        }
+        ctx.channel().sendResponse(r, resp);
+    }
+
+    @Override
+    public void close() {
+        coordinator.close();
+        sender.shutdownNow();
+        try {
+            sender.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        clients.values().forEach(BlockingKafkaClient::close);
+    }
+}
