@@ -21,10 +21,8 @@ public final class SupportedApis {
             ApiKeys.LIST_GROUPS,
             ApiKeys.DELETE_GROUPS, ApiKeys.OFFSET_DELETE, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_LOG_DIRS,
             ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
-<<<<<<< HEAD
             ApiKeys.DESCRIBE_CLIENT_QUOTAS, ApiKeys.ALTER_CLIENT_QUOTAS, ApiKeys.DESCRIBE_ACLS, ApiKeys.CREATE_ACLS,
-            ApiKeys.DELETE_ACLS, ApiKeys.UPDATE_FEATURES, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS);
-=======
+            ApiKeys.DELETE_ACLS, ApiKeys.UPDATE_FEATURES, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
             ApiKeys.ADD_PARTITIONS_TO_TXN, ApiKeys.ADD_OFFSETS_TO_TXN, ApiKeys.END_TXN, ApiKeys.TXN_OFFSET_COMMIT,
             ApiKeys.WRITE_TXN_MARKERS, ApiKeys.DESCRIBE_TRANSACTIONS, ApiKeys.LIST_TRANSACTIONS,
             ApiKeys.DESCRIBE_PRODUCERS);
@@ -36,7 +34,6 @@ public final class SupportedApis {
      */
     private static final java.util.Map<ApiKeys, Short> CAPPED = java.util.Map.of(
             ApiKeys.ADD_PARTITIONS_TO_TXN, (short) 3, ApiKeys.END_TXN, (short) 4, ApiKeys.TXN_OFFSET_COMMIT, (short) 4);
->>>>>>> txn
 
     private SupportedApis() {
     }

@@ -260,9 +260,7 @@ class ApiVersionMatrixTest {
             return d;
         }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.AlterConfigsResponseData) r).responses().get(0)
                 .errorCode()), Errors.NONE));
-<<<<<<< HEAD
         addAdminCases(l);
-=======
         // Transactions: no __transaction_state exists here, so the coordinator APIs answer NOT_COORDINATOR; the
         // group coordinator takes a transactional offset commit, and any leader a marker.
         l.add(new Case(ApiKeys.ADD_PARTITIONS_TO_TXN, (v, id) -> {
@@ -309,7 +307,6 @@ class ApiVersionMatrixTest {
             return d;
         }, (v, r) -> Errors.forCode(((DescribeProducersResponseData) r).topics().get(0).partitions().get(0)
                 .errorCode()), Errors.NONE));
->>>>>>> txn
         return l;
     }
 
