@@ -20,7 +20,9 @@ public final class SupportedApis {
             ApiKeys.LEAVE_GROUP, ApiKeys.OFFSET_COMMIT, ApiKeys.OFFSET_FETCH, ApiKeys.DESCRIBE_GROUPS,
             ApiKeys.LIST_GROUPS,
             ApiKeys.DELETE_GROUPS, ApiKeys.OFFSET_DELETE, ApiKeys.DELETE_RECORDS, ApiKeys.DESCRIBE_LOG_DIRS,
-            ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS);
+            ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
+            ApiKeys.ALTER_PARTITION_REASSIGNMENTS, ApiKeys.LIST_PARTITION_REASSIGNMENTS, ApiKeys.ELECT_LEADERS,
+            ApiKeys.DESCRIBE_QUORUM);
 
     private SupportedApis() {
     }

@@ -149,6 +149,9 @@ final class ControllerChannel implements AutoCloseable {
         if (m instanceof org.apache.kafka.common.message.AlterConfigsResponseData r) {
             return r.responses().stream().anyMatch(t -> t.errorCode() == nc);
         }
+        if (m instanceof org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData r) return r.errorCode() == nc;
+        if (m instanceof org.apache.kafka.common.message.ElectLeadersResponseData r) return r.errorCode() == nc;
+        if (m instanceof org.apache.kafka.common.message.DescribeQuorumResponseData r) return r.errorCode() == nc;
         return false;
     }
 
