@@ -21,7 +21,8 @@ import org.apache.ratis.server.RaftServer;
  * Ratis group: leader id, term as the epoch, commit index as the high watermark; voters are the group's peers,
  * observers its listeners. Log end offsets are Ratis log indexes: the leader's last entry, and for the others the
  * match index the leader tracks; last fetch is the leader's wall clock minus the time since that peer's last reply.
- * Ratis tracks no "last caught up" time, so it is reported unknown (-1) except for the leader itself.
+ * Ratis tracks no "last caught up" time: a peer that matches the leader's whole log was caught up at its last
+ * reply; for any other it is reported unknown (-1).
  */
 final class QuorumStatus {
     static final String METADATA_TOPIC = "__cluster_metadata";
@@ -61,7 +62,8 @@ final class QuorumStatus {
         if (id == leaderId) return s.setLogEndOffset(leaderEnd).setLastFetchTimestamp(nowMs).setLastCaughtUpTimestamp(nowMs);
         long[] f = seen.get(id);
         if (f == null) return s.setLogEndOffset(-1).setLastFetchTimestamp(-1).setLastCaughtUpTimestamp(-1);
-        return s.setLogEndOffset(f[0]).setLastFetchTimestamp(f[1]).setLastCaughtUpTimestamp(-1);
+        return s.setLogEndOffset(f[0]).setLastFetchTimestamp(f[1])
+                .setLastCaughtUpTimestamp(f[0] >= 0 && f[0] >= leaderEnd ? f[1] : -1);
     }
 
     /**

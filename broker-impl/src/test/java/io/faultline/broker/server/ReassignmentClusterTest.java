@@ -1,7 +1,6 @@
 package io.faultline.broker.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,8 +66,6 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReassignmentClusterTest {
     private static final int NODES = 5;
-    @TempDir
-    Path dir;
     private final Properties[] configs = new Properties[NODES];
     private final KafkaBroker[] brokers = new KafkaBroker[NODES];
     private String bootstrap;
@@ -81,7 +78,7 @@ class ReassignmentClusterTest {
     }
 
     @BeforeAll
-    void startCluster() throws Exception {
+    void startCluster(@TempDir Path dir) throws Exception {
         int[] client = new int[NODES];
         int[] ctrl = new int[NODES];
         for (int i = 0; i < NODES; i++) {
@@ -123,7 +120,7 @@ class ReassignmentClusterTest {
         for (int i = 0; i < NODES; i++) b.append(i == 0 ? "" : ",").append("127.0.0.1:").append(client[i]);
         bootstrap = b.toString();
         admin = TestBroker.admin(bootstrap);
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() ->
                 admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() == NODES);
     }
 
@@ -147,6 +144,43 @@ class ReassignmentClusterTest {
         assertEquals(List.of(4, 5), q.observers().stream().map(QuorumInfo.ReplicaState::replicaId).sorted().toList());
         QuorumInfo.ReplicaState leader = q.voters().stream().filter(v -> v.replicaId() == active).findFirst().orElseThrow();
         assertTrue(leader.logEndOffset() >= q.highWatermark(), "the leader's log holds everything committed");
+
+        // Kafka's own tool, as an operator runs it.
+        String status = runTool(() -> org.apache.kafka.tools.MetadataQuorumCommand.main("--bootstrap-server", bootstrap,
+                "describe", "--status"));
+        assertTrue(status.contains("LeaderId:") && status.contains("CurrentVoters:"), status);
+        String replication = runTool(() -> org.apache.kafka.tools.MetadataQuorumCommand.main("--bootstrap-server",
+                bootstrap, "describe", "--replication"));
+        assertTrue(replication.contains("Leader") && replication.contains("Observer"), replication);
+        System.err.println("kafka-metadata-quorum describe --status:\n" + status + "\n--replication:\n" + replication);
+    }
+
+    /** The tool exits through Kafka's Exit, which throws here instead of ending the JVM. */
+    private static final class ToolExit extends RuntimeException {
+        final int code;
+
+        ToolExit(int code, String message) {
+            super("exit " + code + ": " + message);
+            this.code = code;
+        }
+    }
+
+    private static String runTool(Call main) throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream old = System.out;
+        org.apache.kafka.common.utils.internals.Exit.setExitProcedure((code, message) -> {
+            throw new ToolExit(code, message);
+        });
+        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            main.run();
+        } catch (ToolExit e) {
+            if (e.code != 0) throw new AssertionError("the tool failed (" + e.getMessage() + "): " + out, e);
+        } finally {
+            System.setOut(old);
+            org.apache.kafka.common.utils.internals.Exit.resetExitProcedure();
+        }
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Test
@@ -173,21 +207,22 @@ class ReassignmentClusterTest {
                 }
             }, "writer");
             writer.start();
-            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() > 350);
+            Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> acked.size() > 350);
             reassign(tp, List.of(3, 4));
-            Awaitility.await().atMost(Duration.ofSeconds(90)).until(() -> describe("move").replicas().stream()
+            Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(90)).until(() -> describe("move").replicas().stream()
                     .map(Node::id).toList().equals(List.of(3, 4)));
             int before = acked.size();
-            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> acked.size() > before + 50);
+            Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> acked.size() > before + 50);
             stop.set(true);
             writer.join(120_000);
         }
         TopicPartitionInfo p = describe("move");
         assertTrue(Set.of(3, 4).contains(p.leader().id()), "a new replica leads: " + p);
         assertTrue(p.isr().stream().allMatch(n -> n.id() == 3 || n.id() == 4), "old replicas left the ISR: " + p);
-        assertTrue(admin.listPartitionReassignments().reassignments().get(10, TimeUnit.SECONDS).isEmpty());
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() ->
+                admin.listPartitionReassignments().reassignments().get(10, TimeUnit.SECONDS).isEmpty());
         // The old replicas dropped the partition (and its log).
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> brokers[0].context().partitions().get(tp).isEmpty()
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> brokers[0].context().partitions().get(tp).isEmpty()
                 && brokers[1].context().partitions().get(tp).isEmpty());
         List<String> got = readAll(tp, acked.size());
         assertTrue(new LinkedHashSet<>(got).containsAll(acked),
@@ -218,22 +253,25 @@ class ReassignmentClusterTest {
         TopicPartition pref = createTopic("pref", List.of(5, 4));
         TopicPartition tp = createTopic("slow", List.of(1, 2));
         brokers[4].close(); // node 5: its leadership of "pref" moves to 4
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> describe("pref").leader().id() == 4);
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> describe("pref").leader().id() == 4);
         Map<TopicPartition, Optional<Throwable>> r = admin.electLeaders(ElectionType.PREFERRED, Set.of(pref))
                 .partitions().get(20, TimeUnit.SECONDS);
         assertInstanceOf(PreferredLeaderNotAvailableException.class, r.get(pref).orElseThrow());
 
         reassign(tp, List.of(1, 5));
-        PartitionReassignment ongoing = admin.listPartitionReassignments(Set.of(tp)).reassignments()
-                .get(20, TimeUnit.SECONDS).get(tp);
+        // Each node answers from its own committed metadata: wait until the one asked has the change.
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> ongoing(tp) != null
+                && describe("slow").replicas().stream().map(Node::id).toList().equals(List.of(1, 5, 2)));
+        PartitionReassignment ongoing = ongoing(tp);
         assertEquals(List.of(1, 5, 2), ongoing.replicas());
         assertEquals(List.of(5), ongoing.addingReplicas());
         assertEquals(List.of(2), ongoing.removingReplicas());
-        assertEquals(List.of(1, 5, 2), describe("slow").replicas().stream().map(Node::id).toList());
+        assertTrue(describe("slow").isr().stream().noneMatch(n -> n.id() == 5), "the stopped target never joins the ISR");
 
         admin.alterPartitionReassignments(Map.of(tp, Optional.empty())).all().get(20, TimeUnit.SECONDS);
-        assertTrue(admin.listPartitionReassignments(Set.of(tp)).reassignments().get(20, TimeUnit.SECONDS).isEmpty());
-        assertEquals(List.of(1, 2), describe("slow").replicas().stream().map(Node::id).toList());
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> ongoing(tp) == null
+                && describe("slow").replicas().stream().map(Node::id).toList().equals(List.of(1, 2)));
+        assertEquals(Set.of(1, 2), Set.copyOf(describe("slow").isr().stream().map(Node::id).toList()));
     }
 
     @Test
@@ -249,30 +287,30 @@ class ReassignmentClusterTest {
             for (int i = 0; i < 100; i++) producer.send(new ProducerRecord<>("failover", "k", "v" + i)).get(60, TimeUnit.SECONDS);
         }
         reassign(tp, List.of(keep, 5)); // node 5 is stopped: the move waits for it
-        assertFalse(admin.listPartitionReassignments(Set.of(tp)).reassignments().get(20, TimeUnit.SECONDS).isEmpty());
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> ongoing(tp) != null);
 
         brokers[active - 1].close();
         brokers[active - 1] = null;
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> {
             int now = activeController();
             return now > 0 && now != active;
         });
         brokers[4] = new KafkaBroker(BrokerConfig.from(configs[4]), Time.SYSTEM).start();
 
-        Awaitility.await().atMost(Duration.ofSeconds(90)).until(() ->
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(90)).until(() ->
                 describe("failover").replicas().stream().map(Node::id).toList().equals(List.of(keep, 5)));
-        assertTrue(admin.listPartitionReassignments(Set.of(tp)).reassignments().get(20, TimeUnit.SECONDS).isEmpty());
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> ongoing(tp) == null);
         assertEquals(100, readAll(tp, 100).size());
 
         // Node 5 is back: once in the ISR of "pref" again, a preferred election gives it its leadership back.
         TopicPartition pref = new TopicPartition("pref", 0);
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() ->
                 describe("pref").isr().stream().anyMatch(n -> n.id() == 5));
         assertNotEquals(5, describe("pref").leader().id());
         Map<TopicPartition, Optional<Throwable>> r = admin.electLeaders(ElectionType.PREFERRED, Set.of(pref))
                 .partitions().get(20, TimeUnit.SECONDS);
         assertTrue(r.get(pref).isEmpty(), "elected: " + r);
-        assertEquals(5, describe("pref").leader().id());
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> describe("pref").leader().id() == 5);
     }
 
     private int activeController() {
@@ -284,8 +322,13 @@ class ReassignmentClusterTest {
 
     private TopicPartition createTopic(String name, List<Integer> replicas) throws Exception {
         TestBroker.createTopics(admin, new NewTopic(name, Map.of(0, replicas)));
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> describe(name).isr().size() == replicas.size());
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> describe(name).isr().size() == replicas.size());
         return new TopicPartition(name, 0);
+    }
+
+    /** The move of {@code tp} in progress as ListPartitionReassignments shows it, or null. */
+    private PartitionReassignment ongoing(TopicPartition tp) throws Exception {
+        return admin.listPartitionReassignments(Set.of(tp)).reassignments().get(20, TimeUnit.SECONDS).get(tp);
     }
 
     private void reassign(TopicPartition tp, List<Integer> target) throws Exception {
@@ -303,7 +346,7 @@ class ReassignmentClusterTest {
             c.assign(Set.of(tp));
             c.seekToBeginning(Set.of(tp));
             List<String> got = new ArrayList<>();
-            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> {
                 for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) got.add(r.value());
                 return got.size() >= atLeast;
             });
