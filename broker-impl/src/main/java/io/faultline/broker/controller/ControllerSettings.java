@@ -35,18 +35,6 @@ public record ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeat
     public static final ControllerSettings DEFAULTS = new ControllerSettings(9000, 2000, (short) 1, 1, 10_000,
             10_000, 20_000, 500, 1000, 1000, 5_000, 8L << 20, SeededBugs.NONE, false, true, 300_000L, 10);
 
-    /** The settings of before auto leader rebalancing (all but the last three components). */
-    public ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeatIntervalMs,
-                              short defaultReplicationFactor, int defaultNumPartitions, int maxPartitionsPerTopic,
-                              int maxPartitionsPerRequest, int maxPartitionsTotal, int electionTimeoutMinMs,
-                              int electionTimeoutMaxMs, long snapshotThreshold, int writeTimeoutMs,
-                              long raftSegmentBytes, SeededBugs bugs, boolean uncleanLeaderElection) {
-        this(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor, defaultNumPartitions,
-                maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal, electionTimeoutMinMs,
-                electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection,
-                true, 300_000L, 10);
-    }
-
     public ControllerSettings {
         if (bugs == null) bugs = SeededBugs.NONE;
         if (brokerSessionTimeoutMs <= 0 || brokerHeartbeatIntervalMs <= 0) throw new IllegalArgumentException("timeouts must be > 0");
