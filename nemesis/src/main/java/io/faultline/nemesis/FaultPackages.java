@@ -7,6 +7,7 @@ import io.faultline.nemesis.disk.DiskNemesis;
 import io.faultline.nemesis.link.LinkFault;
 import io.faultline.nemesis.link.LinkNemesis;
 import io.faultline.nemesis.link.LinkTarget;
+import io.faultline.nemesis.membership.MembershipNemesis;
 import io.faultline.nemesis.net.Grudges;
 import io.faultline.nemesis.net.PartitionShape;
 import io.faultline.nemesis.net.Partitioner;
@@ -37,8 +38,13 @@ public final class FaultPackages {
     public static final String DISK = "disk";
     /** Slow, flaky, throttled, one-way and sliced links through Toxiproxy; healed right after partitions. */
     public static final String LINK = "link";
+    /**
+     * Replica moves of workload partitions and preferred-leader elections through the Admin API; healed (pending
+     * moves cancelled) once the processes run again, so the cluster can answer.
+     */
+    public static final String MEMBERSHIP = "membership";
     /** Every name, in heal order. */
-    public static final List<String> NAMES = List.of(PARTITION, LINK, PAUSE, CLOCK, KILL, STOP, RESTART, DISK);
+    public static final List<String> NAMES = List.of(PARTITION, LINK, PAUSE, CLOCK, KILL, STOP, RESTART, MEMBERSHIP, DISK);
 
     /** Share of process and partition faults aimed at a partition leader or the active controller. */
     public static final double AIMED_SHARE = 0.6;
@@ -67,6 +73,8 @@ public final class FaultPackages {
                 new FaultPackage.Legend(KILL, "#E76F51", Set.of(ProcessNemesis.KILL), Set.of(ProcessNemesis.START)),
                 new FaultPackage.Legend(STOP, "#F4A261", Set.of(ProcessNemesis.STOP), Set.of(ProcessNemesis.START)),
                 new FaultPackage.Legend(RESTART, "#D98880", Set.of(ProcessNemesis.RESTART), Set.of()),
+                new FaultPackage.Legend(MEMBERSHIP, "#B08968", Set.of(MembershipNemesis.MOVE, MembershipNemesis.ELECT),
+                        Set.of(MembershipNemesis.CANCEL)),
                 new FaultPackage.Legend(POWER, "#6D597A", Set.of(PowerNemesis.OFF), Set.of(PowerNemesis.ON)),
                 new FaultPackage.Legend(DISK, "#8AB6D6", Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.TEAR, DiskNemesis.DELETE_INDEX), Set.of()));
     }
@@ -100,6 +108,7 @@ public final class FaultPackages {
                 case KILL -> processPackage(KILL, ProcessNemesis.KILL, ProcessNemesis.START, colour(KILL), ctx, options, process);
                 case STOP -> processPackage(STOP, ProcessNemesis.STOP, ProcessNemesis.START, colour(STOP), ctx, options, process);
                 case RESTART -> restart(ctx, options, process);
+                case MEMBERSHIP -> membership(ctx, options);
                 case POWER -> power(POWER);
                 case DISK -> disk(options);
                 default -> throw new AssertionError(name);
@@ -189,6 +198,22 @@ public final class FaultPackages {
         OpGenerator generator = (r, n) -> FaultOp.of(ProcessNemesis.RESTART, target.apply(r));
         return new FaultPackage(RESTART, process, generator, List.of(FaultOp.of(ProcessNemesis.START, new Target.All())),
                 colour(RESTART), Set.of(ProcessNemesis.RESTART), Set.of());
+    }
+
+    /**
+     * Two moves of a workload partition's replicas (one replica swapped, or all of them) for every preferred-leader
+     * election of the workload partitions, each followed by cancelling what is still moving.
+     */
+    static FaultPackage membership(NemesisContext ctx, FaultOptions options) {
+        List<ClusterView.PartitionRef> parts = options.primaries();
+        if (parts.isEmpty()) throw new IllegalArgumentException("membership faults need workload partitions to move (primaries)");
+        if (ctx.sut().isEmpty()) throw new IllegalArgumentException("membership faults need a Kafka system under test");
+        var generator = OpGenerator.flipFlop(r -> r.nextInt(3) < 2
+                        ? FaultOp.of(MembershipNemesis.MOVE, new MembershipNemesis.Move(parts.get(r.nextInt(parts.size()))))
+                        : FaultOp.of(MembershipNemesis.ELECT, new MembershipNemesis.Elect(parts)),
+                r -> FaultOp.of(MembershipNemesis.CANCEL));
+        return new FaultPackage(MEMBERSHIP, new MembershipNemesis(), generator, List.of(FaultOp.of(MembershipNemesis.CANCEL)),
+                colour(MEMBERSHIP), Set.of(MembershipNemesis.MOVE, MembershipNemesis.ELECT), Set.of(MembershipNemesis.CANCEL));
     }
 
     static FaultPackage clock(NemesisContext ctx, FaultOptions options) {

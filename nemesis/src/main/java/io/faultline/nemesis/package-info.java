@@ -4,7 +4,7 @@
  * <p>A {@link io.faultline.nemesis.FaultPackage} bundles a {@link io.faultline.nemesis.Nemesis}, the
  * {@link io.faultline.nemesis.OpGenerator} of its ops, the ops that heal it at the end of a run and its plot colour.
  * {@link io.faultline.nemesis.FaultPackages#create} builds packages by name ("partition", "pause", "clock", "kill",
- * "stop", "restart", "disk", "link"); a {@link io.faultline.nemesis.Scheduler} runs any mix of them on a seeded
+ * "stop", "restart", "disk", "link", "membership"); a {@link io.faultline.nemesis.Scheduler} runs any mix of them on a seeded
  * {@link io.faultline.nemesis.Schedule}, then runs every package's final heal, and
  * {@link io.faultline.nemesis.ClusterHealth} verifies the cluster is back to normal. A runner does:
  *

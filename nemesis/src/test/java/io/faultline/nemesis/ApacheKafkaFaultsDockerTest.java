@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Disk faults and a minute of mixed faults against real Apache Kafka on three nodes. */
+/** Membership changes, disk faults and a minute of mixed faults against real Apache Kafka on three nodes. */
 @DockerBacked
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ApacheKafkaFaultsDockerTest {
@@ -159,6 +159,60 @@ class ApacheKafkaFaultsDockerTest {
         assertTrue(log.contains("ecover") || log.contains("ebuild"), "the broker recovered its log");
         Set<String> values = readAll(RECORDS);
         for (int i = 0; i < RECORDS; i++) assertTrue(values.contains(Integer.toString(i)), "acked record " + i + " kept");
+    }
+
+    @Test
+    @Order(0)
+    void membershipMovesAPartitionElectsAndCancels() throws Exception {
+        String topic = "moves";
+        try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
+            KafkaAdmin.createTopics(admin, Duration.ofSeconds(60), new NewTopic(topic, Optional.of(1), Optional.of((short) 2)));
+        }
+        try (var producer = producer()) {
+            for (int i = 0; i < 100; i++) producer.send(new ProducerRecord<>(topic, 0, null, "m" + i)).get(60, TimeUnit.SECONDS);
+        }
+        var ctx = NemesisContext.builder(kafka).seed(7).build();
+        var nemesis = new io.faultline.nemesis.membership.MembershipNemesis();
+        var part = new PartitionRef(topic, 0);
+        try {
+            FaultOp move = nemesis.invoke(ctx, FaultOp.of(io.faultline.nemesis.membership.MembershipNemesis.MOVE,
+                    new io.faultline.nemesis.membership.MembershipNemesis.Move(part)));
+            // "moves-0 [a, b] -> [c, d]": wait for Kafka to finish the move it accepted
+            String target = move.result().substring(move.result().indexOf("-> ") + 3);
+            long deadline = System.currentTimeMillis() + 90_000;
+            String now = "";
+            while (System.currentTimeMillis() < deadline) {
+                try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
+                    now = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic)
+                            .partitions().get(0).replicas().stream().map(org.apache.kafka.common.Node::id).toList().toString();
+                } catch (Exception e) {
+                    now = e.toString();
+                }
+                if (now.equals(target)) break;
+                Probes.sleep(500);
+            }
+            assertEquals(target, now, "the partition moved: " + move);
+            FaultOp elect = nemesis.invoke(ctx, FaultOp.of(io.faultline.nemesis.membership.MembershipNemesis.ELECT,
+                    new io.faultline.nemesis.membership.MembershipNemesis.Elect(List.of(part))));
+            assertTrue(elect.result().contains(topic + "-0="), elect.toString());
+            FaultOp cancel = nemesis.invoke(ctx, FaultOp.of(io.faultline.nemesis.membership.MembershipNemesis.CANCEL));
+            assertEquals("no move in progress", cancel.result());
+        } finally {
+            nemesis.teardown(ctx);
+        }
+        var p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        Set<String> seen = new HashSet<>();
+        try (var consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            var tp = new TopicPartition(topic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (seen.size() < 100 && System.currentTimeMillis() < deadline) {
+                consumer.poll(Duration.ofMillis(500)).forEach(r -> seen.add(r.value()));
+            }
+        }
+        assertEquals(100, seen.size(), "every record is on the new replicas");
     }
 
     @Test

@@ -24,7 +24,7 @@ public final class ControllerApis implements RequestDispatcher {
     public static final Set<ApiKeys> SERVED = EnumSet.of(ApiKeys.API_VERSIONS, ApiKeys.BROKER_REGISTRATION,
             ApiKeys.BROKER_HEARTBEAT, ApiKeys.ALTER_PARTITION, ApiKeys.CREATE_TOPICS, ApiKeys.DELETE_TOPICS,
             ApiKeys.CREATE_PARTITIONS, ApiKeys.INCREMENTAL_ALTER_CONFIGS, ApiKeys.ALTER_CONFIGS,
-            ApiKeys.ALTER_CLIENT_QUOTAS);
+            ApiKeys.ALTER_CLIENT_QUOTAS, ApiKeys.ALTER_PARTITION_REASSIGNMENTS, ApiKeys.ELECT_LEADERS, ApiKeys.DESCRIBE_QUORUM);
 
     private final RequestChannel channel;
     private final ControllerNode controller;

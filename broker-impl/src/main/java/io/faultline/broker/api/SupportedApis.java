@@ -25,7 +25,9 @@ public final class SupportedApis {
             ApiKeys.DELETE_ACLS, ApiKeys.UPDATE_FEATURES, ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS,
             ApiKeys.ADD_PARTITIONS_TO_TXN, ApiKeys.ADD_OFFSETS_TO_TXN, ApiKeys.END_TXN, ApiKeys.TXN_OFFSET_COMMIT,
             ApiKeys.WRITE_TXN_MARKERS, ApiKeys.DESCRIBE_TRANSACTIONS, ApiKeys.LIST_TRANSACTIONS,
-            ApiKeys.DESCRIBE_PRODUCERS);
+            ApiKeys.DESCRIBE_PRODUCERS,
+            ApiKeys.ALTER_PARTITION_REASSIGNMENTS, ApiKeys.LIST_PARTITION_REASSIGNMENTS, ApiKeys.ELECT_LEADERS,
+            ApiKeys.DESCRIBE_QUORUM);
 
     /**
      * Transactions as kafka-clients 4.4 runs them without transaction.version 2 (KIP-890 part 2 is not served):

@@ -24,12 +24,16 @@ import java.util.Set;
  *                                 needs every member of the group up front, where KRaft observers just fetch.
  * @param quorumElectionTimeoutMs  controller.quorum.election.timeout.ms (Raft elections wait between it and twice
  *                                 it), or -1 for the controller's default
+ * @param autoLeaderRebalance      auto.leader.rebalance.enable (default true, as Kafka)
+ * @param leaderImbalanceCheckIntervalMs     leader.imbalance.check.interval.seconds (default 300), in ms
+ * @param leaderImbalancePerBrokerPercentage leader.imbalance.per.broker.percentage (default 10)
  */
 public record ClusterConfig(Set<ProcessRole> roles, Map<Integer, InetSocketAddress> voters,
                             Map<Integer, InetSocketAddress> quorumListeners,
                             int brokerHeartbeatIntervalMs, int brokerSessionTimeoutMs, short defaultReplicationFactor,
                             int minInsyncReplicas, boolean uncleanLeaderElection, long replicaLagTimeMaxMs,
-                            int quorumElectionTimeoutMs) {
+                            int quorumElectionTimeoutMs, boolean autoLeaderRebalance,
+                            long leaderImbalanceCheckIntervalMs, int leaderImbalancePerBrokerPercentage) {
 
     public enum ProcessRole { BROKER, CONTROLLER }
 
@@ -119,7 +123,10 @@ public record ClusterConfig(Set<ProcessRole> roles, Map<Integer, InetSocketAddre
         boolean unclean = p.getBoolean("unclean.leader.election.enable", false);
         long lag = p.getLong("replica.lag.time.max.ms", 30_000, 1);
         int election = p.getInt("controller.quorum.election.timeout.ms", -1, 1);
+        boolean rebalance = p.getBoolean("auto.leader.rebalance.enable", true);
+        long imbalanceCheckSeconds = p.getLong("leader.imbalance.check.interval.seconds", 300, 1);
+        int imbalancePercentage = p.getInt("leader.imbalance.per.broker.percentage", 10, 0);
         return new ClusterConfig(roles, voters, quorumListeners, heartbeat, session, (short) Math.min(rf, Short.MAX_VALUE), minIsr,
-                unclean, lag, election);
+                unclean, lag, election, rebalance, imbalanceCheckSeconds * 1000, imbalancePercentage);
     }
 }

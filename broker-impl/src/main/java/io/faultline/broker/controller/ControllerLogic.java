@@ -7,13 +7,16 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.AlterClientQuotasRequestData;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.message.AlterConfigsRequestData;
+import org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData;
 import org.apache.kafka.common.message.AlterPartitionRequestData;
 import org.apache.kafka.common.message.BrokerHeartbeatRequestData;
 import org.apache.kafka.common.message.BrokerRegistrationRequestData;
 import org.apache.kafka.common.message.CreatePartitionsRequestData;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
+import org.apache.kafka.common.message.ElectLeadersRequestData;
 import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Errors;
@@ -39,6 +42,8 @@ public final class ControllerLogic {
     private final ReplicationControl replication;
     private final ConfigControl configs = new ConfigControl();
     private final ClientQuotaControl quotas = new ClientQuotaControl();
+    private final LeaderElections elections;
+    private final ControllerSettings settings;
 
     public ControllerLogic(Time time, ControllerSettings settings) {
         this(time, settings, Uuid::randomUuid);
@@ -50,6 +55,8 @@ public final class ControllerLogic {
         this.cluster = new ClusterControl(time, settings);
         this.creation = new TopicCreation(settings, placement, topicIds);
         this.replication = new ReplicationControl(settings, placement);
+        this.elections = new LeaderElections(time, settings);
+        this.settings = settings;
     }
 
     /**
@@ -72,6 +79,7 @@ public final class ControllerLogic {
      */
     public void activate(MetadataImage image, int suspect) {
         cluster.activate(image, suspect);
+        elections.activate();
     }
 
     /**
@@ -122,6 +130,8 @@ public final class ControllerLogic {
         if (request instanceof IncrementalAlterConfigsRequestData r) return configs.incrementalAlter(image, r);
         if (request instanceof AlterConfigsRequestData r) return configs.alter(image, r);
         if (request instanceof AlterClientQuotasRequestData r) return quotas.alter(image, r);
+        if (request instanceof AlterPartitionReassignmentsRequestData r) return Reassignments.alter(image, r, settings);
+        if (request instanceof ElectLeadersRequestData r) return elections.elect(image, r);
         throw new IllegalArgumentException("the controller does not handle " + request.getClass().getSimpleName());
     }
 
@@ -130,11 +140,20 @@ public final class ControllerLogic {
         return cluster.fenceExpired(image);
     }
 
+    /**
+     * Periodic check: when leader.imbalance.check.interval has passed on the injected clock and
+     * auto.leader.rebalance.enable is on, moves leaderships back to preferred replicas; the response lists them.
+     */
+    public ControllerResult<List<TopicPartition>> rebalanceLeaders(MetadataImage image) {
+        return elections.rebalance(image);
+    }
+
     public static boolean handles(ApiMessage request) {
         return request instanceof BrokerRegistrationRequestData || request instanceof BrokerHeartbeatRequestData
                 || request instanceof AlterPartitionRequestData || request instanceof CreateTopicsRequestData
                 || request instanceof DeleteTopicsRequestData || request instanceof CreatePartitionsRequestData
                 || request instanceof IncrementalAlterConfigsRequestData || request instanceof AlterConfigsRequestData
-                || request instanceof AlterClientQuotasRequestData;
+                || request instanceof AlterClientQuotasRequestData
+                || request instanceof AlterPartitionReassignmentsRequestData || request instanceof ElectLeadersRequestData;
     }
 }

@@ -209,11 +209,15 @@ public final class ControllerNode implements AutoCloseable {
 
     /**
      * Handles BrokerRegistration, BrokerHeartbeat, AlterPartition, CreateTopics, DeleteTopics, CreatePartitions,
-     * IncrementalAlterConfigs, AlterConfigs and AlterClientQuotas. Completes with the response once its records are committed;
+     * IncrementalAlterConfigs, AlterConfigs, AlterClientQuotas, AlterPartitionReassignments and ElectLeaders
+     * (DescribeQuorum is answered from the Raft leader's state at once). Completes with the response once its records are committed;
      * with NOT_CONTROLLER (in the response's error fields) when this node is not, or stops being, the active
      * controller. Fails with IllegalArgumentException for any other request type.
      */
     public CompletableFuture<ApiMessage> handle(RequestHeader header, ApiMessage request) {
+        if (request instanceof org.apache.kafka.common.message.DescribeQuorumRequestData) {
+            return CompletableFuture.completedFuture(describeQuorum(request));
+        }
         if (!ControllerLogic.handles(request)) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(
                     "the controller does not handle " + request.getClass().getSimpleName()));
@@ -252,7 +256,21 @@ public final class ControllerNode implements AutoCloseable {
         return e == Errors.NONE ? r.response() : ErrorResponses.of(request, e);
     }
 
-    /** Controller thread: (de)activate with the Raft role, then fence brokers whose session lapsed. */
+    /** DescribeQuorum: the Raft leader's view of the quorum (it alone knows the followers' progress). */
+    private ApiMessage describeQuorum(ApiMessage request) {
+        try {
+            RaftServer.Division d = division();
+            if (!d.getInfo().isLeader()) return ErrorResponses.of(request, Errors.NOT_CONTROLLER);
+            return QuorumStatus.describe(d, System.currentTimeMillis());
+        } catch (IOException e) {
+            return ErrorResponses.of(request, Errors.NOT_CONTROLLER);
+        }
+    }
+
+    /**
+     * Controller thread: (de)activate with the Raft role, then fence brokers whose session lapsed, then (when due)
+     * move leaderships back to preferred replicas.
+     */
     private void tick() {
         tickQueued.set(false);
         if (closed) return;
@@ -260,9 +278,14 @@ public final class ControllerNode implements AutoCloseable {
         if (!isActive()) return;
         if (!awaitAppliedLog()) return;
         ControllerResult<List<Integer>> r = logic.fenceExpiredBrokers(stateMachine.image());
-        if (r.records().isEmpty()) return;
-        LOG.info("node {}: fencing brokers {} (session expired)", cfg.nodeId(), r.response());
-        write(r.records());
+        if (!r.records().isEmpty()) {
+            LOG.info("node {}: fencing brokers {} (session expired)", cfg.nodeId(), r.response());
+            if (write(r.records()) != Errors.NONE) return;
+        }
+        var moved = logic.rebalanceLeaders(stateMachine.image());
+        if (moved.records().isEmpty()) return;
+        LOG.info("node {}: moving leadership back to the preferred replica of {}", cfg.nodeId(), moved.response());
+        write(moved.records());
     }
 
     private void reconcileActivation() {

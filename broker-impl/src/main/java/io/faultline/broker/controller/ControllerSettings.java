@@ -19,16 +19,21 @@ import io.faultline.broker.common.SeededBugs;
  * @param raftSegmentBytes          Raft log segment size; only closed segments are purged after a snapshot, and a
  *                                  segment must hold the biggest batch (a CreateTopics at the per-request cap)
  * @param bugs                      seeded controller bugs switched on (none by default)
+ * @param uncleanLeaderElection     unclean.leader.election.enable (the static default)
+ * @param autoLeaderRebalance       auto.leader.rebalance.enable: move leadership back to preferred replicas
+ * @param leaderImbalanceCheckIntervalMs     leader.imbalance.check.interval.seconds, in ms
+ * @param leaderImbalancePerBrokerPercentage leader.imbalance.per.broker.percentage
  */
 public record ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeatIntervalMs,
                                  short defaultReplicationFactor, int defaultNumPartitions, int maxPartitionsPerTopic,
                                  int maxPartitionsPerRequest, int maxPartitionsTotal, int electionTimeoutMinMs,
                                  int electionTimeoutMaxMs, long snapshotThreshold, int writeTimeoutMs,
                                  long raftSegmentBytes, SeededBugs bugs,
-                                 boolean uncleanLeaderElection) {
+                                 boolean uncleanLeaderElection, boolean autoLeaderRebalance,
+                                 long leaderImbalanceCheckIntervalMs, int leaderImbalancePerBrokerPercentage) {
 
     public static final ControllerSettings DEFAULTS = new ControllerSettings(9000, 2000, (short) 1, 1, 10_000,
-            10_000, 20_000, 500, 1000, 1000, 5_000, 8L << 20, SeededBugs.NONE, false);
+            10_000, 20_000, 500, 1000, 1000, 5_000, 8L << 20, SeededBugs.NONE, false, true, 300_000L, 10);
 
     public ControllerSettings {
         if (bugs == null) bugs = SeededBugs.NONE;
@@ -44,42 +49,59 @@ public record ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeat
             // Ratis' write buffer is 64 KiB by default: a segment must be at least that big.
             throw new IllegalArgumentException("snapshotThreshold and writeTimeoutMs must be > 0, raftSegmentBytes >= 64 KiB");
         }
+        if (leaderImbalanceCheckIntervalMs <= 0 || leaderImbalancePerBrokerPercentage < 0) {
+            throw new IllegalArgumentException("leaderImbalanceCheckIntervalMs must be > 0, the percentage >= 0");
+        }
+    }
+
+    /** auto.leader.rebalance.enable, leader.imbalance.check.interval.seconds (ms here) and the allowed imbalance. */
+    public ControllerSettings withLeaderRebalance(boolean enabled, long checkIntervalMs, int imbalancePercentage) {
+        return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
+                defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs,
+                uncleanLeaderElection, enabled, checkIntervalMs, imbalancePercentage);
     }
 
     public ControllerSettings withSessionTimeout(int sessionMs, int heartbeatMs) {
         return new ControllerSettings(sessionMs, heartbeatMs, defaultReplicationFactor, defaultNumPartitions,
                 maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal, electionTimeoutMinMs,
-                electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection);
+                electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection,
+                autoLeaderRebalance, leaderImbalanceCheckIntervalMs, leaderImbalancePerBrokerPercentage);
     }
 
     public ControllerSettings withDefaults(short replicationFactor, int numPartitions) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, replicationFactor,
                 numPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection);
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection,
+                autoLeaderRebalance, leaderImbalanceCheckIntervalMs, leaderImbalancePerBrokerPercentage);
     }
 
     public ControllerSettings withPartitionLimits(int perTopic, int perRequest, int total) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, perTopic, perRequest, total, electionTimeoutMinMs, electionTimeoutMaxMs,
-                snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection);
+                snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection,
+                autoLeaderRebalance, leaderImbalanceCheckIntervalMs, leaderImbalancePerBrokerPercentage);
     }
 
     public ControllerSettings withRaft(int electionMinMs, int electionMaxMs, long snapshotEvery) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionMinMs, electionMaxMs, snapshotEvery, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection);
+                electionMinMs, electionMaxMs, snapshotEvery, writeTimeoutMs, raftSegmentBytes, bugs, uncleanLeaderElection,
+                autoLeaderRebalance, leaderImbalanceCheckIntervalMs, leaderImbalancePerBrokerPercentage);
     }
 
     public ControllerSettings withRaftSegmentBytes(long bytes) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, bytes, bugs, uncleanLeaderElection);
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, bytes, bugs, uncleanLeaderElection,
+                autoLeaderRebalance, leaderImbalanceCheckIntervalMs, leaderImbalancePerBrokerPercentage);
     }
 
     public ControllerSettings withBugs(SeededBugs seeded) {
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
-                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, seeded, uncleanLeaderElection);
+                electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, seeded, uncleanLeaderElection,
+                autoLeaderRebalance, leaderImbalanceCheckIntervalMs, leaderImbalancePerBrokerPercentage);
     }
 
     /** unclean.leader.election.enable of this controller's server.properties: the default below any dynamic one. */
@@ -87,6 +109,6 @@ public record ControllerSettings(int brokerSessionTimeoutMs, int brokerHeartbeat
         return new ControllerSettings(brokerSessionTimeoutMs, brokerHeartbeatIntervalMs, defaultReplicationFactor,
                 defaultNumPartitions, maxPartitionsPerTopic, maxPartitionsPerRequest, maxPartitionsTotal,
                 electionTimeoutMinMs, electionTimeoutMaxMs, snapshotThreshold, writeTimeoutMs, raftSegmentBytes, bugs,
-                unclean);
+                unclean, autoLeaderRebalance, leaderImbalanceCheckIntervalMs, leaderImbalancePerBrokerPercentage);
     }
 }

@@ -91,6 +91,16 @@ public final class ErrorResponses {
             });
             return resp;
         }
+        if (request instanceof org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData) {
+            return new org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData().setErrorCode(code)
+                    .setErrorMessage(msg);
+        }
+        if (request instanceof org.apache.kafka.common.message.ElectLeadersRequestData) {
+            return new org.apache.kafka.common.message.ElectLeadersResponseData().setErrorCode(code);
+        }
+        if (request instanceof org.apache.kafka.common.message.DescribeQuorumRequestData) {
+            return new org.apache.kafka.common.message.DescribeQuorumResponseData().setErrorCode(code).setErrorMessage(msg);
+        }
         throw new IllegalArgumentException("the controller does not handle " + request.getClass().getSimpleName());
     }
 }

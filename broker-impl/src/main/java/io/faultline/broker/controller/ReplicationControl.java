@@ -211,6 +211,8 @@ final class ReplicationControl {
             if (!cur.isr().contains(r) && !PartitionChanges.isActive(d.image(), r)) return Errors.INELIGIBLE_REPLICA;
         }
         PartitionChanges.change(d, topic, pd.partitionIndex(), newIsr, settings);
+        // The ISR grew: a reassignment whose new replicas are now all in sync completes in the same decision.
+        Reassignments.maybeComplete(d, topic, pd.partitionIndex());
         return Errors.NONE;
     }
 }

@@ -6,6 +6,7 @@ import io.faultline.broker.metadata.MetadataRecord.ControlledShutdownRecord;
 import io.faultline.broker.metadata.MetadataRecord.FenceBrokerRecord;
 import io.faultline.broker.metadata.MetadataRecord.PartitionChangeRecord;
 import io.faultline.broker.metadata.MetadataRecord.PartitionRecord;
+import io.faultline.broker.metadata.MetadataRecord.PartitionReplicasRecord;
 import io.faultline.broker.metadata.MetadataRecord.RegisterBrokerRecord;
 import io.faultline.broker.metadata.MetadataRecord.RemoveTopicRecord;
 import io.faultline.broker.metadata.MetadataRecord.TopicRecord;
@@ -147,7 +148,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
         for (TopicImage t : topicsByName().values()) {
             out.add(new TopicRecord(t.name(), t.id()));
             t.partitions().forEach((p, pr) -> out.add(new PartitionRecord(t.id(), p, pr.replicas(), pr.isr(),
-                    pr.leader(), pr.leaderEpoch(), pr.partitionEpoch())));
+                    pr.leader(), pr.leaderEpoch(), pr.partitionEpoch(), pr.addingReplicas(), pr.removingReplicas())));
         }
         configsToRecords(ConfigResource.Type.TOPIC, topicConfigs, out);
         configsToRecords(ConfigResource.Type.BROKER, brokerConfigs, out);
@@ -223,7 +224,7 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
                 Map<Integer, PartitionRegistration> parts = partitions(r.topicId());
                 if (parts.containsKey(r.partition())) throw new IllegalStateException("partition exists: " + r);
                 parts.put(r.partition(), new PartitionRegistration(r.replicas(), r.isr(), r.leader(),
-                        r.leaderEpoch(), r.partitionEpoch()));
+                        r.leaderEpoch(), r.partitionEpoch(), r.addingReplicas(), r.removingReplicas()));
             } else if (record instanceof PartitionChangeRecord r) {
                 Map<Integer, PartitionRegistration> parts = partitions(r.topicId());
                 PartitionRegistration old = parts.get(r.partition());
@@ -238,6 +239,15 @@ public record MetadataImage(long offset, Map<Integer, BrokerRegistration> broker
                     throw new IllegalStateException("epochs do not follow " + old + ": " + r);
                 }
                 parts.put(r.partition(), old.merge(r.isr(), r.leader(), r.leaderEpoch(), r.partitionEpoch()));
+            } else if (record instanceof PartitionReplicasRecord r) {
+                Map<Integer, PartitionRegistration> parts = partitions(r.topicId());
+                PartitionRegistration old = parts.get(r.partition());
+                if (old == null) throw new IllegalStateException("no such partition: " + r);
+                if (r.partitionEpoch() != old.partitionEpoch() + 1 || r.leaderEpoch() != old.leaderEpoch() + 1) {
+                    throw new IllegalStateException("epochs do not follow " + old + ": " + r);
+                }
+                parts.put(r.partition(), new PartitionRegistration(r.replicas(), r.isr(), r.leader(), r.leaderEpoch(),
+                        r.partitionEpoch(), r.addingReplicas(), r.removingReplicas()));
             } else if (record instanceof RemoveTopicRecord r) {
                 TopicImage t = topic(r.topicId());
                 topics.remove(r.topicId());

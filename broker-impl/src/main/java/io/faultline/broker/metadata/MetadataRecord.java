@@ -40,12 +40,39 @@ public sealed interface MetadataRecord {
         }
     }
 
-    /** Full state of a new partition (a created topic, or a partition added by CreatePartitions). */
+    /**
+     * Full state of a new partition (a created topic, or a partition added by CreatePartitions), or of an existing
+     * one in a snapshot, where a reassignment in progress carries its adding and removing replicas.
+     */
     record PartitionRecord(Uuid topicId, int partition, List<Integer> replicas, List<Integer> isr, int leader,
-                           int leaderEpoch, int partitionEpoch) implements MetadataRecord {
+                           int leaderEpoch, int partitionEpoch, List<Integer> addingReplicas,
+                           List<Integer> removingReplicas) implements MetadataRecord {
         public PartitionRecord {
             replicas = List.copyOf(replicas);
             isr = List.copyOf(isr);
+            addingReplicas = List.copyOf(addingReplicas);
+            removingReplicas = List.copyOf(removingReplicas);
+        }
+
+        public PartitionRecord(Uuid topicId, int partition, List<Integer> replicas, List<Integer> isr, int leader,
+                               int leaderEpoch, int partitionEpoch) {
+            this(topicId, partition, replicas, isr, leader, leaderEpoch, partitionEpoch, List.of(), List.of());
+        }
+    }
+
+    /**
+     * A change of an existing partition's replica set (a reassignment starts, completes or is cancelled): the whole
+     * new state. The leader epoch always moves by one, so every replica, old or new, acts on the new set (a leader
+     * rebuilds its follower set, a removed replica's fetches are fenced); the partition epoch moves by one.
+     */
+    record PartitionReplicasRecord(Uuid topicId, int partition, List<Integer> replicas, List<Integer> isr, int leader,
+                                   List<Integer> addingReplicas, List<Integer> removingReplicas, int leaderEpoch,
+                                   int partitionEpoch) implements MetadataRecord {
+        public PartitionReplicasRecord {
+            replicas = List.copyOf(replicas);
+            isr = List.copyOf(isr);
+            addingReplicas = List.copyOf(addingReplicas);
+            removingReplicas = List.copyOf(removingReplicas);
         }
     }
 

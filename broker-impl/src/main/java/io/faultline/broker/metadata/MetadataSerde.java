@@ -6,6 +6,7 @@ import io.faultline.broker.metadata.MetadataRecord.ControlledShutdownRecord;
 import io.faultline.broker.metadata.MetadataRecord.FenceBrokerRecord;
 import io.faultline.broker.metadata.MetadataRecord.PartitionChangeRecord;
 import io.faultline.broker.metadata.MetadataRecord.PartitionRecord;
+import io.faultline.broker.metadata.MetadataRecord.PartitionReplicasRecord;
 import io.faultline.broker.metadata.MetadataRecord.RegisterBrokerRecord;
 import io.faultline.broker.metadata.MetadataRecord.RemoveTopicRecord;
 import io.faultline.broker.metadata.MetadataRecord.TopicRecord;
@@ -39,7 +40,9 @@ public final class MetadataSerde {
     private static final int IMAGE_VERSION = 2;
 
     private static final int REGISTER_BROKER = 1, FENCE_BROKER = 2, UNFENCE_BROKER = 3, CONTROLLED_SHUTDOWN = 4,
-            TOPIC = 5, PARTITION = 6, PARTITION_CHANGE = 7, REMOVE_TOPIC = 8, CONFIG = 9, CLIENT_QUOTA = 10;
+            TOPIC = 5, PARTITION = 6, PARTITION_CHANGE = 7, REMOVE_TOPIC = 8, CONFIG = 9, CLIENT_QUOTA = 10,
+            /** A PartitionRecord with a reassignment in progress (tag 6 stays for those without, as before). */
+            PARTITION_REASSIGNING = 11, PARTITION_REPLICAS = 12;
 
     private MetadataSerde() { }
 
@@ -147,12 +150,28 @@ public final class MetadataSerde {
             writeString(out, r.name());
             writeUuid(out, r.topicId());
         } else if (record instanceof PartitionRecord r) {
-            out.writeByte(PARTITION);
+            boolean moving = !r.addingReplicas().isEmpty() || !r.removingReplicas().isEmpty();
+            out.writeByte(moving ? PARTITION_REASSIGNING : PARTITION);
             writeUuid(out, r.topicId());
             out.writeInt(r.partition());
             writeInts(out, r.replicas());
             writeInts(out, r.isr());
             out.writeInt(r.leader());
+            out.writeInt(r.leaderEpoch());
+            out.writeInt(r.partitionEpoch());
+            if (moving) {
+                writeInts(out, r.addingReplicas());
+                writeInts(out, r.removingReplicas());
+            }
+        } else if (record instanceof PartitionReplicasRecord r) {
+            out.writeByte(PARTITION_REPLICAS);
+            writeUuid(out, r.topicId());
+            out.writeInt(r.partition());
+            writeInts(out, r.replicas());
+            writeInts(out, r.isr());
+            out.writeInt(r.leader());
+            writeInts(out, r.addingReplicas());
+            writeInts(out, r.removingReplicas());
             out.writeInt(r.leaderEpoch());
             out.writeInt(r.partitionEpoch());
         } else if (record instanceof PartitionChangeRecord r) {
@@ -208,6 +227,12 @@ public final class MetadataSerde {
             case PARTITION:
                 return new PartitionRecord(readUuid(in), in.readInt(), readInts(in), readInts(in), in.readInt(),
                         in.readInt(), in.readInt());
+            case PARTITION_REASSIGNING:
+                return new PartitionRecord(readUuid(in), in.readInt(), readInts(in), readInts(in), in.readInt(),
+                        in.readInt(), in.readInt(), readInts(in), readInts(in));
+            case PARTITION_REPLICAS:
+                return new PartitionReplicasRecord(readUuid(in), in.readInt(), readInts(in), readInts(in), in.readInt(),
+                        readInts(in), readInts(in), in.readInt(), in.readInt());
             case PARTITION_CHANGE: {
                 Uuid id = readUuid(in);
                 int p = in.readInt();

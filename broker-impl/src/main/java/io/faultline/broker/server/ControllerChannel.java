@@ -152,6 +152,9 @@ final class ControllerChannel implements AutoCloseable {
         if (m instanceof org.apache.kafka.common.message.AlterClientQuotasResponseData r) {
             return r.entries().stream().anyMatch(t -> t.errorCode() == nc);
         }
+        if (m instanceof org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData r) return r.errorCode() == nc;
+        if (m instanceof org.apache.kafka.common.message.ElectLeadersResponseData r) return r.errorCode() == nc;
+        if (m instanceof org.apache.kafka.common.message.DescribeQuorumResponseData r) return r.errorCode() == nc;
         return false;
     }
 

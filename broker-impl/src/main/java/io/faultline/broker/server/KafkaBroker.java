@@ -251,6 +251,7 @@ public final class KafkaBroker implements AutoCloseable {
                 .register(ApiKeys.OFFSET_FOR_LEADER_EPOCH, offsetApis::offsetForLeaderEpoch)
                 .register(ApiKeys.INIT_PRODUCER_ID, new ProducerIdApi(ctx, ids)::handle);
         LogAdminApis logAdmin = new LogAdminApis(ctx);
+        new io.faultline.broker.api.ReplicaAdminApis(ctx).registerWith(apis);
         apis.register(ApiKeys.DELETE_RECORDS, logAdmin::deleteRecords)
                 .register(ApiKeys.DESCRIBE_LOG_DIRS, logAdmin::describeLogDirs);
         QuotaApis quotas = new QuotaApis(ctx);
@@ -305,7 +306,9 @@ public final class KafkaBroker implements AutoCloseable {
                         io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_REQUEST,
                         io.faultline.broker.common.TopicLimits.MAX_PARTITIONS_PER_BROKER)
                 .withBugs(config.bugs())
-                .withUncleanLeaderElection(config.cluster().uncleanLeaderElection());
+                .withUncleanLeaderElection(config.cluster().uncleanLeaderElection())
+                .withLeaderRebalance(config.cluster().autoLeaderRebalance(),
+                        config.cluster().leaderImbalanceCheckIntervalMs(), config.cluster().leaderImbalancePerBrokerPercentage());
         int election = config.cluster().quorumElectionTimeoutMs();
         if (election > 0) {
             settings = settings.withRaft(election, 2 * election, settings.snapshotThreshold());

@@ -74,6 +74,9 @@ class BrokerConfigTest {
         assertEquals(1, c.cluster().minInsyncReplicas());
         assertFalse(c.cluster().uncleanLeaderElection());
         assertEquals(30_000, c.cluster().replicaLagTimeMaxMs());
+        assertTrue(c.cluster().autoLeaderRebalance(), "on by default, as in Kafka");
+        assertEquals(300_000, c.cluster().leaderImbalanceCheckIntervalMs());
+        assertEquals(10, c.cluster().leaderImbalancePerBrokerPercentage());
     }
 
     private static Properties props(Map<String, String> m) {
@@ -99,7 +102,9 @@ class BrokerConfigTest {
                 Map.entry("default.replication.factor", "3"),
                 Map.entry("min.insync.replicas", "2"),
                 Map.entry("unclean.leader.election.enable", "true"),
-                Map.entry("replica.lag.time.max.ms", "5000"))));
+                Map.entry("replica.lag.time.max.ms", "5000"),
+                Map.entry("auto.leader.rebalance.enable", "false"),
+                Map.entry("leader.imbalance.check.interval.seconds", "30"))));
         assertEquals(2, c.nodeId());
         assertEquals(List.of("CLIENT", "REPLICATION", "CONTROLLER"),
                 c.listeners().listeners().stream().map(Listener::name).toList());
@@ -116,6 +121,8 @@ class BrokerConfigTest {
         assertEquals(2, c.cluster().minInsyncReplicas());
         assertTrue(c.cluster().uncleanLeaderElection());
         assertEquals(5000, c.cluster().replicaLagTimeMaxMs());
+        assertFalse(c.cluster().autoLeaderRebalance());
+        assertEquals(30_000, c.cluster().leaderImbalanceCheckIntervalMs());
     }
 
     @Test

@@ -307,6 +307,34 @@ class ApiVersionMatrixTest {
             return d;
         }, (v, r) -> Errors.forCode(((DescribeProducersResponseData) r).topics().get(0).partitions().get(0)
                 .errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.ALTER_PARTITION_REASSIGNMENTS, (v, id) -> {
+            var d = new org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData();
+            d.topics().add(new org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData.ReassignableTopic()
+                    .setName("mx").setPartitions(new ArrayList<>(List.of(
+                            new org.apache.kafka.common.message.AlterPartitionReassignmentsRequestData.ReassignablePartition()
+                                    .setPartitionIndex(0).setReplicas(new ArrayList<>(List.of(1)))))));
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.AlterPartitionReassignmentsResponseData) r)
+                .responses().get(0).partitions().get(0).errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.LIST_PARTITION_REASSIGNMENTS,
+                (v, id) -> new org.apache.kafka.common.message.ListPartitionReassignmentsRequestData().setTopics(null),
+                (v, r) -> Errors.forCode(((org.apache.kafka.common.message.ListPartitionReassignmentsResponseData) r)
+                        .errorCode()), Errors.NONE));
+        l.add(new Case(ApiKeys.ELECT_LEADERS, (v, id) -> {
+            var d = new org.apache.kafka.common.message.ElectLeadersRequestData();
+            d.topicPartitions().add(new org.apache.kafka.common.message.ElectLeadersRequestData.TopicPartitions()
+                    .setTopic("mx").setPartitions(new ArrayList<>(List.of(0))));
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.ElectLeadersResponseData) r)
+                .replicaElectionResults().get(0).partitionResult().get(0).errorCode()), Errors.ELECTION_NOT_NEEDED));
+        l.add(new Case(ApiKeys.DESCRIBE_QUORUM, (v, id) -> {
+            var d = new org.apache.kafka.common.message.DescribeQuorumRequestData();
+            d.topics().add(new org.apache.kafka.common.message.DescribeQuorumRequestData.TopicData()
+                    .setTopicName("__cluster_metadata").setPartitions(new ArrayList<>(List.of(
+                            new org.apache.kafka.common.message.DescribeQuorumRequestData.PartitionData()))));
+            return d;
+        }, (v, r) -> Errors.forCode(((org.apache.kafka.common.message.DescribeQuorumResponseData) r).topics().get(0)
+                .partitions().get(0).errorCode()), Errors.NONE));
         return l;
     }
 
