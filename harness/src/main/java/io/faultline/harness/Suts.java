@@ -28,7 +28,7 @@ final class Suts {
 
     static final List<Sut> ALL = List.of(
             new Sut(APACHE_KAFKA, true, ApacheKafka::new, KafkaClientLine.CURRENT),
-            new Sut("broker-impl", false, BrokerImpl::new, KafkaClientLine.CURRENT));
+            new Sut("broker-impl", true, BrokerImpl::new, KafkaClientLine.CURRENT));
 
     static final List<String> NAMES = ALL.stream().map(Sut::name).toList();
 

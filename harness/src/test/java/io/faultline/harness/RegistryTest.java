@@ -26,7 +26,7 @@ class RegistryTest {
         assertEquals(List.of("queue", "total-queue", "corrupt-read"),
                 Workloads.checkers(config("apache-kafka", "queue")).stream().map(c -> c.name()).toList());
         // the nightly shape: the queue's checks, and the offsets registers' beside them
-        assertEquals(List.of("queue", "total-queue", "corrupt-read", "offsets"),
+        assertEquals(List.of("queue", "total-queue", "corrupt-read", "linearizable"),
                 Workloads.checkers(config("apache-kafka", NightlyMix.WORKLOAD)).stream().map(c -> c.name()).toList());
     }
 
@@ -43,9 +43,10 @@ class RegistryTest {
     @Test
     void aWorkloadThatNeedsTransactionsIsRefusedBySystemsWithout() {
         assertTrue(Workloads.named("txn-queue").needsTransactions());
-        var e = assertThrows(IllegalArgumentException.class, () -> config("broker-impl", "txn-queue"));
-        assertEquals("--workload txn-queue needs transactions, which broker-impl does not have: use --sut apache-kafka",
-                e.getMessage());
+        var e = assertThrows(IllegalArgumentException.class, () -> config("apache-kafka:0.10.2.1", "txn-queue"));
+        assertEquals("--workload txn-queue needs transactions, which apache-kafka:0.10.2.1 does not have: use --sut "
+                + "apache-kafka or broker-impl", e.getMessage());
         assertEquals("apache-kafka", TestRunner.systemUnderTest(config("apache-kafka", "txn-queue")).name());
+        assertEquals("broker-impl", TestRunner.systemUnderTest(config("broker-impl", "txn-queue")).name());
     }
 }

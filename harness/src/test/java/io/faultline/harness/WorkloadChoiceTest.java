@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WorkloadChoiceTest {
 
     @Test
-    void brokerImplRefusesTheTransactionalWorkloadInOneLine() {
-        var r = CliTestSupport.run("test", "--sut", "broker-impl", "--workload", "txn-queue", "--nodes", "1");
+    void aReleaseWithoutTransactionsRefusesTheTransactionalWorkloadInOneLine() {
+        var r = CliTestSupport.run("test", "--sut", "apache-kafka:0.10.2.1", "--workload", "txn-queue", "--nodes", "1");
         assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode(), r.err());
-        assertTrue(r.err().contains("txn-queue needs transactions, which broker-impl does not have"), r.err());
+        assertTrue(r.err().contains("txn-queue needs transactions, which apache-kafka:0.10.2.1 does not have"), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
     }
 
