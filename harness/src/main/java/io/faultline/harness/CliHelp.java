@@ -66,7 +66,7 @@ final class CliHelp {
         m.put("mutants", List.of(
                 "bin/faultline mutants --list --count 10 --seed 7",
                 "bin/faultline mutants --count 5 --runs 2 --time-limit 90 --seed 7",
-                "bin/faultline mutants --mutant m1a2b3c4d --runs 1 --clean-runs 0 --unit-tests none"));
+                "bin/faultline mutants --mutant m60df2e50 --runs 1 --clean-runs 0"));
         m.put("doctor", List.of(
                 "bin/faultline doctor",
                 "bin/faultline doctor --store /var/lib/faultline/store"));

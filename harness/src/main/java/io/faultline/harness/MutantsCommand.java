@@ -32,6 +32,9 @@ import java.util.concurrent.Callable;
                 + " math), run each mutant under the nightly mix (until the first invalid verdict, at most --runs runs),"
                 + " then the unmutated broker, and write the mutation score page.")
 final class MutantsCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--seed", description = "Seed of the selection and of every run (default: random, printed first)")
     Long seed;
 
@@ -130,7 +133,9 @@ final class MutantsCommand implements Callable<Integer> {
         err.println("faultline: mutants: " + catalog.all().size() + " mutants of " + jars.brokerJar().getFileName() + " in "
                 + String.join(", ", catalog.packages()) + "; " + chosen.size() + " selected");
         if (list || listAll) {
-            (listAll ? catalog.all() : chosen).forEach(m -> System.out.println(m.listing()));
+            var out = spec.commandLine().getOut();
+            (listAll ? catalog.all() : chosen).forEach(m -> out.println(m.listing()));
+            out.flush();
             return FaultlineCli.EXIT_VALID;
         }
         MutantHunt.Plan plan = MutantHunt.plan(chosen, runs, cleanRuns != null ? cleanRuns : runs,

@@ -19,12 +19,16 @@ public final class MutantJar {
 
     /**
      * Whether a mutant can run and differs from the original: its bytes differ, and the JVM loads and verifies the
-     * mutated class against the rest of the jar and its dependencies ({@code libs}). Null when live, else why not.
+     * mutated class against the rest of the jar and its dependencies ({@code dependencies}). Null when live, else why
+     * not.
      */
-    public static String whyNotLive(MutantCatalog catalog, Mutant m, List<Path> libs) {
+    public static String whyNotLive(MutantCatalog catalog, Mutant m, List<Path> dependencies) {
         byte[] mutated = catalog.mutatedBytes(m);
         if (Arrays.equals(mutated, catalog.originalBytes(m.className()))) return "the mutated class is byte-identical";
-        try (var loader = new MutantLoader(m.className(), mutated, libs)) {
+        List<Path> classpath = new ArrayList<>();
+        classpath.add(catalog.jar());
+        classpath.addAll(dependencies);
+        try (var loader = new MutantLoader(m.className(), mutated, classpath)) {
             Class<?> c = Class.forName(m.className(), false, loader);
             if (c.getClassLoader() != loader) return "the mutated class was not the one loaded";
             c.getDeclaredMethods(); // links the class: the verifier checks every method's bytecode
