@@ -119,6 +119,22 @@ final class TestRunner {
 
     static final String BROKER_JAR_KEY = "broker-jar";
 
+    /**
+     * The jar a stored run's test.json names (replay runs the same broker); a jar that is gone or changed since is
+     * one line, not a run of some other broker.
+     */
+    TestRunner withStoredBrokerJar(Map<String, Object> testJson) throws IOException {
+        if (!(testJson.get(BROKER_JAR_KEY) instanceof Map<?, ?> entry)) return this;
+        Path jar = Path.of(String.valueOf(entry.get("path")));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalArgumentException("test.json names the broker jar " + jar + ", which is gone");
+        }
+        if (!sha256(jar).equals(entry.get("sha256"))) {
+            throw new IllegalArgumentException("test.json names the broker jar " + jar + ", which changed since the run");
+        }
+        return withBrokerJar(jar);
+    }
+
     Result run() throws IOException {
         // The seed comes first, so any run can be replayed even if everything after this line fails.
         log.line("seed " + config.seed() + "  (replay: --seed " + config.seed() + ")");
