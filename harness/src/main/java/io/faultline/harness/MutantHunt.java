@@ -83,7 +83,7 @@ final class MutantHunt {
 
     /** What happens to a mutant before its runs: its jar is written, its unit tests run. */
     interface Prepare {
-        /** The mutant's jar, or null when it is not live (then {@code why} says why and it gets no runs). */
+        /** The mutant made ready; its jar is null when it is not live (the detail says why), and then it gets no runs. */
         Prepared prepare(Mutant m) throws Exception;
     }
 
