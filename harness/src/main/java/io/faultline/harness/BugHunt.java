@@ -149,38 +149,61 @@ final class BugHunt {
         List<BugsPage.Bug> bugs = new ArrayList<>();
         for (var e : plan.bugs().entrySet()) {
             var entry = e.getKey();
-            List<BugsPage.Attempt> attempts = new ArrayList<>();
-            for (TestConfig c : e.getValue()) {
-                if (stopped.getAsBoolean()) break;
-                out.printf("faultline: bugs: run %d (at most %d): bug %s, seed %d, %s%n", ++done[0], total, entry.name(),
-                        c.seed(), entry.mix().describe());
-                BugsPage.Attempt a = attempt(runner, c, entry.mix(), out);
-                attempts.add(a);
-                afterEachRun.accept(input(plan, startedAt, bugs, entry, attempts, List.of()));
-                out.printf("faultline: bugs: %s seed %d: %s%n", entry.name(), c.seed(), a.invalid()
-                        ? "DETECTED (" + String.join(", ", a.anomalies()) + ")" : "not detected (" + a.verdict() + ")");
-                if (a.invalid()) break;
-            }
+            List<BugsPage.Attempt> attempts = series(e.getValue(), true, c -> runner.run(c, entry.mix()), out, stopped,
+                    c -> out.printf("faultline: bugs: run %d (at most %d): bug %s, seed %d, %s%n", ++done[0], total,
+                            entry.name(), c.seed(), entry.mix().describe()),
+                    (c, a, soFar) -> {
+                        afterEachRun.accept(input(plan, startedAt, bugs, entry, soFar, List.of()));
+                        out.printf("faultline: bugs: %s seed %d: %s%n", entry.name(), c.seed(), a.invalid()
+                                ? "DETECTED (" + String.join(", ", a.anomalies()) + ")" : "not detected (" + a.verdict() + ")");
+                    });
             bugs.add(new BugsPage.Bug(entry.name(), entry.mistake(), entry.mix().describe(), attempts));
         }
         List<BugsPage.Clean> clean = new ArrayList<>();
         for (var m : plan.clean().entrySet()) {
-            List<BugsPage.Attempt> attempts = new ArrayList<>();
-            for (TestConfig c : m.getValue()) {
-                if (stopped.getAsBoolean()) break;
-                out.printf("faultline: bugs: run %d (at most %d): unseeded broker, seed %d, %s%n", ++done[0], total, c.seed(),
-                        m.getKey().describe());
-                BugsPage.Attempt a = attempt(runner, c, m.getKey(), out);
-                attempts.add(a);
-                List<BugsPage.Clean> soFar = new ArrayList<>(clean);
-                soFar.add(new BugsPage.Clean(m.getKey().describe(), attempts));
-                afterEachRun.accept(input(plan, startedAt, bugs, null, List.of(), soFar));
-                out.printf("faultline: bugs: unseeded seed %d: %s%n", c.seed(), a.invalid()
-                        ? "FALSE ALARM (" + String.join(", ", a.anomalies()) + ")" : a.verdict());
-            }
+            List<BugsPage.Attempt> attempts = series(m.getValue(), false, c -> runner.run(c, m.getKey()), out, stopped,
+                    c -> out.printf("faultline: bugs: run %d (at most %d): unseeded broker, seed %d, %s%n", ++done[0], total,
+                            c.seed(), m.getKey().describe()),
+                    (c, a, soFar) -> {
+                        List<BugsPage.Clean> partial = new ArrayList<>(clean);
+                        partial.add(new BugsPage.Clean(m.getKey().describe(), soFar));
+                        afterEachRun.accept(input(plan, startedAt, bugs, null, List.of(), partial));
+                        out.printf("faultline: bugs: unseeded seed %d: %s%n", c.seed(), a.invalid()
+                                ? "FALSE ALARM (" + String.join(", ", a.anomalies()) + ")" : a.verdict());
+                    });
             clean.add(new BugsPage.Clean(m.getKey().describe(), attempts));
         }
         return input(plan, startedAt, bugs, null, List.of(), clean);
+    }
+
+    /** One run of a configuration whose broker and faults the caller has chosen. */
+    interface OneRun {
+        TestRunner.Result run(TestConfig config) throws Exception;
+    }
+
+    /** Told after each run of a series: the run, its outcome, and the series' outcomes so far. */
+    interface AfterRun {
+        void after(TestConfig config, BugsPage.Attempt attempt, List<BugsPage.Attempt> soFar);
+    }
+
+    /**
+     * The run loop of a hunt (`bugs` and `mutants`): the configurations in order, each announced before it starts,
+     * stopping at the first invalid verdict when {@code untilDetected} (a broken broker needs only one detection;
+     * the unbroken one runs every seed), and before any run once {@code stopped} says so.
+     */
+    static List<BugsPage.Attempt> series(List<TestConfig> configs, boolean untilDetected, OneRun run, PrintStream out,
+                                         java.util.function.BooleanSupplier stopped,
+                                         java.util.function.Consumer<TestConfig> before, AfterRun after) {
+        List<BugsPage.Attempt> attempts = new ArrayList<>();
+        for (TestConfig c : configs) {
+            if (stopped.getAsBoolean()) break;
+            before.accept(c);
+            BugsPage.Attempt a = attempt(run, c, out);
+            attempts.add(a);
+            after.after(c, a, List.copyOf(attempts));
+            if (untilDetected && a.invalid()) break;
+        }
+        return attempts;
     }
 
     /** The score of the bugs done, plus the one under way (if any), and the clean runs so far. */
@@ -193,14 +216,14 @@ final class BugHunt {
     }
 
     /** One run; a harness error is an unknown verdict with the reason, not the end of the hunt. */
-    private static BugsPage.Attempt attempt(Runner runner, TestConfig c, SeededBugCatalog.Mix mix, PrintStream out) {
+    private static BugsPage.Attempt attempt(OneRun run, TestConfig c, PrintStream out) {
         long t0 = System.nanoTime();
         try {
-            TestRunner.Result r = runner.run(c, mix);
+            TestRunner.Result r = run.run(c);
             return new BugsPage.Attempt(c.seed(), r.verdict().name(), r.verdict() == Verdict.INVALID ? r.anomalies() : List.of(),
                     r.runDir() == null ? null : r.runDir().toString(), r.seconds());
         } catch (Exception e) {
-            out.println("faultline: bugs: run with seed " + c.seed() + " failed: " + e);
+            out.println("faultline: run with seed " + c.seed() + " failed: " + e);
             return new BugsPage.Attempt(c.seed(), "unknown", List.of(), null, (System.nanoTime() - t0) / 1e9);
         }
     }

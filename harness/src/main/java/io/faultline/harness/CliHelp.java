@@ -63,6 +63,10 @@ final class CliHelp {
                 "bin/faultline bugs --seeds 3",
                 "bin/faultline bugs --seeds 2 --only read-past-hw,dedup-not-rebuilt",
                 "bin/faultline bugs --only none --clean-seeds 3"));
+        m.put("mutants", List.of(
+                "bin/faultline mutants --list --count 10 --seed 7",
+                "bin/faultline mutants --count 5 --runs 2 --time-limit 90 --seed 7",
+                "bin/faultline mutants --mutant m60df2e50 --runs 1 --clean-runs 0"));
         m.put("doctor", List.of(
                 "bin/faultline doctor",
                 "bin/faultline doctor --store /var/lib/faultline/store"));

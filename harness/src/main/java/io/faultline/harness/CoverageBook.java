@@ -49,9 +49,15 @@ final class CoverageBook {
     record Run(TestRunner.Result result, CoverageMap.RunGrowth growth, int compositions) {}
 
     Run run(TestConfig config, NightlyMix.Spec spec, RunStore store, PrintStream err) throws IOException {
+        return run(config, spec, store, err, null);
+    }
+
+    /** As above, running broker-impl from {@code brokerJar} when not null (`test --broker-jar`). */
+    Run run(TestConfig config, NightlyMix.Spec spec, RunStore store, PrintStream err, Path brokerJar) throws IOException {
         NightlyMix.Spec used = spec.guided() ? spec.withCoverage(map.toJson()) : spec;
         AtomicReference<ComposedSchedule> made = new AtomicReference<>();
-        TestRunner.Result result = new TestRunner(config, store, err, ComposedSchedule.factory(used, null, made::set)).run();
+        var runner = new TestRunner(config, store, err, ComposedSchedule.factory(used, null, made::set));
+        TestRunner.Result result = (brokerJar == null ? runner : runner.withBrokerJar(brokerJar)).run();
         ComposedSchedule schedule = made.get();
         if (schedule == null) return new Run(result, null, 0);
         CoverageMap.RunGrowth growth = record(result.runDir(), schedule);

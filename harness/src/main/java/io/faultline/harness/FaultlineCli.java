@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         subcommands = {TestCommand.class, AnalyzeCommand.class, ReplayCommand.class, CampaignCommand.class,
                 ServeCommand.class, ShrinkCommand.class, ScenarioCommand.class,
                 CompareCommand.class, VersionsCommand.class,
-                BugsCommand.class, DoctorCommand.class, CompletionCommand.class, MergeCommand.class,
+                BugsCommand.class, MutantsCommand.class, DoctorCommand.class, CompletionCommand.class, MergeCommand.class,
                 ImageCommand.class})
 public final class FaultlineCli implements Runnable {
     /** Exit codes: the verdict of the run(s), or a harness error. */

@@ -47,7 +47,8 @@ final class ReplayCommand implements Callable<Integer> {
             // the same script, settings (broker-props included) and seed; says again what to expect
             return ScenarioCommand.run(scenario.get(), config, new RunStore(store), System.err).result().exitCode();
         }
-        return new TestRunner(config, new RunStore(store), System.err, scheduleOf(testJson)).run().exitCode();
+        return new TestRunner(config, new RunStore(store), System.err, scheduleOf(testJson)).withStoredBrokerJar(testJson)
+                .run().exitCode();
     }
 
     /** The schedule a stored run had: its scenario's script, or the seed's random faults. */
@@ -62,10 +63,12 @@ final class ReplayCommand implements Callable<Integer> {
      * A run of this configuration keeping only these fault cycles (null: all); a nightly-mix run (its test.json names
      * the mix) keeps those compositions of its plan.
      */
-    static TestRunner runner(java.util.Map<String, Object> testJson, TestConfig config, RunStore store, java.util.Set<Integer> cycles) {
+    static TestRunner runner(java.util.Map<String, Object> testJson, TestConfig config, RunStore store, java.util.Set<Integer> cycles)
+            throws java.io.IOException {
         var mix = NightlyMix.Spec.of(testJson);
-        if (mix.isEmpty()) return runner(config, store, cycles);
-        return new TestRunner(config, store, System.err, ComposedSchedule.factory(mix.get(), cycles, s -> { }), cycles);
+        if (mix.isEmpty()) return runner(config, store, cycles).withStoredBrokerJar(testJson);
+        return new TestRunner(config, store, System.err, ComposedSchedule.factory(mix.get(), cycles, s -> { }), cycles)
+                .withStoredBrokerJar(testJson);
     }
 
     /** A run of this configuration keeping only these fault cycles (null: all). */

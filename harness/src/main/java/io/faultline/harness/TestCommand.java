@@ -33,8 +33,15 @@ final class TestCommand implements Callable<Integer> {
     @Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write the results as JUnit XML (one testcase per run)")
     Path junitXml;
 
+    @Option(names = "--broker-jar", paramLabel = "JAR", description = "broker-impl only: run this broker-impl jar instead of"
+            + " the built one (same dependencies; its node image is tagged by content, e.g. a mutant's from `mutants`)")
+    Path brokerJar;
+
     @Override
     public Integer call() throws Exception {
+        if (brokerJar != null && !java.nio.file.Files.isRegularFile(brokerJar)) {
+            throw new IllegalArgumentException("--broker-jar: no such file " + brokerJar);
+        }
         if (testCount < 1) throw new IllegalArgumentException("--test-count must be at least 1");
         boolean nightly = mix.nightly(false);
         if (nightly && !options.nemesis.equals(new TestOptions().nemesis)) {
@@ -51,14 +58,18 @@ final class TestCommand implements Callable<Integer> {
             // Each repetition gets its own seed, derived from the first so the whole series replays.
             TestConfig config = i == 0 ? first : first.withSeed(new java.util.SplittableRandom(first.seed() + i).nextLong() & Long.MAX_VALUE);
             if (testCount > 1) System.err.println("faultline: test " + (i + 1) + " of " + testCount);
-            var result = nightly ? coverage.run(config, mix.spec(), new RunStore(store), System.err).result()
-                    : new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create)
-                            .withLivenessBounds(bounds).run();
+            var result = nightly ? coverage.run(config, mix.spec(), new RunStore(store), System.err, brokerJar).result()
+                    : withJar(new TestRunner(config, new RunStore(store), System.err, NemesisSchedule::create)
+                            .withLivenessBounds(bounds)).run();
             exit = result.exitCode();
             cases.add(JunitCases.of("run " + (i + 1) + " seed " + config.seed(), "faultline." + config.testName(), result));
             if (junitXml != null) JunitCases.write(junitXml, "faultline test", cases); // after every run: a crash keeps the rest
             if (exit != FaultlineCli.EXIT_VALID) break;
         }
         return exit;
+    }
+
+    private TestRunner withJar(TestRunner runner) {
+        return brokerJar == null ? runner : runner.withBrokerJar(brokerJar);
     }
 }

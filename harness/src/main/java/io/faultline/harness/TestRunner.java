@@ -69,6 +69,7 @@ final class TestRunner {
     private final FaultScheduleFactory faults;
     private final java.util.Set<Integer> onlyCycles;
     private io.faultline.results.Liveness.Bounds livenessBounds = LivenessOptions.DEFAULT_BOUNDS;
+    private Path brokerJar;
 
     /** Builds the fault schedule of a run once the cluster and the history exist. */
     interface FaultScheduleFactory {
@@ -106,6 +107,34 @@ final class TestRunner {
         return this;
     }
 
+    /**
+     * Runs broker-impl from this jar instead of the built one (a mutant's); test.json records its path and hash
+     * under {@value #BROKER_JAR_KEY}.
+     */
+    TestRunner withBrokerJar(Path jar) {
+        if (!"broker-impl".equals(config.sut())) throw new IllegalArgumentException("--broker-jar applies to broker-impl only");
+        this.brokerJar = jar;
+        return this;
+    }
+
+    static final String BROKER_JAR_KEY = "broker-jar";
+
+    /**
+     * The jar a stored run's test.json names (replay runs the same broker); a jar that is gone or changed since is
+     * one line, not a run of some other broker.
+     */
+    TestRunner withStoredBrokerJar(Map<String, Object> testJson) throws IOException {
+        if (!(testJson.get(BROKER_JAR_KEY) instanceof Map<?, ?> entry)) return this;
+        Path jar = Path.of(String.valueOf(entry.get("path")));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalArgumentException("test.json names the broker jar " + jar + ", which is gone");
+        }
+        if (!sha256(jar).equals(entry.get("sha256"))) {
+            throw new IllegalArgumentException("test.json names the broker jar " + jar + ", which changed since the run");
+        }
+        return withBrokerJar(jar);
+    }
+
     Result run() throws IOException {
         // The seed comes first, so any run can be replayed even if everything after this line fails.
         log.line("seed " + config.seed() + "  (replay: --seed " + config.seed() + ")");
@@ -113,8 +142,11 @@ final class TestRunner {
         RunDir run = store.newRun(config.testName(), startedAt);
         log.attach(run.faultlineLog());
         log.line("run folder " + run.dir());
-        SystemUnderTest sut = systemUnderTest(config);
+        SystemUnderTest sut = brokerJar == null ? systemUnderTest(config) : brokerImplWithJar(config, brokerJar);
         var testJson = StoredRun.testJson(run.testName(), config, startedAt, sut.version());
+        if (brokerJar != null) {
+            testJson.put(BROKER_JAR_KEY, Map.of("path", brokerJar.toAbsolutePath().toString(), "sha256", sha256(brokerJar)));
+        }
         if (onlyCycles != null) testJson.put("fault-cycles", new java.util.TreeSet<>(onlyCycles));
         testJson.putAll(faults.testJsonEntries());
         run.writeTestJson(testJson);
@@ -361,13 +393,30 @@ final class TestRunner {
     }
 
     static SystemUnderTest systemUnderTest(TestConfig config) {
+        return Suts.named(config.sut()).create().apply(settings(config));
+    }
+
+    private static KafkaSettings settings(TestConfig config) {
         KafkaSettings settings = KafkaSettings.defaults()
                 .withReplicationFactor(config.replicationFactor())
                 .withMinInsyncReplicas(config.minIsr())
                 .withUncleanLeaderElection(config.unclean())
                 .withFlush(config.flushMessages(), config.flushMs());
         for (var e : config.brokerProperties().entrySet()) settings = settings.withProperty(e.getKey(), e.getValue());
-        return Suts.named(config.sut()).create().apply(settings);
+        return settings;
+    }
+
+    /** broker-impl with the configuration's settings, running {@code jar} in place of the built broker-impl jar. */
+    static SystemUnderTest brokerImplWithJar(TestConfig config, Path jar) {
+        return new io.faultline.docker.sut.BrokerImpl(settings(config), jar);
+    }
+
+    private static String sha256(Path file) throws IOException {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The clients' settings a test configuration stands for; the checker's allowances follow from them. */

@@ -27,9 +27,23 @@ public final class BrokerImpl extends KafkaProtocolSut implements ControllerAwar
     private static final int QUORUM_SIZE = 3;
 
     private final KafkaSettings settings;
+    /** A broker-impl jar to run instead of the built one (a mutant's), or null. */
+    private final Path brokerJar;
 
     public BrokerImpl(KafkaSettings settings) {
+        this(settings, null);
+    }
+
+    /**
+     * Runs {@code brokerJar} in place of the built broker-impl jar, with the same runtime dependencies. The image's
+     * tag is the hash of its build context, so every distinct jar gets (and caches) its own image.
+     */
+    public BrokerImpl(KafkaSettings settings, Path brokerJar) {
+        if (brokerJar != null && !Files.isRegularFile(brokerJar)) {
+            throw new IllegalArgumentException("--broker-jar: no such file " + brokerJar);
+        }
         this.settings = settings;
+        this.brokerJar = brokerJar;
     }
 
     @Override
@@ -48,12 +62,55 @@ public final class BrokerImpl extends KafkaProtocolSut implements ControllerAwar
                 .withBuildArg("NODE_IMAGE", NodeImage.common().build())
                 .withClasspathFile("Dockerfile", RESOURCES + "Dockerfile")
                 .withClasspathFile("broker-node", RESOURCES + "broker-node")
-                .withDirectory("libs", libsDirectory())
+                .withDirectory("libs", brokerJar == null ? libsDirectory() : libsWith(libsDirectory(), brokerJar))
                 .build();
     }
 
-    /** docker/target/broker-impl-libs (copied by Maven), or -Dfaultline.broker.libs. */
-    static Path libsDirectory() {
+    /** The jar this broker runs in place of the built one, if any. */
+    public Optional<Path> brokerJar() {
+        return Optional.ofNullable(brokerJar);
+    }
+
+    /**
+     * A copy of {@code libs} with broker-impl's jar replaced by {@code jar}, in a folder named by the jar's hash
+     * (made once, reused by every run of that jar).
+     */
+    static Path libsWith(Path libs, Path jar) {
+        try {
+            String hash = java.util.HexFormat.of().formatHex(
+                    java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(jar)), 0, 8);
+            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "faultline-broker-libs-" + hash);
+            if (Files.isDirectory(dir)) return dir;
+            Path staging = Files.createTempDirectory(dir.getParent(), dir.getFileName() + ".staging-");
+            int replaced = 0;
+            try (var files = Files.list(libs)) {
+                for (Path f : files.toList()) {
+                    String name = f.getFileName().toString();
+                    Path target = staging.resolve(name);
+                    if (isBrokerJar(f)) {
+                        Files.copy(jar, target);
+                        replaced++;
+                    } else {
+                        Files.copy(f, target);
+                    }
+                }
+            }
+            if (replaced != 1) {
+                throw new IllegalStateException(libs + " holds " + replaced + " broker-impl jars, not one");
+            }
+            try {
+                Files.move(staging, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } catch (java.nio.file.FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException raced) {
+                // another run of the same jar made it first: same content
+            }
+            return dir;
+        } catch (java.io.IOException | java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot stage broker-impl libs with " + jar + ": " + e, e);
+        }
+    }
+
+    /** docker/target/broker-impl-libs (copied by Maven), or -Dfaultline.broker.libs: the built broker and its dependencies. */
+    public static Path libsDirectory() {
         String explicit = System.getProperty("faultline.broker.libs");
         if (explicit != null) return Path.of(explicit);
         String root = System.getProperty("faultline.projectRoot");
@@ -63,6 +120,12 @@ public final class BrokerImpl extends KafkaProtocolSut implements ControllerAwar
         }
         throw new IllegalStateException("broker-impl jars not found: build the project first (./mvnw install"
                 + " -DskipTests) or pass -Dfaultline.broker.libs=DIR");
+    }
+
+    /** Whether a file of the libs folder is broker-impl's own jar (not one of its dependencies). */
+    public static boolean isBrokerJar(Path file) {
+        String name = file.getFileName().toString();
+        return name.startsWith("broker-impl-") && name.endsWith(".jar");
     }
 
     @Override
