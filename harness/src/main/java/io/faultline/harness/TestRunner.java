@@ -113,6 +113,10 @@ final class TestRunner {
         RunDir run = store.newRun(config.testName(), startedAt);
         log.attach(run.faultlineLog());
         log.line("run folder " + run.dir());
+        if (!config.systemDefaults().isEmpty()) {
+            log.line("left to " + config.sut() + "'s own defaults (not written): " + config.systemDefaults().entrySet()
+                    .stream().map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(", ")));
+        }
         SystemUnderTest sut = systemUnderTest(config);
         var testJson = StoredRun.testJson(run.testName(), config, startedAt, sut.version());
         if (onlyCycles != null) testJson.put("fault-cycles", new java.util.TreeSet<>(onlyCycles));
@@ -350,13 +354,18 @@ final class TestRunner {
     }
 
     static SystemUnderTest systemUnderTest(TestConfig config) {
+        return Suts.named(config.sut()).create().apply(kafkaSettings(config));
+    }
+
+    /** The brokers' settings of a test: what it states, and nothing for what it leaves to the system's defaults. */
+    static KafkaSettings kafkaSettings(TestConfig config) {
         KafkaSettings settings = KafkaSettings.defaults()
                 .withReplicationFactor(config.replicationFactor())
                 .withMinInsyncReplicas(config.minIsr())
                 .withUncleanLeaderElection(config.unclean())
                 .withFlush(config.flushMessages(), config.flushMs());
         for (var e : config.brokerProperties().entrySet()) settings = settings.withProperty(e.getKey(), e.getValue());
-        return Suts.named(config.sut()).create().apply(settings);
+        return settings;
     }
 
     /** The clients' settings a test configuration stands for; the checker's allowances follow from them. */
