@@ -114,6 +114,9 @@ final class RunAnalysis {
         } finally {
             pool.shutdownNow();
         }
+        // replicas must agree below their high watermarks, whatever the history shows (clients read leaders only)
+        CheckResult agreement = io.faultline.results.ReplicaAgreement.check(run.nodesDir());
+        if (agreement != null) checks.put(agreement.checker(), agreement);
         List<String> caveats = new java.util.ArrayList<>(readCaveats);
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());

@@ -92,7 +92,7 @@ final class RunShapeOptions {
     }
 
     /** One test with these shape flags and the given safety settings. */
-    TestConfig config(List<String> faults, String acks, boolean idempotent, int minIsr, boolean unclean, long runSeed) {
+    TestConfig config(List<String> faults, String acks, boolean idempotent, int minIsr, Boolean unclean, long runSeed) {
         if (suts().size() > 1 && brokerProperties().keySet().stream().anyMatch(k -> k.startsWith("faultline."))) {
             throw new IllegalArgumentException("--truncation and faultline.* broker properties are broker-impl settings;"
                     + " Apache Kafka has none: run one --sut at a time with them");

@@ -56,7 +56,7 @@ final class ScenarioSchedule implements FaultSchedule {
     private ScenarioSchedule(Scenario scenario, TestConfig config, SutCluster cluster, HistoryRecorder recorder,
                              List<String> topics, RunLog log) {
         this.scenario = scenario;
-        this.unclean = config.unclean();
+        this.unclean = config.uncleanInEffect();
         this.recorder = recorder;
         this.cluster = cluster;
         this.log = log;

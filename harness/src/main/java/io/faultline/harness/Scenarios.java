@@ -102,6 +102,24 @@ final class Scenarios {
             BROKER_HW, new Expectation(Verdict.INVALID, "divergence", "the old follower truncates to its high watermark "
                     + "and keeps entries the new leader never had; once it leads, readers see other values at the same offsets"));
 
+    /**
+     * Both unclean elections of fast-leader-failover lose what only the replica left behind had; a release with
+     * KIP-279 (2.0) still makes the returning follower truncate to where the epochs it shares with the leader end.
+     */
+    private static final Expectation LOST_NOT_DIVERGED = new Expectation(Verdict.INVALID, "lost-write",
+            "each unclean election loses what only the other replica had, but the returning follower asks where its "
+                    + "epoch ended on the leader and gets the last common epoch's end (KIP-279): the replicas agree",
+            Set.of(io.faultline.results.ReplicaAgreement.DIVERGENCE));
+
+    /**
+     * Before KIP-279 the leader answers a follower's question about an epoch it never had with the start of its next
+     * epoch, so the follower keeps the second epoch's entries below it: the replicas' logs differ below their high
+     * watermarks.
+     */
+    private static final Expectation DIVERGED_BEFORE_KIP_279 = new Expectation(Verdict.INVALID, io.faultline.results.ReplicaAgreement.DIVERGENCE,
+            "before KIP-279 (2.0) the leader answers the follower's question about the second epoch, which it never had, "
+                    + "with the start of its third: the follower keeps the second epoch's entries and the logs differ");
+
     static final List<Scenario> ALL = List.of(
             new Scenario("acks-1-failover",
                     "acks=1: the leader is cut from every other node while it acknowledges writes nobody fetches, "
@@ -148,6 +166,23 @@ final class Scenarios {
                             BROKER_HW, lost("a restarted follower truncates to its high watermark and is then elected: the acked tail is gone")),
                     "--sut broker-impl --truncation high-watermark"),
             divergence(true),
+            new Scenario("fast-leader-failover",
+                    "KIP-279's fast leader fail-over (rf=2, acks=all, min.insync.replicas=1, unclean on): the follower is "
+                            + "cut from the leader and the ISR shrinks to the leader, which appends alone; the leader is "
+                            + "killed and the follower elected (new epoch, other values at the same offsets); the follower "
+                            + "is killed and the old leader started, elected again in a third epoch without ever having "
+                            + "followed the second; the follower returns and must truncate everything of the second epoch",
+                    new Settings(3, 2, "all", false, 1, true),
+                    List.of(waitS(8), new Step.Cut(FOLLOWERS, LEADER), awaitIsr(Role.LEADER), waitS(3),
+                            new Step.Kill(Role.LEADER), awaitLeader(Role.FOLLOWERS), waitS(6), new Step.Kill(Role.FOLLOWERS),
+                            new Step.Start(Role.LEADER), awaitLeader(Role.LEADER), waitS(4), new Step.Heal(),
+                            new Step.Start(Role.FOLLOWERS), new Step.AwaitInIsr(Role.FOLLOWERS, Duration.ofSeconds(60)), waitS(8)),
+                    Map.of(KAFKA, LOST_NOT_DIVERGED,
+                            KAFKA + ":0.11.0.3", DIVERGED_BEFORE_KIP_279,
+                            KAFKA + ":2.0.1", LOST_NOT_DIVERGED,
+                            KAFKA + ":2.1.1", LOST_NOT_DIVERGED,
+                            BROKER, LOST_NOT_DIVERGED),
+                    ""),
             // The scenarios below run with safe settings: both systems should stay valid. Each is the deterministic
             // fault mix of one or more of broker-impl's seeded bugs (`bugs`, SeededBugCatalog), and the clean broker
             // under it is that mix's false-alarm control.

@@ -73,6 +73,15 @@ final class Suts {
         return KafkaVersion.parse(name.split(":")[1]).atLeast("0.11");
     }
 
+    /**
+     * unclean.leader.election.enable where a run does not set it: the release's own default for apache-kafka:VERSION
+     * (true before 0.11, KIP-106), false for the reference release and broker-impl.
+     */
+    static boolean uncleanByDefault(String name) {
+        if (!name.startsWith(APACHE_KAFKA + ":")) return false;
+        return KafkaVersion.parse(name.split(":")[1]).uncleanElectionByDefault();
+    }
+
     /** The kafka-clients line of the named system's workloads. */
     static KafkaClientLine clientLine(String name) {
         return named(name).clientLine();

@@ -8,6 +8,8 @@ import java.util.Map;
  * Every parameter of one test run. Written to test.json, read back by `analyze` and `replay`, so a run can be
  * repeated exactly from its seed. {@code flushMessages} / {@code flushMs} are the brokers' log.flush.interval.messages
  * / .ms (null: the system's default, no fsync per append), which decide what power loss may take.
+ * {@code unclean} is unclean.leader.election.enable when the run states it, null when the system's own default applies
+ * (Apache Kafka before 0.11: true; from 0.11 and broker-impl: false): {@link #uncleanInEffect()} is the value the brokers use.
  * {@code producerProperties} override the queue workload's producer settings (a scenario's, e.g. batch.size).
  */
 public record TestConfig(
@@ -23,7 +25,7 @@ public record TestConfig(
         boolean idempotence,
         int minIsr,
         int replicationFactor,
-        boolean unclean,
+        Boolean unclean,
         String subVia,
         int nemesisIntervalSeconds,
         long seed,
@@ -38,13 +40,16 @@ public record TestConfig(
     static final java.util.Set<String> CHECKED_PRODUCER_SETTINGS = java.util.Set.of("acks", "enable.idempotence",
             "retries", "bootstrap.servers", "transactional.id", "max.in.flight.requests.per.connection");
 
+    /** test.json's key for {@link #systemDefaults()}: settings the run did not state, with the system's value. */
+    public static final String SYSTEM_DEFAULTS = "system-defaults";
+
     /** broker-impl's own settings a run may set (`--truncation`, `--broker-prop`, seeded bugs). */
     public static final String TRUNCATION = "faultline.replication.truncation";
 
     /** A test with the system's default flushing and no extra broker properties. */
     public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
                       int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
-                      boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      Boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
                       int drainSeconds) {
         this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
                 replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds, null, null,
@@ -54,7 +59,7 @@ public record TestConfig(
     /** A test with the system's default flushing. */
     public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
                       int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
-                      boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      Boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
                       int drainSeconds, Map<String, String> brokerProperties) {
         this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
                 replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds, null, null,
@@ -64,7 +69,7 @@ public record TestConfig(
     /** A test without extra broker properties. */
     public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
                       int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
-                      boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      Boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
                       int drainSeconds, Long flushMessages, Long flushMs) {
         this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
                 replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds,
@@ -74,7 +79,7 @@ public record TestConfig(
     /** A test with the workload's own producer settings. */
     public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
                       int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
-                      boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      Boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
                       int drainSeconds, Long flushMessages, Long flushMs, Map<String, String> brokerProperties) {
         this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
                 replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds,
@@ -126,6 +131,21 @@ public record TestConfig(
                 "--truncation must be leader-epoch or high-watermark, got " + truncation);
         require(flushMessages == null || flushMessages >= 1, "--flush-messages must be at least 1, got " + flushMessages);
         require(flushMs == null || flushMs >= 0, "--flush-ms must be at least 0, got " + flushMs);
+    }
+
+    /** unclean.leader.election.enable as the brokers see it: the stated value, else the system's own default. */
+    public boolean uncleanInEffect() {
+        return unclean != null ? unclean : Suts.uncleanByDefault(sut);
+    }
+
+    /**
+     * The broker settings this run leaves to the system's own defaults (not written into its configuration), with the
+     * value that default has: what a reader must know besides the stated settings. Empty when every one is stated.
+     */
+    public Map<String, String> systemDefaults() {
+        var m = new java.util.TreeMap<String, String>();
+        if (unclean == null) m.put("unclean.leader.election.enable", Boolean.toString(uncleanInEffect()));
+        return m;
     }
 
     /** broker-impl's truncation mode if set: leader-epoch or high-watermark. */
@@ -199,7 +219,9 @@ public record TestConfig(
         m.put("idempotence", idempotence);
         m.put("min-isr", minIsr);
         m.put("rf", replicationFactor);
-        m.put("unclean", unclean);
+        // stated only when the run set it; otherwise the system's own default, named as such
+        if (unclean != null) m.put("unclean", unclean);
+        if (!systemDefaults().isEmpty()) m.put(SYSTEM_DEFAULTS, systemDefaults());
         m.put("sub-via", subVia);
         m.put("nemesis-interval", nemesisIntervalSeconds);
         m.put("seed", seed);

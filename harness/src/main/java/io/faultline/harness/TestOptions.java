@@ -24,8 +24,9 @@ public final class TestOptions {
     @Option(names = "--min-isr", description = "min.insync.replicas (default: 2, at most --rf)")
     Integer minIsr;
 
-    @Option(names = "--unclean", arity = "1", description = "unclean.leader.election.enable: true/false (default: ${DEFAULT-VALUE})")
-    boolean unclean = false;
+    @Option(names = "--unclean", arity = "1", description = "unclean.leader.election.enable: true/false (default: the"
+            + " system's own, which the run page names as such: true for Apache Kafka before 0.11, false from 0.11 and for broker-impl)")
+    Boolean unclean;
 
     @Option(names = "--flush-messages", description = "Brokers' log.flush.interval.messages: fsync after this many"
             + " appended messages, 1 = every append (default: the system's, no fsync per append)")

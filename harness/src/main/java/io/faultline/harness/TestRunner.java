@@ -142,6 +142,10 @@ final class TestRunner {
         RunDir run = store.newRun(config.testName(), startedAt);
         log.attach(run.faultlineLog());
         log.line("run folder " + run.dir());
+        if (!config.systemDefaults().isEmpty()) {
+            log.line("left to " + config.sut() + "'s own defaults (not written): " + config.systemDefaults().entrySet()
+                    .stream().map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(", ")));
+        }
         SystemUnderTest sut = brokerJar == null ? systemUnderTest(config) : brokerImplWithJar(config, brokerJar);
         var testJson = StoredRun.testJson(run.testName(), config, startedAt, sut.version());
         if (brokerJar != null) {
@@ -393,10 +397,11 @@ final class TestRunner {
     }
 
     static SystemUnderTest systemUnderTest(TestConfig config) {
-        return Suts.named(config.sut()).create().apply(settings(config));
+        return Suts.named(config.sut()).create().apply(kafkaSettings(config));
     }
 
-    private static KafkaSettings settings(TestConfig config) {
+    /** The brokers' settings of a test: what it states, and nothing for what it leaves to the system's defaults. */
+    static KafkaSettings kafkaSettings(TestConfig config) {
         KafkaSettings settings = KafkaSettings.defaults()
                 .withReplicationFactor(config.replicationFactor())
                 .withMinInsyncReplicas(config.minIsr())
@@ -408,7 +413,7 @@ final class TestRunner {
 
     /** broker-impl with the configuration's settings, running {@code jar} in place of the built broker-impl jar. */
     static SystemUnderTest brokerImplWithJar(TestConfig config, Path jar) {
-        return new io.faultline.docker.sut.BrokerImpl(settings(config), jar);
+        return new io.faultline.docker.sut.BrokerImpl(kafkaSettings(config), jar);
     }
 
     private static String sha256(Path file) throws IOException {

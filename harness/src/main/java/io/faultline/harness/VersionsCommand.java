@@ -40,8 +40,13 @@ final class VersionsCommand implements Callable<Integer> {
     @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
     Path store = Path.of("store");
 
-    /** One run of the matrix. */
-    record Cell(String version, long seed, Verdict verdict, List<String> anomalies, Path runDir) {}
+    /**
+     * One run of the matrix.
+     *
+     * @param systemDefaults broker settings the run left to the release's own defaults, with their values there
+     */
+    record Cell(String version, long seed, Verdict verdict, List<String> anomalies, Path runDir,
+                java.util.Map<String, String> systemDefaults) {}
 
     /** Each release once, oldest first; validated before any cluster. */
     List<KafkaVersion> releases() {
@@ -83,7 +88,7 @@ final class VersionsCommand implements Callable<Integer> {
                 TestRunner.Result r = scenario == null
                         ? new TestRunner(c, runStore, System.err, NemesisSchedule::create).run()
                         : ScenarioCommand.run(Scenarios.forRun(scenario), c, runStore, System.err).result();
-                cells.add(new Cell(v.text(), c.seed(), r.verdict(), r.anomalies(), r.runDir()));
+                cells.add(new Cell(v.text(), c.seed(), r.verdict(), r.anomalies(), r.runDir(), c.systemDefaults()));
                 worst = CampaignCommand.worse(worst, r.exitCode());
                 if (Thread.currentThread().isInterrupted()) break outer;
             }

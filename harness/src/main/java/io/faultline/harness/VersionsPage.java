@@ -17,9 +17,10 @@ final class VersionsPage {
         String fixed = VersionsCommand.firstPassing(releases, cells).map(v -> "First release where it stops failing: <b>" + esc(v) + "</b>")
                 .orElse(cells.stream().anyMatch(c -> c.verdict() == io.faultline.checker.Verdict.INVALID)
                         ? "It still fails on the newest release tried." : "No run failed.");
-        sb.append("<p>").append(fixed).append("</p>\n<table><tr><th>release</th><th>runs</th></tr>\n");
+        sb.append("<p>").append(fixed).append("</p>\n<table><tr><th>release</th><th>left to the release's own defaults</th>"
+                + "<th>runs</th></tr>\n");
         for (KafkaVersion v : releases) {
-            sb.append("<tr><td>").append(esc(v.text())).append("</td><td>");
+            sb.append("<tr><td>").append(esc(v.text())).append("</td><td>").append(esc(ownDefaults(v, cells))).append("</td><td>");
             for (VersionsCommand.Cell c : cells) {
                 if (!c.version().equals(v.text())) continue;
                 String verdict = c.verdict().name().toLowerCase();
@@ -31,6 +32,18 @@ final class VersionsPage {
             sb.append("</td></tr>\n");
         }
         return sb.append("</table>\n").toString();
+    }
+
+    /**
+     * The settings the release's runs did not state, with the release's own value (e.g. unclean elections on before
+     * 0.11): a difference between rows that comes from the releases' defaults, not from the run's flags.
+     */
+    static String ownDefaults(KafkaVersion v, List<VersionsCommand.Cell> cells) {
+        var seen = new java.util.TreeMap<String, String>();
+        for (VersionsCommand.Cell c : cells) if (c.version().equals(v.text())) seen.putAll(c.systemDefaults());
+        if (seen.isEmpty()) return "none: every setting stated";
+        return seen.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static String esc(String s) {

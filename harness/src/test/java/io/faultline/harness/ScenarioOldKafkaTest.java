@@ -16,13 +16,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * kip-101-loss on an old Apache Kafka release in ZooKeeper mode, driven by kafka-clients 3.9.1 (docs/versions.md has
- * the runs behind it). Minutes each: only with the Maven profile {@code scenarios}.
+ * Scenarios on old Apache Kafka releases in ZooKeeper mode, driven by kafka-clients 3.9.1 before 2.1
+ * (docs/versions.md has the runs behind them). Minutes each: only with the Maven profile {@code scenarios}.
  */
 @DockerBacked
 class ScenarioOldKafkaTest {
     private static ScenarioCommand.Outcome run(String sut, Path store, long seed) throws Exception {
-        Scenario s = Scenarios.forRun("kip-101-loss");
+        return run("kip-101-loss", sut, store, seed);
+    }
+
+    private static ScenarioCommand.Outcome run(String scenario, String sut, Path store, long seed) throws Exception {
+        Scenario s = Scenarios.forRun(scenario);
         TestConfig config = ScenarioCommand.config(s, sut, null, null, seed);
         var out = new ByteArrayOutputStream();
         var outcome = ScenarioCommand.run(s, config, new RunStore(store), new PrintStream(out, true, StandardCharsets.UTF_8));
@@ -37,5 +41,39 @@ class ScenarioOldKafkaTest {
         var o = run("apache-kafka:0.11.0.3", store, 103);
         assertEquals(Verdict.VALID, o.result().verdict(), "anomalies " + o.result().anomalies());
         assertTrue(o.asExpected());
+    }
+
+    /** KIP-279's case: before 2.0 the returning follower keeps the second epoch's entries (replica-agreement sees it). */
+    @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
+    void fastLeaderFailoverDivergesBeforeKip279(@TempDir Path store) throws Exception {
+        var o = run("fast-leader-failover", "apache-kafka:0.11.0.3", store, 301);
+        assertEquals(Verdict.INVALID, o.result().verdict());
+        assertTrue(o.result().anomalies().stream().anyMatch(a -> a.startsWith("replica-divergence")),
+                "anomalies " + o.result().anomalies());
+        assertTrue(o.asExpected());
+    }
+
+    /**
+     * Issue 24, reproduction 3: 0.10.2.1 with its own defaults (unclean elections on, min.insync.replicas 1) under the
+     * default partition+kill mix loses acknowledged writes. A random mix, not a script: seen with seed 3 (docs/versions.md);
+     * another machine's timing may need another seed.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
+    void unsafeDefaultsOf0_10LoseAcknowledgedWrites(@TempDir Path store) throws Exception {
+        var o = new TestOptions();
+        o.shape.sut = "apache-kafka:0.10.2.1";
+        o.shape.nodes = 3;
+        o.shape.rf = 2;
+        o.shape.seed = 3L;
+        o.minIsr = 1;
+        TestConfig config = o.toConfig();
+        assertTrue(config.uncleanInEffect(), "0.10's own default");
+        var r = new TestRunner(config, new RunStore(store), new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8), NemesisSchedule::create).run();
+        assertEquals(Verdict.INVALID, r.verdict(), "anomalies " + r.anomalies());
+        assertTrue(r.anomalies().stream().anyMatch(a -> a.startsWith("lost-write") || a.startsWith("inconsistent-offsets")),
+                "anomalies " + r.anomalies());
     }
 }

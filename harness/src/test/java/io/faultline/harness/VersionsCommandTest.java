@@ -17,7 +17,8 @@ class VersionsCommandTest {
 
     private static VersionsCommand.Cell cell(String v, long seed, Verdict verdict) {
         return new VersionsCommand.Cell(v, seed, verdict, verdict == Verdict.INVALID ? List.of("lost-write 3") : List.of(),
-                Path.of("/tmp/store/run-" + v + "-" + seed));
+                Path.of("/tmp/store/run-" + v + "-" + seed),
+                java.util.Map.of("unclean.leader.election.enable", Boolean.toString(KafkaVersion.parse(v).uncleanElectionByDefault())));
     }
 
     @Test
@@ -40,5 +41,7 @@ class VersionsCommandTest {
         assertTrue(html.contains("stops failing: <b>0.11.0.3</b>"), html);
         assertTrue(html.contains("href=\"../../run-0.10.2.1-7/report.html\""), html);
         assertTrue(html.contains("(lost-write 3)"), html);
+        assertTrue(html.contains("<td>0.10.2.1</td><td>unclean.leader.election.enable=true</td>"), html);
+        assertTrue(html.contains("<td>0.11.0.3</td><td>unclean.leader.election.enable=false</td>"), html);
     }
 }

@@ -12,6 +12,7 @@ final class AnomalyGlossary {
             Map.entry("lost-write", "An acknowledged send, below the highest offset some poll reached, that no poll ever read."),
             Map.entry("unseen", "An acknowledged send that no poll had read by the end of the history."),
             Map.entry("inconsistent-offsets", "Two different values were observed at one offset of one key: the log diverged."),
+            Map.entry("replica-divergence", "Two replicas' final logs hold different values at one offset below both their high watermarks."),
             Map.entry("duplicate", "One value was observed at more than one offset of a key."),
             Map.entry("G1a", "Aborted read: a poll returned a value whose send definitely failed."),
             Map.entry("precommitted-read", "A transaction polled a value it sent itself, before committing."),

@@ -19,7 +19,7 @@ public final class ParameterGroups {
 
     static {
         for (String k : List.of("sut", "nodes", "metadata", "version")) GROUP_OF.put(k, "system");
-        for (String k : List.of("acks", "idempotence", "min-isr", "rf", "unclean", "flush-messages", "flush-ms",
+        for (String k : List.of("acks", "idempotence", "min-isr", "rf", "unclean", "system-defaults", "flush-messages", "flush-ms",
                 "broker-props", "producer-props", "transaction-version")) GROUP_OF.put(k, "settings");
         for (String k : List.of("workload", "mix", "rate", "concurrency", "keys", "sub-via", "time-limit"))
             GROUP_OF.put(k, "workload");

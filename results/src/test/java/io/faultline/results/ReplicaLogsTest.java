@@ -64,6 +64,48 @@ class ReplicaLogsTest {
         assertTrue(ReplicaLogs.read(tmp.resolve("none"), "fl9-3-0").isEmpty());
     }
 
+    @Test
+    void replicasThatDifferBelowBothHighWatermarksAreADivergence() throws Exception {
+        // n1 kept epoch 0's 10 and 11 at offsets 2-3 and follows n2, whose high watermark passed them (KIP-279's case)
+        write("n1", batch(0, 0, "1", "2"), batch(2, 0, "10", "11"), batch(4, 2, "22"));
+        write("n2", batch(0, 0, "1", "2"), batch(2, 1, "20", "21"), batch(4, 2, "22"));
+        highWatermark("n1", 5);
+        highWatermark("n2", 5);
+        var r = ReplicaAgreement.check(tmp.resolve("nodes"));
+        assertEquals(io.faultline.checker.Verdict.INVALID, r.verdict());
+        assertEquals(2L, r.count(ReplicaAgreement.DIVERGENCE), "offsets 2 and 3");
+        assertTrue(r.examples(ReplicaAgreement.DIVERGENCE).get(0).explanation()
+                .contains("fl9-3-0 offset 2: n1 has 10 (leader epoch 0), n2 has 20 (leader epoch 1)"), r.toString());
+    }
+
+    @Test
+    void anUncommittedTailAboveAHighWatermarkIsNoDivergence() throws Exception {
+        // n1 still holds an unacknowledged tail at 2-3 that it will truncate once it fetches: its HW is 2
+        write("n1", batch(0, 0, "1", "2"), batch(2, 0, "10", "11"));
+        write("n2", batch(0, 0, "1", "2"), batch(2, 1, "20", "21"));
+        highWatermark("n1", 2);
+        highWatermark("n2", 4);
+        var r = ReplicaAgreement.check(tmp.resolve("nodes"));
+        assertEquals(io.faultline.checker.Verdict.VALID, r.verdict());
+        assertEquals(0L, r.count(ReplicaAgreement.DIVERGENCE));
+        assertEquals(2L, r.stats().get("offsets-compared"), "offsets 0 and 1 once, for the pair n1, n2");
+    }
+
+    @Test
+    void withoutHighWatermarksOrASecondReplicaNothingIsJudged() throws Exception {
+        write("n1", batch(0, 0, "1", "2"));
+        write("n2", batch(0, 0, "1", "3"));
+        assertEquals(null, ReplicaAgreement.check(tmp.resolve("nodes")), "no checkpoint: nothing known to be committed");
+        highWatermark("n1", 2);
+        assertEquals(null, ReplicaAgreement.check(tmp.resolve("nodes")), "one replica with a high watermark");
+        assertEquals(null, ReplicaAgreement.check(tmp.resolve("absent")));
+    }
+
+    private void highWatermark(String node, long hw) throws Exception {
+        Files.writeString(tmp.resolve("nodes").resolve(node).resolve("data/kafka/replication-offset-checkpoint"),
+                "0\n2\n__consumer_offsets 0 7\nfl9-3 0 " + hw + "\n");
+    }
+
     private void write(String node, byte[]... batches) throws Exception {
         Path dir = tmp.resolve("nodes").resolve(node).resolve("data/kafka/fl9-3-0");
         Files.createDirectories(dir);

@@ -7,6 +7,8 @@ import java.util.Map;
  * Per-run broker settings of a Kafka-protocol system under test. The defaults detect failures fast (seconds,
  * not the production tens of seconds) so that a test sees many elections in a short run.
  *
+ * @param uncleanLeaderElection unclean.leader.election.enable, or null to leave it out of server.properties so the
+ *                              system's own default applies (Apache Kafka before 0.11: true; from 0.11: false)
  * @param flushIntervalMessages log.flush.interval.messages, or null for the broker's default (no fsync per append)
  * @param flushIntervalMs       log.flush.interval.ms, or null for the broker's default
  * @param jvmFlags              JVM flags of the broker process besides the heap size (the same for every system, so
@@ -16,7 +18,7 @@ import java.util.Map;
 public record KafkaSettings(
         int replicationFactor,
         int minInsyncReplicas,
-        boolean uncleanLeaderElection,
+        Boolean uncleanLeaderElection,
         long replicaLagTimeMaxMs,
         Long flushIntervalMessages,
         Long flushIntervalMs,
@@ -57,7 +59,8 @@ public record KafkaSettings(
         return copy(b -> b.minInsyncReplicas = minIsr);
     }
 
-    public KafkaSettings withUncleanLeaderElection(boolean unclean) {
+    /** unclean.leader.election.enable as given; null leaves it to the system's own default. */
+    public KafkaSettings withUncleanLeaderElection(Boolean unclean) {
         return copy(b -> b.uncleanLeaderElection = unclean);
     }
 
@@ -103,7 +106,7 @@ public record KafkaSettings(
     private static final class Fields {
         int replicationFactor;
         int minInsyncReplicas;
-        boolean uncleanLeaderElection;
+        Boolean uncleanLeaderElection;
         long replicaLagTimeMaxMs;
         Long flushIntervalMessages;
         Long flushIntervalMs;
@@ -127,7 +130,7 @@ public record KafkaSettings(
         var p = new LinkedHashMap<String, String>();
         p.put("default.replication.factor", Integer.toString(Math.min(replicationFactor, clusterSize)));
         p.put("min.insync.replicas", Integer.toString(minInsyncReplicas));
-        p.put("unclean.leader.election.enable", Boolean.toString(uncleanLeaderElection));
+        if (uncleanLeaderElection != null) p.put("unclean.leader.election.enable", uncleanLeaderElection.toString());
         p.put("replica.lag.time.max.ms", Long.toString(replicaLagTimeMaxMs));
         if (flushIntervalMessages != null) p.put("log.flush.interval.messages", flushIntervalMessages.toString());
         if (flushIntervalMs != null) p.put("log.flush.interval.ms", flushIntervalMs.toString());

@@ -102,6 +102,14 @@ public record KafkaVersion(String text, List<Integer> parts) implements Comparab
         return wanted;
     }
 
+    /**
+     * The release's own default for unclean.leader.election.enable: true before 0.11, false from 0.11 (KIP-106), the
+     * value a broker uses when server.properties does not set it.
+     */
+    public boolean uncleanElectionByDefault() {
+        return !atLeast("0.11");
+    }
+
     /** Log4j 2 from 4.0; log4j 1 (or reload4j) before. */
     public boolean usesLog4j2() {
         return atLeast("4.0");

@@ -58,6 +58,13 @@ class KafkaVersionTest {
     }
 
     @Test
+    void uncleanElectionWasOnByDefaultBefore0_11() {
+        assertTrue(KafkaVersion.parse("0.10.2.1").uncleanElectionByDefault());
+        assertFalse(KafkaVersion.parse("0.11.0.3").uncleanElectionByDefault(), "KIP-106 turned it off in 0.11");
+        assertFalse(KafkaVersion.parse("2.0.1").uncleanElectionByDefault());
+    }
+
+    @Test
     void zooKeeperModeConfigLeavesOutWhatTheReleaseDoesNotKnow() {
         var settings = KafkaSettings.defaults();
         String props = KafkaConfigTemplates.zooKeeperMode(KafkaVersion.parse("0.10.2.1"), settings, NODES.get(3), NODES,
@@ -69,6 +76,9 @@ class KafkaVersionTest {
         assertTrue(props.contains("unclean.leader.election.enable=false\n"), "what the test sets is written");
         assertTrue(KafkaConfigTemplates.zooKeeperMode(KafkaVersion.parse("2.0.1"), settings, NODES.get(0), NODES, 2181, 3,
                 "/data/kafka").contains("transaction.state.log.min.isr=2\n"));
+        String ownDefault = KafkaConfigTemplates.zooKeeperMode(KafkaVersion.parse("0.10.2.1"),
+                settings.withUncleanLeaderElection(null), NODES.get(0), NODES, 2181, 3, "/data/kafka");
+        assertFalse(ownDefault.contains("unclean.leader.election.enable"), "unset: the release's own default applies");
         String zk = KafkaConfigTemplates.zooKeeper(NODES, 3, 2181);
         assertTrue(zk.contains("server.3=10.0.0.13:2888:3888\n"));
         assertFalse(zk.contains("server.4"), "the ensemble is the first three nodes");

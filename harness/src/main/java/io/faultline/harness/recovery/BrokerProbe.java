@@ -49,17 +49,18 @@ public final class BrokerProbe {
             socket.setSoTimeout(millis);
             var in = new DataInputStream(socket.getInputStream());
             var out = new DataOutputStream(socket.getOutputStream());
-            var versions = (ApiVersionsResponse) exchange(in, out, 1,
-                    new ApiVersionsRequest.Builder(new org.apache.kafka.common.message.ApiVersionsRequestData()
-                            .setClientSoftwareName(CLIENT_ID).setClientSoftwareVersion("1"), (short) 3, (short) 3)
-                            .build((short) 3));
+            var versions = apiVersions(in, out, 1, (short) 3);
+            if (versions.data().errorCode() == Errors.UNSUPPORTED_VERSION.code()) {
+                // a release before 2.4 (KIP-511) knows no ApiVersions v3: ask again in v0, which every broker answers
+                versions = apiVersions(in, out, 2, (short) 0);
+            }
             if (versions.data().errorCode() != Errors.NONE.code()) {
                 return NodeView.silent(node, brokerId, "ApiVersions: " + Errors.forCode(versions.data().errorCode()).name());
             }
             ApiVersionsResponseData.ApiVersion metadata = versions.data().apiKeys().find(ApiKeys.METADATA.id);
             if (metadata == null) return NodeView.silent(node, brokerId, "ApiVersions lists no Metadata version");
             short v = (short) Math.min(MAX_METADATA_VERSION, metadata.maxVersion());
-            var response = (MetadataResponse) exchange(in, out, 2, MetadataRequest.Builder.allTopics().build(v));
+            var response = (MetadataResponse) exchange(in, out, 3, MetadataRequest.Builder.allTopics().build(v));
             return view(node, brokerId, response);
         } catch (SocketTimeoutException e) {
             return NodeView.silent(node, brokerId, "no answer within " + timeout.toMillis() + " ms");
@@ -68,6 +69,13 @@ public final class BrokerProbe {
         } catch (IOException | RuntimeException e) {
             return NodeView.silent(node, brokerId, e.getClass().getSimpleName() + ": " + e.getMessage());
         }
+    }
+
+    private static ApiVersionsResponse apiVersions(DataInputStream in, DataOutputStream out, int correlationId,
+                                                  short version) throws IOException {
+        return (ApiVersionsResponse) exchange(in, out, correlationId,
+                new ApiVersionsRequest.Builder(new org.apache.kafka.common.message.ApiVersionsRequestData()
+                        .setClientSoftwareName(CLIENT_ID).setClientSoftwareVersion("1"), version, version).build(version));
     }
 
     private static AbstractResponse exchange(DataInputStream in, DataOutputStream out, int correlationId,
