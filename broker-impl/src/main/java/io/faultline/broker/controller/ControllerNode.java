@@ -279,8 +279,15 @@ public final class ControllerNode implements AutoCloseable {
         if (!awaitAppliedLog()) return;
         ControllerResult<List<Integer>> r = logic.fenceExpiredBrokers(stateMachine.image());
         if (!r.records().isEmpty()) {
-            LOG.info("node {}: fencing brokers {} (session expired)", cfg.nodeId(), r.response());
-            if (write(r.records()) != Errors.NONE) return;
+            // Logged once committed: a controller resumed after a pause still believes it leads until Raft tells it
+            // otherwise, sees every session as lapsed and decides to fence everyone, but those records never commit.
+            Errors written = write(r.records());
+            if (written != Errors.NONE) {
+                LOG.info("node {}: decided to fence brokers {} (session expired), not committed: {}", cfg.nodeId(),
+                        r.response(), written);
+                return;
+            }
+            LOG.info("node {}: fenced brokers {} (session expired)", cfg.nodeId(), r.response());
         }
         var moved = logic.rebalanceLeaders(stateMachine.image());
         if (moved.records().isEmpty()) return;
