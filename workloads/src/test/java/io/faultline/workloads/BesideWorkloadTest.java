@@ -100,7 +100,6 @@ class BesideWorkloadTest {
         assertEquals(6, calls.stream().filter("side write"::equals).count());
         assertEquals(2, calls.stream().filter("main poll"::equals).count());
         assertEquals(2, calls.stream().filter("side read"::equals).count());
-        assertTrue(calls.indexOf("side read") > calls.lastIndexOf("main poll"), "the side's final reads come after");
         assertTrue(outcome.reached());
         for (Checker c : w.checkers()) c.check(rec.ops());
         assertEquals(Set.of("send", "poll"), queueCheck.fs);
