@@ -101,6 +101,10 @@ public final class KafkaBroker implements AutoCloseable {
         }, "controller-start-" + config.nodeId());
         starter.setDaemon(true);
         starter.start();
+        Map<String, RequestChannel> channels = new LinkedHashMap<>();
+        Map<String, Endpoint> advertised = new LinkedHashMap<>();
+        Listener controllerListener = config.listeners().controllerListener().orElse(null);
+        RequestChannel controllerRequests = null;
         try {
             // A log is created while its topic's change is applied: the partition manager already holds the new image.
             // Static defaults, then the dynamic broker configs (cluster-wide, then this broker's), then the topic's own.
@@ -109,21 +113,12 @@ public final class KafkaBroker implements AutoCloseable {
                     .with(partitionImage().topicConfig(tp.topic())), time, config.bugs());
             partitions = new PartitionManager(config.nodeId(), logs, dir, time, config.bugs());
             stages.done("opening and recovering the logs", "data dirs " + config.logDirs());
-        } catch (IOException | RuntimeException | Error e) {
-            controllerStart.thenAccept(ControllerNode::close); // not left running behind a failed start
-            throw e;
-        }
-        if (!config.bugs().isEmpty()) log.warn("Broker {} runs with SEEDED BUGS {} (faultline.bugs.allowed=true)",
-                config.nodeId(), config.bugs());
+            if (!config.bugs().isEmpty()) log.warn("Broker {} runs with SEEDED BUGS {} (faultline.bugs.allowed=true)",
+                    config.nodeId(), config.bugs());
 
-        // Bind every listener first: registration advertises the bound ports.
-        // A fixed port is bound only when the broker is ready (a client that can connect gets answers); an
-        // ephemeral one (tests) must be bound now to learn the port that registration advertises.
-        Map<String, RequestChannel> channels = new LinkedHashMap<>();
-        Map<String, Endpoint> advertised = new LinkedHashMap<>();
-        Listener controllerListener = config.listeners().controllerListener().orElse(null);
-        RequestChannel controllerRequests = null;
-        try {
+            // Bind every listener first: registration advertises the bound ports.
+            // A fixed port is bound only when the broker is ready (a client that can connect gets answers); an
+            // ephemeral one (tests) must be bound now to learn the port that registration advertises.
             for (Listener l : config.listeners().brokerListeners()) {
                 RequestChannel ch = new RequestChannel(config.queuedMaxRequests());
                 channels.put(l.name(), ch);
@@ -135,7 +130,7 @@ public final class KafkaBroker implements AutoCloseable {
                 bind(controllerListener, controllerRequests, ControllerApis::isSupported);
             }
         } catch (IOException | RuntimeException | Error e) {
-            controllerStart.thenAccept(ControllerNode::close);
+            controllerStart.thenAccept(ControllerNode::close); // not left running behind a failed start
             throw e;
         }
         controller = awaitControllerStart(controllerStart);
