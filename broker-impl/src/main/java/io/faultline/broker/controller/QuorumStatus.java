@@ -32,13 +32,16 @@ final class QuorumStatus {
     /** What the Raft leader {@code division} knows now; {@code nowMs} is the wall clock the timestamps use. */
     static DescribeQuorumResponseData describe(RaftServer.Division division, long nowMs) {
         DivisionInfo info = division.getInfo();
+        // The commit index first: entries keep being appended and committed while we read, and a log end read
+        // before it could fall below it (a leader reported behind its own high watermark).
+        long highWatermark = division.getRaftLog().getLastCommittedIndex();
         var lastEntry = division.getRaftLog().getLastEntryTermIndex();
         long leaderEnd = lastEntry == null ? -1 : lastEntry.getIndex();
         int leaderId = RaftSetup.nodeId(info.getLeaderId());
         Map<Integer, long[]> seen = followerProgress(info, nowMs); // id → {match index, last contact ms}
         PartitionData p = new PartitionData().setPartitionIndex(0).setErrorCode(Errors.NONE.code())
                 .setLeaderId(leaderId).setLeaderEpoch((int) Math.min(Integer.MAX_VALUE, info.getCurrentTerm()))
-                .setHighWatermark(division.getRaftLog().getLastCommittedIndex());
+                .setHighWatermark(highWatermark);
         for (int id : ids(division.getRaftConf().getCurrentPeers(RaftPeerRole.FOLLOWER))) {
             p.currentVoters().add(state(id, leaderId, leaderEnd, seen, nowMs));
         }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,11 +50,6 @@ class PausedControllerTest {
         return keep == null ? dir : Files.createDirectories(Path.of(keep));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     private static void signal(Process p, String sig) {
         try {
@@ -99,22 +92,10 @@ class PausedControllerTest {
 
     @Test
     void aPausedActiveControllerIsUnfencedAgainAfterItContinues() throws Exception {
-        int[] client = new int[3];
-        int[] ctrl = new int[3];
+        LocalQuorum quorum = LocalQuorum.allocate(3);
         for (int i = 0; i < 3; i++) {
-            client[i] = freePort();
-            ctrl[i] = freePort();
-        }
-        StringBuilder voters = new StringBuilder();
-        for (int i = 0; i < 3; i++) voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(ctrl[i]);
-        for (int i = 0; i < 3; i++) {
-            Properties p = TestBroker.config(Files.createDirectories(dir.resolve("n" + (i + 1))), client[i], Map.of());
-            p.setProperty("node.id", Integer.toString(i + 1));
-            p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + client[i] + ",CONTROLLER://127.0.0.1:" + ctrl[i]);
-            p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-            p.setProperty("controller.listener.names", "CONTROLLER");
-            p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-            p.setProperty("controller.quorum.voters", voters.toString());
+            Properties p = quorum.configure(
+                    TestBroker.config(Files.createDirectories(dir.resolve("n" + (i + 1))), quorum.clientPort(i), Map.of()), i);
             // A session of 5 s: still half the 10 s read timeout a heartbeat used to wait behind the stopped
             // controller (the defect this test guards), and a dozen heartbeats of slack on a loaded machine, where
             // 2 s fenced the running brokers in the handover (one run in a full suite at load 11-25).
@@ -126,8 +107,8 @@ class PausedControllerTest {
             }
             processes.add(fork(file, logDir().resolve("n" + (i + 1) + ".log")));
         }
-        for (int i = 0; i < 3; i++) awaitListening(client[i], processes.get(i));
-        String bootstrap = "127.0.0.1:" + client[0] + ",127.0.0.1:" + client[1] + ",127.0.0.1:" + client[2];
+        for (int i = 0; i < 3; i++) awaitListening(quorum.clientPort(i), processes.get(i));
+        String bootstrap = quorum.bootstrap();
         try (Admin admin = TestBroker.admin(bootstrap)) {
             Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> unfenced(admin).equals(Set.of(1, 2, 3)));
             admin.createTopics(List.of(new NewTopic("before", 3, (short) 3))).all().get(30, TimeUnit.SECONDS);

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.faultline.broker.common.Time;
 import io.faultline.broker.config.BrokerConfig;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,33 +69,12 @@ class ReassignmentClusterTest {
     private String bootstrap;
     private Admin admin;
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     @BeforeAll
     void startCluster(@TempDir Path dir) throws Exception {
-        int[] client = new int[NODES];
-        int[] ctrl = new int[NODES];
+        LocalQuorum quorum = LocalQuorum.allocate(NODES, 3);
         for (int i = 0; i < NODES; i++) {
-            client[i] = freePort();
-            ctrl[i] = freePort();
-        }
-        String voters = "1@127.0.0.1:" + ctrl[0] + ",2@127.0.0.1:" + ctrl[1] + ",3@127.0.0.1:" + ctrl[2];
-        String listeners = "4@127.0.0.1:" + ctrl[3] + ",5@127.0.0.1:" + ctrl[4];
-        for (int i = 0; i < NODES; i++) {
-            Properties p = TestBroker.config(dir.resolve("n" + (i + 1)), client[i], Map.of());
-            p.setProperty("node.id", Integer.toString(i + 1));
-            boolean voter = i < 3;
-            p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + client[i]
-                    + (voter ? ",CONTROLLER://127.0.0.1:" + ctrl[i] : ""));
-            p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-            p.setProperty("controller.listener.names", "CONTROLLER");
-            p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-            p.setProperty("controller.quorum.voters", voters);
-            p.setProperty("faultline.quorum.listeners", listeners);
+            Properties p = quorum.configure(TestBroker.config(dir.resolve("n" + (i + 1)), quorum.clientPort(i), Map.of()), i);
             p.setProperty("broker.heartbeat.interval.ms", "200");
             p.setProperty("broker.session.timeout.ms", "2000");
             p.setProperty("replica.lag.time.max.ms", "5000");
@@ -116,9 +93,7 @@ class ReassignmentClusterTest {
         } finally {
             starter.shutdownNow();
         }
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < NODES; i++) b.append(i == 0 ? "" : ",").append("127.0.0.1:").append(client[i]);
-        bootstrap = b.toString();
+        bootstrap = quorum.bootstrap();
         admin = TestBroker.admin(bootstrap);
         Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() ->
                 admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() == NODES);

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.faultline.broker.common.Time;
 import io.faultline.broker.config.BrokerConfig;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,11 +45,6 @@ class ReplicatedClusterTest {
     @TempDir
     Path dir;
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     /**
      * Three nodes started together (each a voter); closed by the caller. The ports are picked free but bound only
@@ -69,25 +62,14 @@ class ReplicatedClusterTest {
     }
 
     private static List<KafkaBroker> startClusterOnce(Path dir, int[] client) throws Exception {
-        int[] ctrl = new int[3];
-        for (int i = 0; i < 3; i++) {
-            client[i] = freePort();
-            ctrl[i] = freePort();
-        }
-        StringBuilder voters = new StringBuilder();
-        for (int i = 0; i < 3; i++) voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(ctrl[i]);
+        LocalQuorum quorum = LocalQuorum.allocate(3);
+        for (int i = 0; i < 3; i++) client[i] = quorum.clientPort(i);
         List<KafkaBroker> brokers = new ArrayList<>();
         ExecutorService starter = Executors.newFixedThreadPool(3);
         try {
             List<Future<KafkaBroker>> started = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                Properties p = TestBroker.config(dir.resolve("n" + (i + 1)), client[i], Map.of());
-                p.setProperty("node.id", Integer.toString(i + 1));
-                p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + client[i] + ",CONTROLLER://127.0.0.1:" + ctrl[i]);
-                p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-                p.setProperty("controller.listener.names", "CONTROLLER");
-                p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-                p.setProperty("controller.quorum.voters", voters.toString());
+                Properties p = quorum.configure(TestBroker.config(dir.resolve("n" + (i + 1)), client[i], Map.of()), i);
                 p.setProperty("broker.heartbeat.interval.ms", "200");
                 p.setProperty("broker.session.timeout.ms", "2000");
                 p.setProperty("replica.lag.time.max.ms", "5000");

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,11 +50,6 @@ class TransactionCoordinatorKillTest {
     @TempDir
     Path dir;
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     private Process fork(Properties props, int node) throws IOException {
         Path file = dir.resolve("server-" + node + ".properties");
@@ -80,24 +73,11 @@ class TransactionCoordinatorKillTest {
 
     @Test
     void killingTheCoordinatorMidTransactionLeavesNoTransactionHanging() throws Exception {
-        int[] client = new int[3];
-        int[] ctrl = new int[3];
-        for (int i = 0; i < 3; i++) {
-            client[i] = freePort();
-            ctrl[i] = freePort();
-        }
-        StringBuilder voters = new StringBuilder();
-        for (int i = 0; i < 3; i++) voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(ctrl[i]);
+        LocalQuorum quorum = LocalQuorum.allocate(3);
         List<Process> brokers = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
-                Properties p = TestBroker.config(dir.resolve("n" + (i + 1)), client[i], Map.of());
-                p.setProperty("node.id", Integer.toString(i + 1));
-                p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + client[i] + ",CONTROLLER://127.0.0.1:" + ctrl[i]);
-                p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-                p.setProperty("controller.listener.names", "CONTROLLER");
-                p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-                p.setProperty("controller.quorum.voters", voters.toString());
+                Properties p = quorum.configure(TestBroker.config(dir.resolve("n" + (i + 1)), quorum.clientPort(i), Map.of()), i);
                 p.setProperty("broker.heartbeat.interval.ms", "200");
                 p.setProperty("broker.session.timeout.ms", "2000");
                 p.setProperty("replica.lag.time.max.ms", "5000");
@@ -105,14 +85,14 @@ class TransactionCoordinatorKillTest {
                 brokers.add(fork(p, i + 1));
             }
             for (int i = 0; i < 3; i++) {
-                int port = client[i];
+                int port = quorum.clientPort(i);
                 Process proc = brokers.get(i);
                 await().atMost(Duration.ofSeconds(120)).until(() -> {
                     assertTrue(proc.isAlive(), "broker process died");
                     return listening(port);
                 });
             }
-            String bootstrap = "127.0.0.1:" + client[0] + ",127.0.0.1:" + client[1] + ",127.0.0.1:" + client[2];
+            String bootstrap = quorum.bootstrap();
             Set<Integer> committed = new HashSet<>();
             try (Admin admin = TestBroker.admin(bootstrap)) {
                 TestBroker.createTopics(admin, new NewTopic(TP.topic(), 1, (short) 3));

@@ -1,7 +1,6 @@
 package io.faultline.broker.server.bench;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.faultline.broker.server.LocalQuorum;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,23 +48,10 @@ public final class FollowerKillBenchmark {
         int kills = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         long lagMs = args.length > 1 ? Long.parseLong(args[1]) : 5000;
         Path root = Files.createTempDirectory("follower-kill-bench");
-        int[] client = new int[3];
-        int[] ctrl = new int[3];
-        for (int i = 0; i < 3; i++) {
-            client[i] = freePort();
-            ctrl[i] = freeControllerPort();
-        }
-        StringBuilder voters = new StringBuilder();
-        for (int i = 0; i < 3; i++) voters.append(i == 0 ? "" : ",").append(i + 1).append("@127.0.0.1:").append(ctrl[i]);
+        LocalQuorum quorum = LocalQuorum.allocate(3);
         Path[] configs = new Path[3];
         for (int i = 0; i < 3; i++) {
-            Properties p = new Properties();
-            p.setProperty("node.id", Integer.toString(i + 1));
-            p.setProperty("listeners", "PLAINTEXT://127.0.0.1:" + client[i] + ",CONTROLLER://127.0.0.1:" + ctrl[i]);
-            p.setProperty("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-            p.setProperty("controller.listener.names", "CONTROLLER");
-            p.setProperty("inter.broker.listener.name", "PLAINTEXT");
-            p.setProperty("controller.quorum.voters", voters.toString());
+            Properties p = quorum.configure(new Properties(), i);
             p.setProperty("log.dirs", root.resolve("n" + (i + 1)).toString());
             p.setProperty("broker.heartbeat.interval.ms", "500");
             p.setProperty("broker.session.timeout.ms", "2000");
@@ -81,7 +67,7 @@ public final class FollowerKillBenchmark {
         List<Double> figures = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) nodes[i] = start(configs[i], root.resolve("n" + (i + 1) + ".log"));
-            String bootstrap = "127.0.0.1:" + client[0] + ",127.0.0.1:" + client[1] + ",127.0.0.1:" + client[2];
+            String bootstrap = quorum.bootstrap();
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                     AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 180_000))) {
                 admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3))).all().get(240, TimeUnit.SECONDS);
@@ -169,28 +155,5 @@ public final class FollowerKillBenchmark {
         return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
                 "-cp", System.getProperty("java.class.path"), "io.faultline.broker.BrokerMain", config.toString())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-    }
-
-    /** A free port whose Raft companion (port + 1000, the quorum's default offset) is free too. */
-    private static int freeControllerPort() throws Exception {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int p = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(20_000);
-            if (free(p) && free(p + 1000)) return p;
-        }
-        throw new IllegalStateException("no free controller port pair");
-    }
-
-    private static boolean free(int port) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (Exception e) {
-            return false;
-        }
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }
