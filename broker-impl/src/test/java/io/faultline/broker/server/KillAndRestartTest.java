@@ -2,10 +2,7 @@ package io.faultline.broker.server;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.Writer;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +21,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,26 +34,6 @@ class KillAndRestartTest {
     @TempDir
     Path dir;
 
-    private Process fork(Path props, Path log) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                "io.faultline.broker.BrokerMain", props.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    }
-
-    private static void awaitListening(int port, Process p) throws Exception {
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (System.currentTimeMillis() < deadline) {
-            assertTrue(p.isAlive(), "broker process died");
-            try (Socket s = new Socket("127.0.0.1", port)) {
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
-        }
-        throw new AssertionError("broker did not start listening");
-    }
-
     @Test
     void acknowledgedRecordsSurviveKillNine() throws Exception {
         int port;
@@ -63,14 +42,12 @@ class KillAndRestartTest {
         }
         Path data = Files.createDirectories(dir.resolve("data"));
         Properties props = TestBroker.config(data, port, Map.of());
-        Path file = dir.resolve("server.properties");
-        try (Writer w = Files.newBufferedWriter(file)) {
-            props.store(w, null);
-        }
-        Process broker = fork(file, dir.resolve("broker-1.log"));
+        Path file = ForkedBroker.writeConfig(props, dir.resolve("server.properties"));
+        Path log = dir.resolve("broker-1.log");
+        Process broker = ForkedBroker.start(file, log);
         Set<String> acked = ConcurrentHashMap.newKeySet();
         try {
-            awaitListening(port, broker);
+            ForkedBroker.awaitListening(port, broker, log);
             String bootstrap = "127.0.0.1:" + port;
             try (Admin admin = TestBroker.admin(bootstrap)) {
                 TestBroker.createTopics(admin, new NewTopic("crash", 2, (short) 1));
@@ -99,24 +76,28 @@ class KillAndRestartTest {
                     }
                 });
                 sender.start();
-                long until = System.currentTimeMillis() + 10_000;
-                while (acked.size() < 2000 && System.currentTimeMillis() < until) Thread.sleep(20);
+                Awaitility.await("2000 records acknowledged").atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofMillis(20)).until(() -> acked.size() >= 2000);
                 broker.destroyForcibly().waitFor(); // SIGKILL mid-stream
                 Thread.sleep(500);
                 stop.set(true);
                 sender.join(10_000);
             }
-            assertTrue(acked.size() >= 2000, "records were acknowledged before the kill: " + acked.size());
-            broker = fork(file, dir.resolve("broker-2.log"));
-            awaitListening(port, broker);
+            Path log2 = dir.resolve("broker-2.log");
+            broker = ForkedBroker.start(file, log2);
+            ForkedBroker.awaitListening(port, broker, log2);
             Set<String> seen = new HashSet<>();
             try (KafkaConsumer<String, String> c = TestBroker.consumer(bootstrap, Map.of())) {
                 Set<TopicPartition> tps = Set.of(new TopicPartition("crash", 0), new TopicPartition("crash", 1));
                 c.assign(tps);
                 c.seekToBeginning(tps);
-                long deadline = System.currentTimeMillis() + 30_000;
-                while (!seen.containsAll(acked) && System.currentTimeMillis() < deadline) {
-                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) seen.add(r.value());
+                try {
+                    Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> {
+                        for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) seen.add(r.value());
+                        return seen.containsAll(acked);
+                    });
+                } catch (ConditionTimeoutException incomplete) {
+                    // the assertion below names what is missing
                 }
             }
             Set<String> missing = new HashSet<>(acked);
@@ -134,31 +115,33 @@ class KillAndRestartTest {
             port = s.getLocalPort();
         }
         Path data = Files.createDirectories(dir.resolve("data"));
-        Path file = dir.resolve("server.properties");
-        try (Writer w = Files.newBufferedWriter(file)) {
-            TestBroker.config(data, port, Map.of()).store(w, null);
-        }
-        Process broker = fork(file, dir.resolve("broker-term.log"));
+        Path file = ForkedBroker.writeConfig(TestBroker.config(data, port, Map.of()), dir.resolve("server.properties"));
+        Path log = dir.resolve("broker-term.log");
+        Process broker = ForkedBroker.start(file, log);
         try {
-            awaitListening(port, broker);
+            ForkedBroker.awaitListening(port, broker, log);
             String bootstrap = "127.0.0.1:" + port;
             try (KafkaProducer<String, String> p = TestBroker.producer(bootstrap, Map.of(ProducerConfig.ACKS_CONFIG,
                     "all"))) {
                 for (int i = 0; i < 100; i++) p.send(new ProducerRecord<>("term", "k", "v" + i)).get();
             }
             broker.destroy(); // SIGTERM
-            assertTrue(broker.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "exits on SIGTERM");
+            assertTrue(broker.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "exits on SIGTERM");
             assertTrue(Files.exists(data.resolve(".kafka_cleanshutdown")), "clean-shutdown marker written");
-            broker = fork(file, dir.resolve("broker-term-2.log"));
-            awaitListening(port, broker);
+            Path log2 = dir.resolve("broker-term-2.log");
+            broker = ForkedBroker.start(file, log2);
+            ForkedBroker.awaitListening(port, broker, log2);
             try (KafkaConsumer<String, String> c = TestBroker.consumer(bootstrap, Map.of())) {
                 TopicPartition tp = new TopicPartition("term", 0);
                 c.assign(Set.of(tp));
                 c.seekToBeginning(Set.of(tp));
-                int n = 0;
-                long deadline = System.currentTimeMillis() + 20_000;
-                while (n < 100 && System.currentTimeMillis() < deadline) n += c.poll(Duration.ofMillis(200)).count();
-                assertTrue(n == 100, "all records back after a clean restart: " + n);
+                int[] n = {0};
+                try {
+                    Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> (n[0] += c.poll(Duration.ofMillis(200)).count()) >= 100);
+                } catch (ConditionTimeoutException incomplete) {
+                    // the assertion below says how many came back
+                }
+                assertTrue(n[0] == 100, "all records back after a clean restart: " + n[0]);
             }
         } finally {
             broker.destroyForcibly().waitFor();

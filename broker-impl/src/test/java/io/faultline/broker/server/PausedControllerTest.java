@@ -1,11 +1,8 @@
 package io.faultline.broker.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,24 +58,6 @@ class PausedControllerTest {
         }
     }
 
-    private Process fork(Path props, Path log) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                "io.faultline.broker.BrokerMain", props.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    }
-
-    private static void awaitListening(int port, Process p) {
-        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
-            assertTrue(p.isAlive(), "broker process died");
-            try (Socket s = new Socket("127.0.0.1", port)) {
-                return true;
-            } catch (IOException notYet) {
-                return false;
-            }
-        });
-    }
-
     private static String tail(Path file, long from) throws IOException {
         byte[] all = Files.readAllBytes(file);
         return new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
@@ -101,13 +80,12 @@ class PausedControllerTest {
             // 2 s fenced the running brokers in the handover (one run in a full suite at load 11-25).
             p.setProperty("broker.heartbeat.interval.ms", "400");
             p.setProperty("broker.session.timeout.ms", "5000");
-            Path file = dir.resolve("n" + (i + 1) + ".properties");
-            try (Writer w = Files.newBufferedWriter(file)) {
-                p.store(w, null);
-            }
-            processes.add(fork(file, logDir().resolve("n" + (i + 1) + ".log")));
+            Path file = ForkedBroker.writeConfig(p, dir.resolve("n" + (i + 1) + ".properties"));
+            processes.add(ForkedBroker.start(file, logDir().resolve("n" + (i + 1) + ".log")));
         }
-        for (int i = 0; i < 3; i++) awaitListening(quorum.clientPort(i), processes.get(i));
+        for (int i = 0; i < 3; i++) {
+            ForkedBroker.awaitListening(quorum.clientPort(i), processes.get(i), logDir().resolve("n" + (i + 1) + ".log"));
+        }
         String bootstrap = quorum.bootstrap();
         try (Admin admin = TestBroker.admin(bootstrap)) {
             Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> unfenced(admin).equals(Set.of(1, 2, 3)));

@@ -4,9 +4,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.Writer;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,26 +48,6 @@ class TransactionCoordinatorKillTest {
     Path dir;
 
 
-    private Process fork(Properties props, int node) throws IOException {
-        Path file = dir.resolve("server-" + node + ".properties");
-        try (Writer w = Files.newBufferedWriter(file)) {
-            props.store(w, null);
-        }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                "io.faultline.broker.BrokerMain", file.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("broker-" + node + ".log").toFile()).start();
-    }
-
-    /** The client listener binds only once the broker is up and unfenced. */
-    private static boolean listening(int port) {
-        try (Socket s = new Socket("127.0.0.1", port)) {
-            return true;
-        } catch (IOException notYet) {
-            return false;
-        }
-    }
-
     @Test
     void killingTheCoordinatorMidTransactionLeavesNoTransactionHanging() throws Exception {
         LocalQuorum quorum = LocalQuorum.allocate(3);
@@ -82,15 +59,11 @@ class TransactionCoordinatorKillTest {
                 p.setProperty("broker.session.timeout.ms", "2000");
                 p.setProperty("replica.lag.time.max.ms", "5000");
                 p.setProperty("min.insync.replicas", "2");
-                brokers.add(fork(p, i + 1));
+                Path config = ForkedBroker.writeConfig(p, dir.resolve("server-" + (i + 1) + ".properties"));
+                brokers.add(ForkedBroker.start(config, dir.resolve("broker-" + (i + 1) + ".log")));
             }
             for (int i = 0; i < 3; i++) {
-                int port = quorum.clientPort(i);
-                Process proc = brokers.get(i);
-                await().atMost(Duration.ofSeconds(120)).until(() -> {
-                    assertTrue(proc.isAlive(), "broker process died");
-                    return listening(port);
-                });
+                ForkedBroker.awaitListening(quorum.clientPort(i), brokers.get(i), dir.resolve("broker-" + (i + 1) + ".log"));
             }
             String bootstrap = quorum.bootstrap();
             Set<Integer> committed = new HashSet<>();
