@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.faultline.broker.common.Time;
 import io.faultline.broker.config.BrokerConfig;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -24,6 +26,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -43,6 +47,8 @@ import org.apache.kafka.common.errors.ElectionNotNeededException;
 import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
 import org.apache.kafka.common.errors.NoReassignmentInProgressException;
 import org.apache.kafka.common.errors.PreferredLeaderNotAvailableException;
+import org.apache.kafka.tools.LeaderElectionCommand;
+import org.apache.kafka.tools.reassign.ReassignPartitionsCommand;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -58,7 +64,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 4-5): a move under acks=all load, a move held in progress by a stopped target (listed, cancelled), a move that
  * a controller failover interrupts, preferred and unclean elections, and DescribeQuorum. One cluster for all
  * (starting five nodes is the expensive part); the tests run in order because node 5 is stopped in one and
- * restarted in a later one.
+ * restarted in a later one. Kafka's own kafka-metadata-quorum, kafka-reassign-partitions and kafka-leader-election
+ * tools (kafka-tools 4.4.0) run in this JVM against the same cluster.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -124,6 +131,7 @@ class ReassignmentClusterTest {
         String status = runTool(() -> org.apache.kafka.tools.MetadataQuorumCommand.main("--bootstrap-server", bootstrap,
                 "describe", "--status"));
         assertTrue(status.contains("LeaderId:") && status.contains("CurrentVoters:"), status);
+        assertTrue(Pattern.compile("LeaderId:\\s+" + active + "\\s").matcher(status).find(), status);
         String replication = runTool(() -> org.apache.kafka.tools.MetadataQuorumCommand.main("--bootstrap-server",
                 bootstrap, "describe", "--replication"));
         assertTrue(replication.contains("Leader") && replication.contains("Observer"), replication);
@@ -286,6 +294,126 @@ class ReassignmentClusterTest {
                 .partitions().get(20, TimeUnit.SECONDS);
         assertTrue(r.get(pref).isEmpty(), "elected: " + r);
         Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> describe("pref").leader().id() == 5);
+    }
+
+    @Test
+    @Order(6)
+    void kafkaReassignPartitionsGeneratesExecutesAndVerifiesAMove(@TempDir Path dir) throws Exception {
+        restartStoppedNodes();
+        TestBroker.createTopics(admin, new NewTopic("tool-move", Map.of(0, List.of(1, 2), 1, List.of(2, 1))));
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> describeAll("tool-move").stream()
+                .allMatch(p -> p.isr().size() == 2));
+        try (KafkaProducer<String, String> producer = TestBroker.producer(bootstrap, Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+            for (int i = 0; i < 50; i++) {
+                producer.send(new ProducerRecord<>("tool-move", i % 2, null, "v" + i)).get(60, TimeUnit.SECONDS);
+            }
+        }
+        Path topics = Files.writeString(dir.resolve("topics.json"), "{\"version\":1,\"topics\":[{\"topic\":\"tool-move\"}]}");
+        KafkaTool.Result generate = KafkaTool.run(ReassignPartitionsCommand::main, "--bootstrap-server", bootstrap,
+                "--generate", "--topics-to-move-json-file", topics.toString(), "--broker-list", "4,5");
+        assertEquals(0, generate.exit(), generate.toString());
+        List<String> lines = generate.out().lines().toList();
+        String current = lines.get(lines.indexOf("Current partition replica assignment") + 1);
+        String proposed = lines.get(lines.indexOf("Proposed partition reassignment configuration") + 1);
+        assertEquals(List.of(List.of(1, 2), List.of(2, 1)), replicaLists(current), generate.out());
+        List<List<Integer>> target = replicaLists(proposed);
+        assertEquals(2, target.size(), proposed);
+        assertTrue(target.stream().allMatch(r -> r.size() == 2 && Set.copyOf(r).equals(Set.of(4, 5))), proposed);
+
+        Path plan = Files.writeString(dir.resolve("plan.json"), proposed);
+        KafkaTool.Result execute = KafkaTool.run(ReassignPartitionsCommand::main, "--bootstrap-server", bootstrap,
+                "--execute", "--reassignment-json-file", plan.toString());
+        assertEquals(0, execute.exit(), execute.toString());
+        assertTrue(execute.out().contains("Successfully started partition reassignments for tool-move-0,tool-move-1"),
+                execute.out());
+        KafkaTool.Result[] verify = new KafkaTool.Result[1];
+        Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            verify[0] = KafkaTool.run(ReassignPartitionsCommand::main, "--bootstrap-server", bootstrap,
+                    "--verify", "--reassignment-json-file", plan.toString());
+            return !verify[0].out().contains("still in progress");
+        });
+        assertEquals(0, verify[0].exit(), verify[0].toString());
+        assertTrue(verify[0].out().contains("Reassignment of partition tool-move-0 is completed.")
+                && verify[0].out().contains("Reassignment of partition tool-move-1 is completed."), verify[0].out());
+        List<TopicPartitionInfo> after = describeAll("tool-move");
+        for (TopicPartitionInfo p : after) {
+            assertEquals(target.get(p.partition()), p.replicas().stream().map(Node::id).toList(), "as planned: " + p);
+        }
+        assertTrue(admin.listPartitionReassignments().reassignments().get(10, TimeUnit.SECONDS).isEmpty());
+        List<String> got = new ArrayList<>(readAll(new TopicPartition("tool-move", 0), 25));
+        got.addAll(readAll(new TopicPartition("tool-move", 1), 25));
+        assertEquals(50, new LinkedHashSet<>(got).size(), "every record moved with its partition: " + got);
+    }
+
+    @Test
+    @Order(7)
+    void kafkaLeaderElectionRunsPreferredAndUncleanElections() throws Exception {
+        restartStoppedNodes();
+        // Preferred: node 4 prefers to lead; while it is away 5 leads; back in the ISR, the tool returns leadership.
+        createTopic("tool-pref", List.of(4, 5));
+        stop(4);
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> describe("tool-pref").leader().id() == 5);
+        brokers[3] = new KafkaBroker(BrokerConfig.from(configs[3]), Time.SYSTEM).start();
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() -> describe("tool-pref").isr().size() == 2);
+        assertEquals(5, describe("tool-pref").leader().id());
+        KafkaTool.Result preferred = KafkaTool.run(LeaderElectionCommand::main, "--bootstrap-server", bootstrap,
+                "--election-type", "PREFERRED", "--topic", "tool-pref", "--partition", "0");
+        assertEquals(0, preferred.exit(), preferred.toString());
+        assertTrue(preferred.out().contains("Successfully completed leader election (PREFERRED) for partitions tool-pref-0"),
+                preferred.toString());
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> describe("tool-pref").leader().id() == 4);
+
+        // Unclean: the only ISR member (5) stops after 4 left the ISR; 4 comes back out of sync and the partition has
+        // no leader until the operator accepts an unclean election.
+        createTopic("tool-unclean", List.of(5, 4));
+        stop(4);
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() ->
+                describe("tool-unclean").isr().stream().map(Node::id).toList().equals(List.of(5)));
+        stop(5);
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> {
+            Node leader = describe("tool-unclean").leader();
+            return leader == null || leader.id() < 0;
+        });
+        brokers[3] = new KafkaBroker(BrokerConfig.from(configs[3]), Time.SYSTEM).start();
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() ->
+                admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).stream().anyMatch(n -> n.id() == 4));
+        TopicPartitionInfo offline = describe("tool-unclean");
+        assertTrue(offline.leader() == null || offline.leader().id() < 0, "no clean leader: " + offline);
+        KafkaTool.Result unclean = KafkaTool.run(LeaderElectionCommand::main, "--bootstrap-server", bootstrap,
+                "--election-type", "UNCLEAN", "--topic", "tool-unclean", "--partition", "0");
+        assertEquals(0, unclean.exit(), unclean.toString());
+        assertTrue(unclean.out().contains("Successfully completed leader election (UNCLEAN) for partitions tool-unclean-0"),
+                unclean.toString());
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(30)).until(() -> describe("tool-unclean").leader().id() == 4);
+        assertEquals(List.of(4), describe("tool-unclean").isr().stream().map(Node::id).toList());
+    }
+
+    private void stop(int node) {
+        brokers[node - 1].close();
+        brokers[node - 1] = null;
+    }
+
+    /** Starts again any node an earlier test stopped, so each test below begins with all five. */
+    private void restartStoppedNodes() throws Exception {
+        for (int i = 0; i < NODES; i++) {
+            if (brokers[i] == null) {
+                brokers[i] = new KafkaBroker(BrokerConfig.from(configs[i]), Time.SYSTEM).start();
+            }
+        }
+        Awaitility.await().ignoreExceptions().atMost(Duration.ofSeconds(60)).until(() ->
+                admin.describeCluster().nodes().get(10, TimeUnit.SECONDS).size() == NODES);
+    }
+
+    /** The "replicas" lists of a reassignment JSON, in the order it names the partitions. */
+    private static List<List<Integer>> replicaLists(String json) {
+        List<List<Integer>> lists = new ArrayList<>();
+        Matcher m = Pattern.compile("\"replicas\":\\[([0-9,]*)]").matcher(json);
+        while (m.find()) lists.add(Arrays.stream(m.group(1).split(",")).map(Integer::valueOf).toList());
+        return lists;
+    }
+
+    private List<TopicPartitionInfo> describeAll(String topic) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions();
     }
 
     private int activeController() {
