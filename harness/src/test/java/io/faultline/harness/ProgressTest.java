@@ -40,9 +40,9 @@ class ProgressTest {
     void theTestPlanCoversEveryPhaseTheRunnerEnters() {
         var config = new TestOptions().toConfig();
         var names = Progress.testPhases(config).stream().map(Progress.PhasePlan::name).toList();
-        assertEquals(List.of("provision", "build-images", "start-cluster", "create-topics", "workload", "final-heal",
+        assertEquals(List.of("provision", "build-images", "start-cluster", "create-topics", "start-faults", "workload", "final-heal",
                 "recovery", "final-drain", "collect-and-teardown", "check"), names);
-        long workload = Progress.testPhases(config).get(4).expectedSeconds();
+        long workload = Progress.testPhases(config).get(5).expectedSeconds();
         assertEquals(config.timeLimitSeconds(), workload);
     }
 

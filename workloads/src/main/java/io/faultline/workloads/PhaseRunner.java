@@ -17,8 +17,16 @@ public final class PhaseRunner {
     private PhaseRunner() {}
 
     /** Phase names, as the progress line shows them. */
-    public static final String SETUP = "create-topics", WORKLOAD = "workload", FINAL_HEAL = "final-heal",
-            RECOVERY = "recovery", FINAL_READS = "final-drain";
+    public static final String SETUP = "create-topics", START_FAULTS = "start-faults", WORKLOAD = "workload",
+            FINAL_HEAL = "final-heal", RECOVERY = "recovery", FINAL_READS = "final-drain";
+
+    /**
+     * Once the main phase's time limit has passed, the ops still in flight get this long to complete; any still
+     * running after it stay in the history as {@code info} (Jepsen's indeterminate), so the phase ends on time however
+     * long a client would wait (a send stuck behind a partition waits up to its delivery timeout, 15 s). The final
+     * reads judge what they did.
+     */
+    public static final Duration MAIN_STOP_GRACE = Duration.ofSeconds(3);
 
     /** The faults of a run, as the phases need them. */
     public interface Faults {
@@ -69,10 +77,11 @@ public final class PhaseRunner {
         phases.enter(SETUP);
         try (Workload.Session session = workload.setup().open(bootstrapServers)) {
             Interpreter interpreter = new Interpreter(recorder, session.clients());
-            phases.enter(WORKLOAD);
+            phases.enter(START_FAULTS);
             faults.start(session.faultTargets());
+            phases.enter(WORKLOAD);
             long t0 = recorder.now();
-            interpreter.run(workload.generator());
+            interpreter.run(workload.generator(), MAIN_STOP_GRACE);
             long t1 = recorder.now();
 
             phases.enter(FINAL_HEAL);

@@ -70,7 +70,7 @@ class PhaseRunnerTest {
         var rec = HistoryRecorder.inMemory(1, () -> 0L);
         var o = PhaseRunner.run(workload(finalReads), "b:1", rec, faults, Duration.ofSeconds(7),
                 d -> events.add("pause " + d.toSeconds()), p -> events.add("phase " + p));
-        assertEquals(List.of("phase create-topics", "setup b:1", "phase workload", "faults on [t1]",
+        assertEquals(List.of("phase create-topics", "setup b:1", "phase start-faults", "faults on [t1]", "phase workload",
                 "op main", "op main", "op main", "phase final-heal", "heal", "phase recovery", "pause 7",
                 "phase final-drain", "op read", "close"), events);
         assertEquals(List.of(6), seenBefore, "the final generator is made from the main phase's 3 invoke/ok pairs");

@@ -31,21 +31,47 @@ public final class Interpreter {
         this.clients = clients;
     }
 
+    /**
+     * One worker's claim on its thread: once the dispatcher has abandoned it, the worker must not start another op
+     * (guarded by the instance, so an op is either invoked before the abandonment, and closed by it, or not at all).
+     */
+    private static final class Claim {
+        boolean abandoned;
+
+        synchronized boolean isAbandoned() {
+            return abandoned;
+        }
+    }
+
     /** A completion handed back to the dispatcher; {@code failure} is set if the worker itself broke. */
     private record Done(int thread, Op op, Throwable failure) {
     }
 
     /** Runs {@code gen} to exhaustion and waits for every op it started. Returns the number of ops completed. */
     public long run(Gen gen) throws InterruptedException {
+        return run(gen, null);
+    }
+
+    /**
+     * Runs {@code gen} to exhaustion, then gives the ops still in flight at most {@code stopGrace} to complete (null:
+     * as long as they take). An op still running after that stays in the history, completed as {@code info}: it may
+     * or may not take effect, as with a client timeout; its worker's late completion is dropped and its thread starts
+     * a fresh process in the next phase. So a phase with a time limit ends within the grace of that limit, whatever
+     * the clients' own timeouts are. Returns the number of ops completed (abandoned ones included).
+     */
+    public long run(Gen gen, java.time.Duration stopGrace) throws InterruptedException {
         int threads = recorder.threadCount();
         BlockingQueue<Done> completions = new LinkedBlockingQueue<>();
         List<BlockingQueue<Invocation>> inboxes = new ArrayList<>();
         List<Thread> workers = new ArrayList<>();
+        List<Claim> claims = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             BlockingQueue<Invocation> inbox = new LinkedBlockingQueue<>();
             inboxes.add(inbox);
+            Claim claim = new Claim();
+            claims.add(claim);
             int thread = t;
-            Thread w = new Thread(() -> work(thread, inbox, completions), "faultline-worker-" + t);
+            Thread w = new Thread(() -> work(thread, inbox, completions, claim), "faultline-worker-" + t);
             w.setDaemon(true);
             workers.add(w);
             w.start();
@@ -55,6 +81,7 @@ public final class Interpreter {
             free.add(t);
         }
         long[] completed = {0};
+        long doneAt = -1; // when the generator was first seen finished with ops still running
         try {
             while (true) {
                 // Fold in everything that has completed so far, in completion order.
@@ -62,12 +89,20 @@ public final class Interpreter {
                     gen = absorb(gen, d, free, threads, completed);
                 }
                 Context ctx = context(free, threads);
-                Step step = free.isEmpty() ? Step.PENDING : gen.next(ctx);
+                Step step = gen.next(ctx);
                 if (step instanceof Step.Done) {
                     if (free.size() == threads) {
                         return completed[0];
                     }
+                    if (doneAt < 0) doneAt = ctx.time();
+                    if (stopGrace != null && ctx.time() - doneAt >= stopGrace.toNanos()) {
+                        abandonBusy(free, claims, stopGrace, completed);
+                        return completed[0];
+                    }
                     step = Step.PENDING; // finished, but ops are still running: wait for them
+                } else {
+                    doneAt = -1;
+                    if (free.isEmpty()) step = Step.PENDING;
                 }
                 long waitNanos = IDLE_POLL_NANOS;
                 if (step instanceof Step.Emit e) {
@@ -97,6 +132,10 @@ public final class Interpreter {
             }
             for (int t = 0; t < workers.size(); t++) {
                 Thread w = workers.get(t);
+                if (claims.get(t).isAbandoned()) {
+                    w.interrupt(); // its op is closed as info already; no need to wait for the stuck call
+                    continue;
+                }
                 w.join(TimeUnit.SECONDS.toMillis(30));
                 if (w.isAlive()) {
                     w.interrupt();
@@ -108,6 +147,18 @@ public final class Interpreter {
                     recorder.abandon(t, "worker did not stop: abandoned as indeterminate");
                 }
             }
+        }
+    }
+
+    /** Closes every op still running as info and abandons its thread (see {@link #run(Gen, java.time.Duration)}). */
+    private void abandonBusy(TreeSet<Integer> free, List<Claim> claims, java.time.Duration grace, long[] completed) {
+        for (int t = 0; t < claims.size(); t++) {
+            if (free.contains(t)) continue;
+            synchronized (claims.get(t)) {
+                claims.get(t).abandoned = true;
+                recorder.abandon(t, "still running " + grace.toMillis() + " ms after the phase's generator ended: indeterminate");
+            }
+            completed[0]++; // closed as info here, or completed just now and not yet handed back
         }
     }
 
@@ -125,7 +176,7 @@ public final class Interpreter {
         return new Context(recorder.now(), threads, new ArrayList<>(free));
     }
 
-    private void work(int thread, BlockingQueue<Invocation> inbox, BlockingQueue<Done> completions) {
+    private void work(int thread, BlockingQueue<Invocation> inbox, BlockingQueue<Done> completions, Claim claim) {
         Client client = null;
         try {
             while (true) {
@@ -136,7 +187,11 @@ public final class Interpreter {
                 if (client == null) {
                     client = openQuietly(thread);
                 }
-                Op invoked = recorder.invoke(thread, inv.f(), inv.value());
+                Op invoked;
+                synchronized (claim) {
+                    if (claim.abandoned) return; // dispatched, never invoked: the phase has moved on without it
+                    invoked = recorder.invoke(thread, inv.f(), inv.value());
+                }
                 Client.Completion c;
                 if (client == null) {
                     c = new Client.Completion(OpType.FAIL, inv.value(), "client could not be opened");
