@@ -52,14 +52,33 @@ public final class Interpreter {
         return run(gen, null);
     }
 
-    /**
-     * Runs {@code gen} to exhaustion, then gives the ops still in flight at most {@code stopGrace} to complete (null:
-     * as long as they take). An op still running after that stays in the history, completed as {@code info}: it may
-     * or may not take effect, as with a client timeout; its worker's late completion is dropped and its thread starts
-     * a fresh process in the next phase. So a phase with a time limit ends within the grace of that limit, whatever
-     * the clients' own timeouts are. Returns the number of ops completed (abandoned ones included).
-     */
+    /** {@link #run(Gen, java.time.Duration, AtEnd)} with nothing to do when the generator ends. */
     public long run(Gen gen, java.time.Duration stopGrace) throws InterruptedException {
+        try {
+            return run(gen, stopGrace, null);
+        } catch (InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e); // no hook, nothing else throws
+        }
+    }
+
+    /** Run by the dispatcher once, as soon as the generator has ended, while ops may still be in flight. */
+    @FunctionalInterface
+    public interface AtEnd {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code gen} to exhaustion; then runs {@code atEnd} (if given) at once, while the ops still in flight go
+     * on, and gives those ops at most {@code stopGrace} more (null: as long as they take). An op still running after
+     * that stays in the history, completed as {@code info}: it may or may not take effect, as with a client timeout;
+     * its worker's late completion is dropped and its thread starts a fresh process in the next phase. So a phase
+     * with a time limit ends within {@code atEnd} plus the grace, whatever the clients' own timeouts are; and an op
+     * stuck behind a fault that {@code atEnd} heals still completes for real. Returns the number of ops completed
+     * (abandoned ones included).
+     */
+    public long run(Gen gen, java.time.Duration stopGrace, AtEnd atEnd) throws Exception {
         int threads = recorder.threadCount();
         BlockingQueue<Done> completions = new LinkedBlockingQueue<>();
         List<BlockingQueue<Invocation>> inboxes = new ArrayList<>();
@@ -91,6 +110,12 @@ public final class Interpreter {
                 Context ctx = context(free, threads);
                 Step step = gen.next(ctx);
                 if (step instanceof Step.Done) {
+                    if (atEnd != null) {
+                        AtEnd hook = atEnd;
+                        atEnd = null; // once: a generator may go on reporting done
+                        hook.run();
+                        continue; // fold in what completed meanwhile; the grace counts from here
+                    }
                     if (free.size() == threads) {
                         return completed[0];
                     }

@@ -80,6 +80,29 @@ class InterpreterStopGraceTest {
     }
 
     @Test
+    void theEndHookRunsAtOnceBesideTheOpsInFlightAndAnOpItFreesCompletesForReal() throws Exception {
+        // a send stuck behind a partition: only the heal (the hook) frees it, and then it is acknowledged
+        var healed = new CountDownLatch(1);
+        Client.Factory clients = thread -> new Client() {
+            public Completion invoke(String f, OpValue value) {
+                try {
+                    healed.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return Completion.ok(value);
+            }
+
+            public void close() {}
+        };
+        HistoryRecorder rec = HistoryRecorder.inMemory(1, () -> 0L); // the clock stands still: the grace never ends
+        long n = new Interpreter(rec, clients).run(Gens.once(Gens.op("send", OpValue.None.INSTANCE)),
+                Duration.ofSeconds(1), healed::countDown);
+        assertEquals(1, n);
+        assertEquals(List.of(OpType.INVOKE, OpType.OK), rec.ops().stream().map(Op::type).toList());
+    }
+
+    @Test
     void withoutAGraceTheInterpreterWaitsForTheOpsItStarted() throws Exception {
         HistoryRecorder rec = HistoryRecorder.inMemory(1);
         var release = new CountDownLatch(1);
