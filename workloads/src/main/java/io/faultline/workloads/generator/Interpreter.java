@@ -158,7 +158,8 @@ public final class Interpreter {
             for (int t = 0; t < workers.size(); t++) {
                 Thread w = workers.get(t);
                 if (claims.get(t).isAbandoned()) {
-                    w.interrupt(); // its op is closed as info already; no need to wait for the stuck call
+                    // its op is closed as info already: the worker ends on its own once the call returns (bounded by
+                    // the client's timeouts) and closes its client then; interrupting it would cut that close short
                     continue;
                 }
                 w.join(TimeUnit.SECONDS.toMillis(30));
