@@ -81,9 +81,9 @@ public final class Cluster implements AutoCloseable {
         return n;
     }
 
-    /** Starts every node in parallel. */
+    /** Starts every node at once. */
     public void startAll() {
-        nodes.values().parallelStream().forEach(Node::start);
+        Concurrently.forEach(nodes.values(), "faultline-start", Node::start);
     }
 
     /**
@@ -101,9 +101,12 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    /** Copies each node's console log and the given paths to hostDir/&lt;node&gt;/. Best effort per node. */
+    /**
+     * Copies each node's console log and the given paths to hostDir/&lt;node&gt;/, every node at once (each copy
+     * waits on the engine, not on this machine's cores). Best effort per node.
+     */
     public void collect(Path hostDir, List<String> paths) {
-        for (Node n : nodes.values()) {
+        Concurrently.forEach(nodes.values(), "faultline-collect", n -> {
             Path dir = hostDir.resolve(n.name());
             try {
                 java.nio.file.Files.createDirectories(dir);
@@ -121,7 +124,7 @@ public final class Cluster implements AutoCloseable {
             } catch (Exception e) {
                 LOG.warn("{}: could not collect {}: {}", n.name(), paths, e.toString());
             }
-        }
+        });
     }
 
     /** Removes every container and the network of this run. Idempotent. */

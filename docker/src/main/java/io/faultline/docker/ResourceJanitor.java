@@ -79,16 +79,17 @@ public final class ResourceJanitor {
     }
 
     private static void remove(DockerClient client, Predicate<Map<String, String>> which) {
-        for (Container c : client.listContainersCmd().withShowAll(true)
-                .withLabelFilter(Map.of(MANAGED, "true")).exec()) {
-            if (!which.test(c.getLabels())) continue;
+        List<Container> doomed = client.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of(MANAGED, "true")).exec().stream().filter(c -> which.test(c.getLabels())).toList();
+        // all at once: each removal waits on the engine (a forced one also kills), not on this machine's cores
+        Concurrently.forEach(doomed, "faultline-remove", c -> {
             try {
                 client.removeContainerCmd(c.getId()).withForce(true).withRemoveVolumes(true).exec();
                 LOG.debug("removed container {}", (Object) c.getNames());
             } catch (RuntimeException e) {
                 LOG.warn("could not remove container {}: {}", c.getNames(), e.getMessage());
             }
-        }
+        });
         for (Network n : client.listNetworksCmd().withFilter("label", List.of(MANAGED + "=true")).exec()) {
             if (!which.test(n.getLabels())) continue;
             try {

@@ -60,6 +60,8 @@ final class ComposedSchedule implements FaultSchedule {
     private final Set<String> active = new LinkedHashSet<>();
     private final CompositionRunner runner;
     private final MetadataObserver observer;
+    /** After the final heal, the observer watches for at most this long for the cluster to settle. */
+    private static final Duration SETTLE_BOUND = Duration.ofSeconds(3);
     private volatile Thread thread;
 
     ComposedSchedule(TestConfig config, NightlyMix.Spec spec, SutCluster cluster, HistoryRecorder recorder,
@@ -226,7 +228,9 @@ final class ComposedSchedule implements FaultSchedule {
             if (!quick) {
                 problems = ClusterHealth.awaitHealthy(context, Duration.ofSeconds(30));
                 if (!problems.isEmpty()) log.line("after the final heal: " + String.join("; ", problems));
-                Thread.sleep(3000); // the recovery's own transitions (ISR back to full) belong to the run too
+                // the recovery's own transitions (ISR back to full) belong to the run too: keep observing until a
+                // fresh poll sees every leader back and every ISR full, for at most what a blind wait used to take
+                observer.awaitSettled(SETTLE_BOUND);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

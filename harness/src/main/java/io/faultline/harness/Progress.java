@@ -76,6 +76,7 @@ final class Progress implements AutoCloseable {
         p.add(new PhasePlan("build-images", 10));
         p.add(new PhasePlan("start-cluster", 15 + 3L * config.nodes()));
         p.add(new PhasePlan("create-topics", 2));
+        p.add(new PhasePlan("start-faults", config.nemesis().isEmpty() ? 0 : 2));
         p.add(new PhasePlan("workload", config.timeLimitSeconds()));
         p.add(new PhasePlan("final-heal", config.nemesis().isEmpty() ? 0 : 5));
         p.add(new PhasePlan("recovery", config.recoverySeconds()));
@@ -123,6 +124,34 @@ final class Progress implements AutoCloseable {
         phaseSeconds().forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append(' ')
                 .append(String.format(java.util.Locale.ROOT, "%.1f s", v)));
         return b.toString();
+    }
+
+    /** Phases that bring the cluster up: the target leaves them out (they depend on the system, not the harness). */
+    static final java.util.Set<String> CLUSTER_START = java.util.Set.of("provision", "build-images", "start-cluster");
+
+    /**
+     * The harness's overhead from these phase timings: seconds in all, seconds of cluster start, and the ratio of the
+     * rest to the time limit (1.0 would be a run that does nothing but its workload).
+     */
+    static java.util.Map<String, Object> overhead(java.util.Map<String, Double> phases, long timeLimitSeconds) {
+        double total = phases.values().stream().mapToDouble(Double::doubleValue).sum();
+        double start = phases.entrySet().stream().filter(e -> CLUSTER_START.contains(e.getKey()))
+                .mapToDouble(java.util.Map.Entry::getValue).sum();
+        var out = new java.util.LinkedHashMap<String, Object>();
+        out.put("total-seconds", Math.round(total * 10) / 10.0);
+        out.put("cluster-start-seconds", Math.round(start * 10) / 10.0);
+        out.put("time-limit-seconds", timeLimitSeconds);
+        out.put("ratio", timeLimitSeconds <= 0 ? null : Math.round((total - start) / timeLimitSeconds * 100) / 100.0);
+        return out;
+    }
+
+    /** E.g. "98.1 s in all, 82.3 s beyond cluster start = 1.37× the 60 s time limit". */
+    static String overheadLine(java.util.Map<String, Double> phases, long timeLimitSeconds) {
+        var o = overhead(phases, timeLimitSeconds);
+        double total = (Double) o.get("total-seconds"), start = (Double) o.get("cluster-start-seconds");
+        return String.format(java.util.Locale.ROOT, "%.1f s in all, %.1f s beyond cluster start", total, total - start)
+                + (o.get("ratio") == null ? "" : String.format(java.util.Locale.ROOT, " = %.2f× the %d s time limit",
+                (Double) o.get("ratio"), timeLimitSeconds));
     }
 
     String phase() {

@@ -147,6 +147,9 @@ final class RunAnalysis {
         HtmlReport.Summary summary = HtmlReport.write(input, run.dir(), prepared);
         run.writeResults(new RunResults(verdict, ending.complete(), checks, summary, caveats,
                 durability == null ? null : durability.explanation(), liveness));
+        // where the run's time went stays beside its results when `analyze` rewrites them
+        Object phases = testJson.get(io.faultline.results.HtmlReport.PHASES_KEY);
+        if (phases != null) run.addToResults(io.faultline.results.HtmlReport.PHASES_KEY, phases);
         return new Outcome(verdict, checks, summary, caveats, liveness);
     }
 

@@ -371,9 +371,33 @@ final class TestRunner {
                             Progress progress) throws IOException {
         progress.phase("check");
         // the phases so far, beside the verdict on the report and in test.json (so `analyze` shows them again)
-        testJson.put(io.faultline.results.HtmlReport.PHASES_KEY, progress.phaseSeconds().entrySet().stream()
-                .map(e -> Map.of("phase", e.getKey(), "seconds", e.getValue())).toList());
+        testJson.put(io.faultline.results.HtmlReport.PHASES_KEY, phaseList(progress.phaseSeconds()));
         step("writing the phase timings", () -> run.writeTestJson(testJson));
+        try {
+            return check(run, testJson, startedAt, state);
+        } finally {
+            // every run ends with where its time went, the check included, on the terminal and in results.json
+            var phases = progress.phaseSeconds();
+            log.line("phases: " + progress.phaseBreakdown() + "; " + Progress.overheadLine(phases, config.timeLimitSeconds()));
+            testJson.put(io.faultline.results.HtmlReport.PHASES_KEY, phaseList(phases));
+            step("writing the phase timings", () -> run.writeTestJson(testJson));
+            if (Files.isRegularFile(run.resultsJson())) {
+                step("adding the phase timings to results.json", () -> {
+                    run.addToResults(io.faultline.results.HtmlReport.PHASES_KEY, phaseList(phases));
+                    run.addToResults(OVERHEAD_KEY, Progress.overhead(phases, config.timeLimitSeconds()));
+                });
+            }
+        }
+    }
+
+    /** results.json's harness-overhead entry (see {@link Progress#overhead}). */
+    static final String OVERHEAD_KEY = "overhead";
+
+    private static List<Map<String, Object>> phaseList(Map<String, Double> phases) {
+        return phases.entrySet().stream().map(e -> Map.<String, Object>of("phase", e.getKey(), "seconds", e.getValue())).toList();
+    }
+
+    private Result check(RunDir run, Map<String, Object> testJson, Instant startedAt, RunState state) throws IOException {
         List<Op> history = Files.exists(run.historyJsonl()) ? HistoryReader.read(run.historyJsonl()) : List.of();
         var ending = new RunAnalysis.Ending(state.complete, state.drained, state.problemsAfterHeal);
         var outcome = RunAnalysis.analyze(run, config, testJson, history, ending, StoredRun.startedAt(testJson),
@@ -387,7 +411,6 @@ final class TestRunner {
                 .distinct().toList());
         if (outcome.liveness() != null) outcome.liveness().anomalies().stream().map(a -> a.name()).distinct().forEach(found::add);
         if (!found.isEmpty()) log.line("anomalies: " + String.join(", ", found));
-        log.line("phases: " + progress.phaseBreakdown());
         Map<String, Long> counts = outcome.summary() == null ? Map.of() : outcome.summary().anomalyCounts();
         List<String> anomalies = found.stream().map(a -> counts.containsKey(a) ? a + " " + counts.get(a) : a).toList();
         List<String> caveats = new java.util.ArrayList<>(outcome.caveats());

@@ -40,9 +40,9 @@ class ProgressTest {
     void theTestPlanCoversEveryPhaseTheRunnerEnters() {
         var config = new TestOptions().toConfig();
         var names = Progress.testPhases(config).stream().map(Progress.PhasePlan::name).toList();
-        assertEquals(List.of("provision", "build-images", "start-cluster", "create-topics", "workload", "final-heal",
+        assertEquals(List.of("provision", "build-images", "start-cluster", "create-topics", "start-faults", "workload", "final-heal",
                 "recovery", "final-drain", "collect-and-teardown", "check"), names);
-        long workload = Progress.testPhases(config).get(4).expectedSeconds();
+        long workload = Progress.testPhases(config).get(5).expectedSeconds();
         assertEquals(config.timeLimitSeconds(), workload);
     }
 
@@ -65,5 +65,22 @@ class ProgressTest {
             assertEquals(2.5, seconds.get("check"), "the current phase counts up to now");
             assertEquals("start-cluster 12.5 s, workload 60.0 s, check 2.5 s", p.phaseBreakdown());
         }
+    }
+
+    @Test
+    void theOverheadIsTheTimeBeyondClusterStartOverTheTimeLimit() {
+        var phases = new java.util.LinkedHashMap<String, Double>();
+        phases.put("provision", 1.0);
+        phases.put("build-images", 2.0);
+        phases.put("start-cluster", 12.0);
+        phases.put("workload", 61.0);
+        phases.put("collect-and-teardown", 8.0);
+        phases.put("check", 3.0);
+        var o = Progress.overhead(phases, 60);
+        assertEquals(87.0, o.get("total-seconds"));
+        assertEquals(15.0, o.get("cluster-start-seconds"));
+        assertEquals(1.2, o.get("ratio"), "(87 - 15) / 60");
+        assertEquals("87.0 s in all, 72.0 s beyond cluster start = 1.20× the 60 s time limit",
+                Progress.overheadLine(phases, 60));
     }
 }

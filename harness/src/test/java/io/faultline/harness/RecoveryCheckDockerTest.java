@@ -76,6 +76,14 @@ class RecoveryCheckDockerTest {
         assertEquals(Verdict.VALID, healthy.verdict(), "caveats " + healthy.caveats());
         assertNotNull(((Map<?, ?>) l.get("timings")).get("allRecovered"), "the recovery time is recorded");
         assertTrue(Files.size(healthy.runDir().resolve("nodes/n1/console.log")) > 0, "the console was streamed");
+        for (String n : List.of("n1", "n2", "n3")) {
+            assertTrue(Files.isDirectory(healthy.runDir().resolve("nodes/" + n)), "collected " + n);
+        }
+        // where the time went, the check included, beside the results
+        Map<String, Object> results = CliTestSupport.results(healthy.runDir());
+        var phases = ((List<Map<String, Object>>) results.get("phases")).stream().map(p -> p.get("phase")).toList();
+        assertTrue(phases.containsAll(List.of("start-cluster", "workload", "final-heal", "collect-and-teardown", "check")), "phases " + phases);
+        assertEquals(5, ((Map<?, ?>) results.get("overhead")).get("time-limit-seconds"), "overhead " + results.get("overhead"));
 
         var frozen = run(store.resolve("frozen"), healThat(cluster -> cluster.node("n3").pause()));
         var f = liveness(frozen.runDir());

@@ -120,6 +120,21 @@ class RunAnalysisTest {
     }
 
     @Test
+    void thePhaseTimingsOfTestJsonAreKeptInResultsJson(@TempDir Path store) throws Exception {
+        TestConfig config = powerConfig(null);
+        var run = new RunStore(store).newRun(config.testName(), Instant.EPOCH);
+        var testJson = StoredRun.testJson(run.testName(), config, Instant.EPOCH, "x");
+        var phases = List.of(Map.of("phase", "workload", "seconds", 61.0), Map.of("phase", "check", "seconds", 2.5));
+        testJson.put(io.faultline.results.HtmlReport.PHASES_KEY, phases);
+        RunAnalysis.analyze(run, config, testJson, history(false), new RunAnalysis.Ending(true, true, List.of()),
+                Instant.EPOCH, Map.of(), List.of(), false);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> results = StoredRun.JSON.readValue(run.resultsJson().toFile(), Map.class);
+        assertEquals(phases, results.get("phases"), "analyze rewrites results.json with them");
+        assertTrue(results.containsKey("verdict") && results.containsKey("checks"), "the rest as written");
+    }
+
+    @Test
     void aLossWhenEveryNodeLostPowerWithDefaultFlushingIsAllowedBySettings(@TempDir Path store) throws Exception {
         String html = analyze(store, powerConfig(null), history(true, "[n1, n2, n3]"), Verdict.INVALID).html();
         assertTrue(html.contains("which the settings in force allow"), html);

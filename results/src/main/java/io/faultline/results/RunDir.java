@@ -65,4 +65,12 @@ public record RunDir(Path dir, String testName, String timestamp) {
         Json.write(resultsJson(), results);
         Files.deleteIfExists(dir.resolve(RUNNING_MARKER));
     }
+
+    /** Adds (or replaces) one top-level entry of an existing results.json, keeping the rest as written. */
+    @SuppressWarnings("unchecked")
+    public void addToResults(String key, Object value) throws IOException {
+        Map<String, Object> results = Json.MAPPER.readValue(resultsJson().toFile(), java.util.LinkedHashMap.class);
+        results.put(key, value);
+        Json.write(resultsJson(), results);
+    }
 }

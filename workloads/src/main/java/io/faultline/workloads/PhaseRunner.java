@@ -17,8 +17,17 @@ public final class PhaseRunner {
     private PhaseRunner() {}
 
     /** Phase names, as the progress line shows them. */
-    public static final String SETUP = "create-topics", WORKLOAD = "workload", FINAL_HEAL = "final-heal",
-            RECOVERY = "recovery", FINAL_READS = "final-drain";
+    public static final String SETUP = "create-topics", START_FAULTS = "start-faults", WORKLOAD = "workload",
+            FINAL_HEAL = "final-heal", RECOVERY = "recovery", FINAL_READS = "final-drain";
+
+    /**
+     * The main phase ends at its time limit: the final heal begins at once, while the ops still in flight go on (an op
+     * stuck behind a partition completes for real once it heals), and those ops get this long after the heal to
+     * complete: a Kafka request times out in 5 s and is retried. Any still running after it stay in the history as
+     * {@code info} (Jepsen's indeterminate), so the phase ends on time however long a client would wait (a send
+     * waits up to its delivery timeout, 15 s). The final reads judge what they did.
+     */
+    public static final Duration MAIN_STOP_GRACE = Duration.ofSeconds(5);
 
     /** The faults of a run, as the phases need them. */
     public interface Faults {
@@ -69,19 +78,23 @@ public final class PhaseRunner {
         phases.enter(SETUP);
         try (Workload.Session session = workload.setup().open(bootstrapServers)) {
             Interpreter interpreter = new Interpreter(recorder, session.clients());
-            phases.enter(WORKLOAD);
+            phases.enter(START_FAULTS);
             faults.start(session.faultTargets());
+            phases.enter(WORKLOAD);
             long t0 = recorder.now();
-            interpreter.run(workload.generator());
-            long t1 = recorder.now();
-
-            phases.enter(FINAL_HEAL);
-            faults.heal();
+            long[] t1 = {-1};
+            Interpreter.AtEnd finalHeal = () -> {
+                t1[0] = recorder.now();
+                phases.enter(FINAL_HEAL);
+                faults.heal();
+            };
+            interpreter.run(workload.generator(), MAIN_STOP_GRACE, finalHeal);
+            if (t1[0] < 0) finalHeal.run(); // the interpreter runs it whenever the generator ends; never twice
 
             List<Op> before = recorder.ops();
             Gen finalGen = workload.finalReads().generator(before);
             if (finalGen == null) {
-                return new Outcome(before.size(), before.size(), Duration.ofNanos(t1 - t0), Duration.ZERO, true);
+                return new Outcome(before.size(), before.size(), Duration.ofNanos(t1[0] - t0), Duration.ZERO, true);
             }
             phases.enter(RECOVERY);
             pause.sleep(recovery);
@@ -97,7 +110,7 @@ public final class PhaseRunner {
             interpreter.run(finalGen);
             List<Op> all = recorder.ops();
             boolean reached = workload.finalReads().reached(before, all.subList(before.size(), all.size()));
-            return new Outcome(all.size(), before.size(), Duration.ofNanos(t1 - t0), Duration.ofNanos(recorder.now() - t2), reached);
+            return new Outcome(all.size(), before.size(), Duration.ofNanos(t1[0] - t0), Duration.ofNanos(recorder.now() - t2), reached);
         }
     }
 }

@@ -76,10 +76,10 @@ public final class SutCluster implements AutoCloseable {
         return sut.bootstrapServers(cluster);
     }
 
-    /** Stops every node (bounded: SIGTERM, then SIGKILL), copies logs and data to collectDir, removes all. */
+    /** Stops every node at once (bounded: SIGTERM, then SIGKILL), copies logs and data to collectDir, removes all. */
     public void teardown(Path collectDir) {
         try {
-            cluster.nodes().parallelStream().forEach(n -> {
+            io.faultline.docker.Concurrently.forEach(cluster.nodes(), "faultline-stop", n -> {
                 try {
                     sut.stop(n);
                 } catch (RuntimeException e) {

@@ -42,6 +42,10 @@ public final class MetadataObserver implements AutoCloseable {
     private volatile Boolean quorumDescribed; // null until the first poll tells
     private Thread thread;
     private volatile int polls;
+    /** Polls begun so far, and the latest snapshot with the number of the poll that took it (guarded by this). */
+    private long pollsBegun;
+    private long latestPoll;
+    private ClusterSnapshot latest;
 
     /**
      * @param watch        which topics to follow (new ones are picked up as they appear: rotated keys)
@@ -99,11 +103,57 @@ public final class MetadataObserver implements AutoCloseable {
 
     /** One poll: a snapshot, compared with the last one. */
     void pollOnce(Admin admin) {
-        ClusterSnapshot snapshot = snapshot(admin);
+        long poll = beginPoll();
+        record(poll, snapshot(admin));
+    }
+
+    synchronized long beginPoll() {
+        return ++pollsBegun;
+    }
+
+    /** Takes in the snapshot of poll number {@code poll}: its transitions, and it as the latest state seen. */
+    void record(long poll, ClusterSnapshot snapshot) {
         polls++;
         for (Transition t : transitions.next(now.getAsLong(), snapshot)) {
             seen.add(t);
             onTransition.accept(t);
+        }
+        synchronized (this) {
+            if (poll > latestPoll) {
+                latestPoll = poll;
+                latest = snapshot;
+            }
+            notifyAll();
+        }
+    }
+
+    /**
+     * Whether a snapshot shows a settled cluster: it answered, and every watched partition has a leader and its whole
+     * replica set in its ISR.
+     */
+    static boolean settled(ClusterSnapshot s) {
+        if (!s.answered()) return false;
+        for (PartitionState p : s.partitions().values()) {
+            if (p.leader() < 0 || !p.isr().containsAll(p.replicas())) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Waits until a poll begun after this call finds the cluster settled (true; see {@link #settled}) or {@code max}
+     * has passed (false). What is seen meanwhile is recorded as ever, so a caller that waits here for recovery instead
+     * of sleeping a fixed time keeps the recovery's transitions and stops as soon as they are over.
+     */
+    public boolean awaitSettled(Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        synchronized (this) {
+            long after = pollsBegun;
+            while (!(latestPoll > after && settled(latest))) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) return false;
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return true;
         }
     }
 

@@ -31,21 +31,66 @@ public final class Interpreter {
         this.clients = clients;
     }
 
+    /**
+     * One worker's claim on its thread: once the dispatcher has abandoned it, the worker must not start another op
+     * (guarded by the instance, so an op is either invoked before the abandonment, and closed by it, or not at all).
+     */
+    private static final class Claim {
+        boolean abandoned;
+
+        synchronized boolean isAbandoned() {
+            return abandoned;
+        }
+    }
+
     /** A completion handed back to the dispatcher; {@code failure} is set if the worker itself broke. */
     private record Done(int thread, Op op, Throwable failure) {
     }
 
     /** Runs {@code gen} to exhaustion and waits for every op it started. Returns the number of ops completed. */
     public long run(Gen gen) throws InterruptedException {
+        return run(gen, null);
+    }
+
+    /** {@link #run(Gen, java.time.Duration, AtEnd)} with nothing to do when the generator ends. */
+    public long run(Gen gen, java.time.Duration stopGrace) throws InterruptedException {
+        try {
+            return run(gen, stopGrace, null);
+        } catch (InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e); // no hook, nothing else throws
+        }
+    }
+
+    /** Run by the dispatcher once, as soon as the generator has ended, while ops may still be in flight. */
+    @FunctionalInterface
+    public interface AtEnd {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code gen} to exhaustion; then runs {@code atEnd} (if given) at once, while the ops still in flight go
+     * on, and gives those ops at most {@code stopGrace} more (null: as long as they take). An op still running after
+     * that stays in the history, completed as {@code info}: it may or may not take effect, as with a client timeout;
+     * its worker's late completion is dropped and its thread starts a fresh process in the next phase. So a phase
+     * with a time limit ends within {@code atEnd} plus the grace, whatever the clients' own timeouts are; and an op
+     * stuck behind a fault that {@code atEnd} heals still completes for real. Returns the number of ops completed
+     * (abandoned ones included).
+     */
+    public long run(Gen gen, java.time.Duration stopGrace, AtEnd atEnd) throws Exception {
         int threads = recorder.threadCount();
         BlockingQueue<Done> completions = new LinkedBlockingQueue<>();
         List<BlockingQueue<Invocation>> inboxes = new ArrayList<>();
         List<Thread> workers = new ArrayList<>();
+        List<Claim> claims = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             BlockingQueue<Invocation> inbox = new LinkedBlockingQueue<>();
             inboxes.add(inbox);
+            Claim claim = new Claim();
+            claims.add(claim);
             int thread = t;
-            Thread w = new Thread(() -> work(thread, inbox, completions), "faultline-worker-" + t);
+            Thread w = new Thread(() -> work(thread, inbox, completions, claim), "faultline-worker-" + t);
             w.setDaemon(true);
             workers.add(w);
             w.start();
@@ -55,6 +100,7 @@ public final class Interpreter {
             free.add(t);
         }
         long[] completed = {0};
+        long doneAt = -1; // when the generator was first seen finished with ops still running
         try {
             while (true) {
                 // Fold in everything that has completed so far, in completion order.
@@ -62,12 +108,26 @@ public final class Interpreter {
                     gen = absorb(gen, d, free, threads, completed);
                 }
                 Context ctx = context(free, threads);
-                Step step = free.isEmpty() ? Step.PENDING : gen.next(ctx);
+                Step step = gen.next(ctx);
                 if (step instanceof Step.Done) {
+                    if (atEnd != null) {
+                        AtEnd hook = atEnd;
+                        atEnd = null; // once: a generator may go on reporting done
+                        hook.run();
+                        continue; // fold in what completed meanwhile; the grace counts from here
+                    }
                     if (free.size() == threads) {
                         return completed[0];
                     }
+                    if (doneAt < 0) doneAt = ctx.time();
+                    if (stopGrace != null && ctx.time() - doneAt >= stopGrace.toNanos()) {
+                        abandonBusy(free, claims, stopGrace, completed);
+                        return completed[0];
+                    }
                     step = Step.PENDING; // finished, but ops are still running: wait for them
+                } else {
+                    doneAt = -1;
+                    if (free.isEmpty()) step = Step.PENDING;
                 }
                 long waitNanos = IDLE_POLL_NANOS;
                 if (step instanceof Step.Emit e) {
@@ -97,6 +157,11 @@ public final class Interpreter {
             }
             for (int t = 0; t < workers.size(); t++) {
                 Thread w = workers.get(t);
+                if (claims.get(t).isAbandoned()) {
+                    // its op is closed as info already: the worker ends on its own once the call returns (bounded by
+                    // the client's timeouts) and closes its client then; interrupting it would cut that close short
+                    continue;
+                }
                 w.join(TimeUnit.SECONDS.toMillis(30));
                 if (w.isAlive()) {
                     w.interrupt();
@@ -108,6 +173,18 @@ public final class Interpreter {
                     recorder.abandon(t, "worker did not stop: abandoned as indeterminate");
                 }
             }
+        }
+    }
+
+    /** Closes every op still running as info and abandons its thread (see {@link #run(Gen, java.time.Duration)}). */
+    private void abandonBusy(TreeSet<Integer> free, List<Claim> claims, java.time.Duration grace, long[] completed) {
+        for (int t = 0; t < claims.size(); t++) {
+            if (free.contains(t)) continue;
+            synchronized (claims.get(t)) {
+                claims.get(t).abandoned = true;
+                recorder.abandon(t, "still running " + grace.toMillis() + " ms after the phase's generator ended: indeterminate");
+            }
+            completed[0]++; // closed as info here, or completed just now and not yet handed back
         }
     }
 
@@ -125,7 +202,7 @@ public final class Interpreter {
         return new Context(recorder.now(), threads, new ArrayList<>(free));
     }
 
-    private void work(int thread, BlockingQueue<Invocation> inbox, BlockingQueue<Done> completions) {
+    private void work(int thread, BlockingQueue<Invocation> inbox, BlockingQueue<Done> completions, Claim claim) {
         Client client = null;
         try {
             while (true) {
@@ -136,7 +213,11 @@ public final class Interpreter {
                 if (client == null) {
                     client = openQuietly(thread);
                 }
-                Op invoked = recorder.invoke(thread, inv.f(), inv.value());
+                Op invoked;
+                synchronized (claim) {
+                    if (claim.abandoned) return; // dispatched, never invoked: the phase has moved on without it
+                    invoked = recorder.invoke(thread, inv.f(), inv.value());
+                }
                 Client.Completion c;
                 if (client == null) {
                     c = new Client.Completion(OpType.FAIL, inv.value(), "client could not be opened");
