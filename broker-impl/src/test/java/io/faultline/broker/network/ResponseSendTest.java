@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ResponseSendTest {
     private static final short FETCH_V12 = 12; // topic names
     private static final short FETCH_V16 = 16; // topic ids, flexible
+    private static final org.apache.kafka.common.Uuid TOPIC_ID = org.apache.kafka.common.Uuid.fromString("q3fN8JRSQWmRx7wWmyTbWQ");
 
     @TempDir
     Path dir;
@@ -137,7 +138,7 @@ class ResponseSendTest {
                                               java.util.function.Function<int[], BaseRecords> records) {
         FetchResponseData resp = new FetchResponseData().setSessionId(0);
         var topic = new FetchResponseData.FetchableTopicResponse();
-        if (version >= 13) topic.setTopicId(org.apache.kafka.common.Uuid.randomUuid());
+        if (version >= 13) topic.setTopicId(TOPIC_ID);
         else topic.setTopic("t");
         for (int i = 0; i < ranges.length; i++) {
             topic.partitions().add(new FetchResponseData.PartitionData().setPartitionIndex(i).setHighWatermark(99)
