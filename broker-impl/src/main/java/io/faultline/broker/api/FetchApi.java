@@ -6,7 +6,7 @@ import io.faultline.broker.partition.Partition;
 import io.faultline.broker.purgatory.DelayedOperation;
 import io.faultline.broker.replication.LeaderState;
 import io.faultline.broker.replication.ReplicaRequestHandler;
-import io.faultline.broker.storage.LogReadResult;
+import io.faultline.broker.storage.PartitionLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -153,7 +153,7 @@ public final class FetchApi {
                 int limit = Math.min(t.req().partitionMaxBytes(), remaining);
                 if (limit <= 0 && total > 0) continue; // response full: later partitions get nothing this time
                 long lso = part.lastStableOffset();
-                LogReadResult res = part.read(t.req().fetchOffset(), Math.max(limit, 1), consumer,
+                PartitionLog.SliceRead res = part.readForSend(t.req().fetchOffset(), Math.max(limit, 1), consumer,
                         t.req().currentLeaderEpoch(), readCommitted);
                 pd.setRecords(res.records()).setHighWatermark(res.highWatermark())
                         .setLastStableOffset(Math.min(lso, res.highWatermark())).setLogStartOffset(res.logStartOffset());

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiPredicate;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
@@ -58,6 +59,7 @@ public final class Processor implements Runnable {
     private final long idleNanos;
     private final long frameTimeoutNanos;
     private final AtomicInteger connectionCount;
+    private final AtomicLong bytesSentFromFiles;
     private final BiPredicate<ApiKeys, Short> supported;
     private final MemoryPool pool;
     private final RateLimitedLog badInput;
@@ -89,7 +91,7 @@ public final class Processor implements Runnable {
         long lastProgressNanos;
         /** Reads are paused until the pool has room for this connection's next buffer. */
         boolean pausedForMemory;
-        ByteBuffer send;
+        ResponseSend send;
         boolean inFlight;
         long lastActiveNanos;
 
@@ -103,7 +105,8 @@ public final class Processor implements Runnable {
 
     Processor(int id, RequestChannel channel, Time time, int maxRequestBytes, long idleMs, long frameTimeoutMs,
               AtomicInteger connectionCount, BiPredicate<ApiKeys, Short> supported, MemoryPool pool,
-              RateLimitedLog badInput) throws IOException {
+              RateLimitedLog badInput, AtomicLong bytesSentFromFiles) throws IOException {
+        this.bytesSentFromFiles = bytesSentFromFiles;
         this.id = id;
         this.channel = channel;
         this.time = time;
@@ -203,8 +206,15 @@ public final class Processor implements Runnable {
             if (c == null) continue; // connection closed meanwhile
             releaseFrame(c); // the request is done with its bytes
             if (r instanceof Response.Send s) {
-                c.send = s.bytes();
-                c.key.interestOps(SelectionKey.OP_WRITE);
+                c.send = s.send();
+                c.key.interestOps(0);
+                try {
+                    write(c); // most responses fit the socket buffer: no select round trip before the first bytes
+                } catch (IOException | CancelledKeyException e) {
+                    close(c, null);
+                    continue;
+                }
+                if (c.send != null) c.key.interestOps(SelectionKey.OP_WRITE);
             } else if (r instanceof Response.NoResponse) {
                 unmute(c);
             } else {
@@ -332,10 +342,11 @@ public final class Processor implements Runnable {
         }
     }
 
+    /** Writes what the socket takes now; record sets held in segment files go with transferTo (sendfile). */
     private void write(Connection c) throws IOException {
         c.lastActiveNanos = time.nanoseconds();
-        c.socket.write(c.send);
-        if (!c.send.hasRemaining()) {
+        if (c.send.writeTo(c.socket)) {
+            bytesSentFromFiles.addAndGet(c.send.fileBytes());
             c.send = null;
             unmute(c);
         }

@@ -1,6 +1,5 @@
 package io.faultline.broker.network;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -66,9 +65,9 @@ public final class RequestChannel {
 
     /** As {@link #sendResponse(Request, ApiMessage)} but at an explicit version (ApiVersions fallback to v0). */
     public void sendResponse(Request request, ApiMessage body, short version) {
-        ByteBuffer bytes;
+        ResponseSend send;
         try {
-            bytes = ResponseSerializer.serialize(request.apiKey(), version, request.header().correlationId(), body);
+            send = ResponseSerializer.serializeForSend(request.apiKey(), version, request.header().correlationId(), body);
         } catch (RuntimeException e) {
             StackTraceElement[] at = e.getStackTrace();
             unserializable.warn("Cannot serialize response to " + request + "; closing the connection: " + e
@@ -76,7 +75,7 @@ public final class RequestChannel {
             enqueue(new Response.Close(request));
             return;
         }
-        enqueue(new Response.Send(request, bytes));
+        enqueue(new Response.Send(request, send));
     }
 
     /**

@@ -1,13 +1,11 @@
 package io.faultline.broker.network;
 
-import java.nio.ByteBuffer;
-
 /** What a processor must do for a request once the I/O thread is done with it. */
 public sealed interface Response permits Response.Send, Response.NoResponse, Response.Close {
     Request request();
 
-    /** Write these bytes (size prefix included), then read the next request. */
-    record Send(Request request, ByteBuffer bytes) implements Response {
+    /** Write this response (size prefix included, records possibly still in segment files), then read the next request. */
+    record Send(Request request, ResponseSend send) implements Response {
     }
 
     /** No bytes to send (acks=0 produce): just read the next request. */

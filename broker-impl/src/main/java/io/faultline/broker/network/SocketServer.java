@@ -11,6 +11,7 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiPredicate;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.slf4j.Logger;
@@ -56,6 +57,7 @@ public final class SocketServer implements AutoCloseable {
     private final List<Processor> processors = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger connectionCount = new AtomicInteger();
+    private final AtomicLong bytesSentFromFiles = new AtomicLong();
     private final MemoryPool pool;
     private final int maxRequestBytes;
     private final FatalErrorHandler fatal;
@@ -89,7 +91,7 @@ public final class SocketServer implements AutoCloseable {
         for (int i = 0; i < settings.numNetworkThreads(); i++) {
             Processor p = new Processor(i, channel, time, maxRequestBytes,
                     settings.connectionsMaxIdleMs(), settings.requestFrameTimeoutMs(), connectionCount, supported,
-                    pool, badInput);
+                    pool, badInput, bytesSentFromFiles);
             processors.add(p);
             channel.addProcessor(p);
         }
@@ -121,6 +123,11 @@ public final class SocketServer implements AutoCloseable {
     /** The request memory pool (for tests and metrics). */
     public MemoryPool memoryPool() {
         return pool;
+    }
+
+    /** Record bytes of completed responses that went from segment files to sockets with transferTo (zero-copy). */
+    public long bytesSentFromFiles() {
+        return bytesSentFromFiles.get();
     }
 
     /** Event-loop iterations started by all network threads, so far (tests wait for the loops to pass). */

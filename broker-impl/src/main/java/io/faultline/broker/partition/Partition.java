@@ -383,6 +383,20 @@ public final class Partition {
     /** As {@link #read(long, int, boolean, int)}; a read_committed consumer reads only below the last stable offset. */
     public LogReadResult read(long fetchOffset, int maxBytes, boolean consumer, int currentLeaderEpoch,
                               boolean readCommitted) {
+        return log.read(fetchOffset, maxBytes, readBound(consumer, currentLeaderEpoch, readCommitted));
+    }
+
+    /**
+     * As {@link #read(long, int, boolean, int, boolean)} for a Fetch response: batches below the high watermark
+     * stay in the segment file and are sent from it ({@link PartitionLog#readForSend}).
+     */
+    public PartitionLog.SliceRead readForSend(long fetchOffset, int maxBytes, boolean consumer,
+                                              int currentLeaderEpoch, boolean readCommitted) {
+        return log.readForSend(fetchOffset, maxBytes, readBound(consumer, currentLeaderEpoch, readCommitted));
+    }
+
+    /** Checks the leader epoch and role; returns the offset reads stop below. */
+    private long readBound(boolean consumer, int currentLeaderEpoch, boolean readCommitted) {
         PartitionRole r = role;
         // Seeded bug fenced-leader-serves: a consumer still on the old epoch is served as if it were current.
         boolean zombie = !(r instanceof PartitionRole.Leader) && consumer && zombieEpoch >= 0;
@@ -394,7 +408,7 @@ public final class Partition {
         boolean boundedByHw = consumer && !bugs.on(SeededBug.READ_PAST_HW);
         long bound = boundedByHw ? log.highWatermark() : Long.MAX_VALUE;
         if (consumer && readCommitted) bound = Math.min(bound, lastStableOffset());
-        return log.read(fetchOffset, maxBytes, bound);
+        return bound;
     }
 
     /** Leader-only requests (ListOffsets, OffsetForLeaderEpoch) from clients are refused by followers. */

@@ -1,5 +1,6 @@
 package io.faultline.broker.storage;
 
+import io.faultline.broker.common.FileRegionRecords;
 import io.faultline.broker.storage.RecordBatchAdapter.BatchHeader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +13,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.CorruptRecordException;
+import org.apache.kafka.common.record.internal.BaseRecords;
+import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +32,18 @@ final class LogSegment {
     record Located(BatchHeader header, int position) {
     }
 
-    /** Bytes read from the segment: whole batches, and the offset after the last one. */
-    record SegmentRead(ByteBuffer data, long nextOffset, boolean hitUpperBound) {
+    /**
+     * Whole batches from the segment, and the offset after the last one: copied ({@link MemoryRecords}, by
+     * {@link #read}) or left in the file ({@link FileRegionRecords}, by {@link #region}).
+     */
+    record SegmentRead(BaseRecords records, long nextOffset, boolean hitUpperBound) {
+        SegmentRead(ByteBuffer data, long nextOffset, boolean hitUpperBound) {
+            this(MemoryRecords.readableRecords(data), nextOffset, hitUpperBound);
+        }
+
+        ByteBuffer data() {
+            return ((MemoryRecords) records).buffer();
+        }
     }
 
     private final long baseOffset;
@@ -245,6 +258,42 @@ final class LogSegment {
         }
         buf.limit(pos);
         return new SegmentRead(buf, next, bounded && start.position() + pos == end);
+    }
+
+    /**
+     * As {@link #read} but without reading the records: the same whole batches as a region of this segment's file,
+     * for sending with transferTo. Only batch headers are read (one small read per batch) to find the boundaries.
+     */
+    SegmentRead region(long fromOffset, int maxBytes, long maxOffsetExclusive) {
+        int limit = size;
+        Located start = translateOffset(fromOffset, limit);
+        if (start == null) return null;
+        if (start.header().lastOffset() >= maxOffsetExclusive) {
+            return new SegmentRead(new FileRegionRecords(channel, start.position(), 0, logFile.toString()), fromOffset,
+                    true);
+        }
+        int end = limit;
+        boolean bounded = false;
+        if (maxOffsetExclusive < nextOffset) {
+            Located bound = translateOffset(maxOffsetExclusive, limit);
+            if (bound != null) {
+                end = bound.position();
+                bounded = true;
+            }
+        }
+        int pos = start.position();
+        long next = fromOffset;
+        BatchHeader h = start.header();
+        while (h != null) {
+            long batchEnd = (long) pos + h.sizeInBytes();
+            if (batchEnd > end) break;
+            if (pos > start.position() && batchEnd - start.position() > maxBytes) break; // the first is always whole
+            next = h.nextOffset();
+            pos = (int) batchEnd;
+            h = headerAt(pos, end);
+        }
+        return new SegmentRead(new FileRegionRecords(channel, start.position(), pos - start.position(),
+                logFile.toString()), next, bounded && pos == end);
     }
 
     /** Reads the whole batch at position into a new buffer (for compaction and timestamp lookups). */

@@ -1,6 +1,7 @@
 package io.faultline.broker.storage;
 
 import io.faultline.broker.common.Time;
+import io.faultline.broker.common.FileRegionRecords;
 import io.faultline.broker.storage.RecordBatchAdapter.BatchHeader;
 import java.io.Closeable;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.KafkaStorageException;
 import org.apache.kafka.common.errors.OffsetOutOfRangeException;
+import org.apache.kafka.common.record.internal.BaseRecords;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -215,6 +217,27 @@ public final class PartitionLog implements Closeable {
      * @throws org.apache.kafka.common.errors.OffsetOutOfRangeException outside [logStartOffset, logEndOffset]
      */
     public LogReadResult read(long fromOffset, int maxBytes, long maxOffsetExclusive) {
+        SliceRead r = read(fromOffset, maxBytes, maxOffsetExclusive, false);
+        return new LogReadResult((MemoryRecords) r.records(), r.nextOffset(), r.reachedEnd(), r.logStartOffset(),
+                r.logEndOffset(), r.highWatermark());
+    }
+
+    /**
+     * As {@link #read(long, int, long)}, but the batches stay in the segment file ({@link FileRegionRecords}, sent
+     * with transferTo) when they all lie below the high watermark: those bytes are never truncated, so they are
+     * still the same when the network thread sends them. A read that may go past the high watermark (followers)
+     * is copied as before.
+     */
+    public SliceRead readForSend(long fromOffset, int maxBytes, long maxOffsetExclusive) {
+        return read(fromOffset, maxBytes, maxOffsetExclusive, maxOffsetExclusive <= highWatermark);
+    }
+
+    /** What {@link #readForSend} returns; records are {@link MemoryRecords} or {@link FileRegionRecords}. */
+    public record SliceRead(BaseRecords records, long nextOffset, boolean reachedEnd, long logStartOffset,
+                            long logEndOffset, long highWatermark) {
+    }
+
+    private SliceRead read(long fromOffset, int maxBytes, long maxOffsetExclusive, boolean inFile) {
         structure.readLock().lock();
         try {
             ensureOpen();
@@ -227,18 +250,19 @@ public final class PartitionLog implements Closeable {
             }
             long limit = Math.min(end, maxOffsetExclusive);
             if (fromOffset >= limit) {
-                return new LogReadResult(MemoryRecords.EMPTY, fromOffset, true, start, end, hw);
+                return new SliceRead(MemoryRecords.EMPTY, fromOffset, true, start, end, hw);
             }
             Long key = segments.floorKey(fromOffset);
             if (key == null) key = segments.firstKey();
             for (LogSegment seg : segments.tailMap(key, true).values()) {
-                LogSegment.SegmentRead r = seg.read(fromOffset, Math.max(0, maxBytes), maxOffsetExclusive);
+                LogSegment.SegmentRead r = inFile
+                        ? seg.region(fromOffset, Math.max(0, maxBytes), maxOffsetExclusive)
+                        : seg.read(fromOffset, Math.max(0, maxBytes), maxOffsetExclusive);
                 if (r == null) continue;
-                boolean reachedEnd = r.hitUpperBound() || r.data().remaining() == 0 || r.nextOffset() >= limit;
-                return new LogReadResult(MemoryRecords.readableRecords(r.data()), r.nextOffset(), reachedEnd,
-                        start, end, hw);
+                boolean reachedEnd = r.hitUpperBound() || r.records().sizeInBytes() == 0 || r.nextOffset() >= limit;
+                return new SliceRead(r.records(), r.nextOffset(), reachedEnd, start, end, hw);
             }
-            return new LogReadResult(MemoryRecords.EMPTY, fromOffset, true, start, end, hw);
+            return new SliceRead(MemoryRecords.EMPTY, fromOffset, true, start, end, hw);
         } finally {
             structure.readLock().unlock();
         }

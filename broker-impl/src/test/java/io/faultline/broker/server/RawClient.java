@@ -21,7 +21,14 @@ final class RawClient implements AutoCloseable {
     private int correlation = 1;
 
     RawClient(int port) throws IOException {
-        socket = new Socket("127.0.0.1", port);
+        this(port, 0);
+    }
+
+    /** With a receive buffer of {@code receiveBufferBytes} (0: the system default), set before connecting. */
+    RawClient(int port, int receiveBufferBytes) throws IOException {
+        socket = new Socket();
+        if (receiveBufferBytes > 0) socket.setReceiveBufferSize(receiveBufferBytes);
+        socket.connect(new java.net.InetSocketAddress("127.0.0.1", port));
         socket.setSoTimeout(5000);
         in = new DataInputStream(socket.getInputStream());
         out = socket.getOutputStream();

@@ -26,7 +26,9 @@ import org.apache.kafka.clients.admin.Admin;
  * 1.59), produce p99 12.8 / 22.6 s (0.57; at --throughput -1 the p99 is queueing in the producer), consume 7203 /
  * 5642 records/s (7.0 / 5.5 MB/s, 1.28). An earlier run on the same load (2 pairs before a CreateTopics timed out)
  * agreed in direction for produce only: 5391, 1636 / 1802, 4922 records/s.
- * Run: java -cp docker/target/test-classes:docker/target/classes:CP io.faultline.docker.sut.BrokerPerformanceComparison [pairs] [records]
+ * Run: java -cp docker/target/test-classes:docker/target/classes:CP io.faultline.docker.sut.BrokerPerformanceComparison [pairs] [records] [acks]
+ * (acks all by default; -Dfaultline.compare.baselineJar=JAR adds a third cluster on another broker-impl jar, e.g.
+ * main's, in the same alternation: a before/after in one window).
  */
 public final class BrokerPerformanceComparison {
     private static final String FULL_JIT = "-XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError";
@@ -38,44 +40,54 @@ public final class BrokerPerformanceComparison {
     public static void main(String[] args) throws Exception {
         int pairs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         int records = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
+        String acks = args.length > 2 ? args[2] : "all";
+        if (!List.of("all", "-1", "0", "1").contains(acks)) throw new IllegalArgumentException("acks must be all, -1, 0 or 1: " + acks);
         var settings = KafkaSettings.defaults().withJvmFlags(FULL_JIT);
-        List<SutCluster> clusters = new ArrayList<>();
+        // -Dfaultline.compare.baselineJar=JAR adds a third cluster running that broker-impl jar (e.g. main's), in the
+        // same alternation, for a before/after of a broker change measured in one window.
+        String baselineJar = System.getProperty("faultline.compare.baselineJar");
+        Map<String, KafkaProtocolSut> suts = new LinkedHashMap<>();
+        suts.put("broker-impl", new BrokerImpl(settings));
+        suts.put("kafka", new ApacheKafka(settings));
+        if (baselineJar != null) suts.put("impl-before", new BrokerImpl(settings, Path.of(baselineJar)));
+        Map<String, SutCluster> clusters = new LinkedHashMap<>();
         try {
-            for (KafkaProtocolSut sut : List.of(new BrokerImpl(settings), new ApacheKafka(settings))) {
-                clusters.add(SutCluster.start(sut, 3, Duration.ofSeconds(180)));
-            }
-            for (SutCluster c : clusters) run(c, 0, Math.max(1000, records / 4)); // warm-up, not counted
+            for (var e : suts.entrySet()) clusters.put(e.getKey(), SutCluster.start(e.getValue(), 3, Duration.ofSeconds(180)));
+            for (var c : clusters.entrySet()) run(c.getKey(), c.getValue(), 0, Math.max(1000, records / 4), acks); // warm-up
             Map<String, Map<String, List<Double>>> results = new LinkedHashMap<>();
             for (int i = 1; i <= pairs; i++) {
-                for (SutCluster c : clusters) {
-                    Map<String, Double> r = run(c, i, records);
-                    var bySystem = results.computeIfAbsent(c.sut().name(), k -> new LinkedHashMap<>());
+                for (var c : clusters.entrySet()) {
+                    Map<String, Double> r = run(c.getKey(), c.getValue(), i, records, acks);
+                    var bySystem = results.computeIfAbsent(c.getKey(), k -> new LinkedHashMap<>());
                     r.forEach((k, v) -> bySystem.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
                 }
             }
-            String a = clusters.get(0).sut().name(), b = clusters.get(1).sut().name();
-            System.out.printf("%n3 nodes, RF 3, min ISR 2, acks=all, 1 KiB records, %d records a run; medians of %d"
-                    + " alternating runs each:%n", records, pairs);
-            System.out.printf("  %-18s %14s %14s %8s%n", "", a, b, a + "/" + b.substring(0, 6));
-            for (String metric : METRICS) {
-                double ma = median(results.get(a).get(metric)), mb = median(results.get(b).get(metric));
-                System.out.printf("  %-18s %14.1f %14.1f %8.2f   runs %s / %s%n", metric, ma, mb, ma / mb,
-                        results.get(a).get(metric), results.get(b).get(metric));
+            String a = "broker-impl", b = "kafka";
+            System.out.printf("%n3 nodes, RF 3, min ISR 2, acks=%s, 1 KiB records, %d records a run; medians of %d"
+                    + " alternating runs each:%n", acks, records, pairs);
+            for (String other : results.keySet()) {
+                if (other.equals(a)) continue;
+                System.out.printf("  %-18s %14s %14s %8s%n", "", a, other, a + "/" + other);
+                for (String metric : METRICS) {
+                    double ma = median(results.get(a).get(metric)), mb = median(results.get(other).get(metric));
+                    System.out.printf("  %-18s %14.1f %14.1f %8.2f   runs %s / %s%n", metric, ma, mb, ma / mb,
+                            results.get(a).get(metric), results.get(other).get(metric));
+                }
             }
         } finally {
-            clusters.forEach(SutCluster::close);
+            clusters.values().forEach(SutCluster::close);
         }
     }
 
     /** One produce run and one consume run of the same records on a fresh topic, which is deleted afterwards. */
-    private static Map<String, Double> run(SutCluster cluster, int round, int records) throws Exception {
+    private static Map<String, Double> run(String name, SutCluster cluster, int round, int records, String acks)
+            throws Exception {
         String bootstrap = cluster.bootstrapServers();
-        String name = cluster.sut().name();
         String topic = "perf-" + round;
         createTopic(cluster, topic);
         String out = fork("org.apache.kafka.tools.ProducerPerformance", "--topic", topic,
                 "--num-records", Integer.toString(records), "--record-size", "1024", "--throughput", "-1",
-                "--producer-props", "bootstrap.servers=" + bootstrap, "acks=all", "linger.ms=5", "batch.size=102400");
+                "--producer-props", "bootstrap.servers=" + bootstrap, "acks=" + acks, "linger.ms=5", "batch.size=102400");
         String last = out.lines().filter(l -> l.contains("records sent")).reduce((x, y) -> y).orElse(out);
         Matcher m = PRODUCED.matcher(last);
         if (!m.find()) throw new IllegalStateException(name + ": no summary line in ProducerPerformance output:\n" + out);
