@@ -224,9 +224,23 @@ final class StateTimeline {
      * {@code firstNanos}/{@code lastNanos}: the example's ops' times in history time.
      */
     String why(Example x, long firstNanos, long lastNanos) {
+        return why(x, firstNanos, lastNanos, null);
+    }
+
+    /**
+     * The example's story in one sentence ({@link AnomalyStory}) when the events on its partition tell one, else the
+     * list of those events. {@code ackNanos}: when the send of a lost or unseen value completed (null if unknown).
+     */
+    String why(Example x, long firstNanos, long lastNanos, Long ackNanos) {
         if (x.key() == null || events.isEmpty()) return "";
         String suffix = "-" + x.key() + "-0";
-        Instant from = startedAt.plusNanos(firstNanos).minus(LOOK_BACK), to = startedAt.plusNanos(lastNanos);
+        long earliest = ackNanos == null ? firstNanos : Math.min(firstNanos, ackNanos);
+        Instant from = startedAt.plusNanos(earliest).minus(LOOK_BACK), to = startedAt.plusNanos(lastNanos);
+        List<StateEvents.Event> near = events.stream().filter(e -> e.partition() != null && e.partition().endsWith(suffix)
+                && !e.at().isBefore(from) && !e.at().isAfter(to)).toList();
+        String story = AnomalyStory.tell(AnomalyStory.of(x), near, startedAt, ackNanos,
+                (e, words) -> "<a href=\"#state-ev-" + ids.get(e) + "\">" + Html.esc(words) + "</a>");
+        if (!story.isEmpty()) return "Why, from the node logs: " + story;
         List<String> parts = new ArrayList<>();
         for (StateEvents.Event e : events) {
             if (e.partition() == null || !e.partition().endsWith(suffix)) continue;
