@@ -28,6 +28,9 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--scenario", description = "Compare a named scenario (its settings and script) instead of --nemesis faults")
     String scenario;
 
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--runs", split = ",", paramLabel = "DIR", description = "Build the page from these stored runs only (no cluster)")
     List<Path> runs;
 
@@ -89,8 +92,11 @@ final class CompareCommand implements Callable<Integer> {
         }
         Path dir = runStore.root().resolve("compare").resolve(RunStoreTime.stamp(started));
         var cols = ComparePage.write(title, sides, dir);
-        cols.forEach(c -> System.err.println(summaryLine(c)));
-        System.err.println("faultline: comparison page " + dir.resolve("compare.html"));
+        // the command line's own stream (System.err when run from the launcher), so a test can read the summary
+        java.io.PrintWriter err = spec.commandLine().getErr();
+        cols.forEach(c -> err.println(summaryLine(c)));
+        err.println("faultline: comparison page " + dir.resolve("compare.html"));
+        err.flush();
         return runs != null ? FaultlineCli.EXIT_VALID : worst;
     }
 

@@ -75,10 +75,32 @@ class DocsCheckTest {
                 found.addAll(invocations(name + ":" + (first + 1), joined.toString()));
             } else {
                 Matcher m = INLINE_CODE.matcher(line);
-                while (m.find()) found.addAll(invocations(name + ":" + (i + 1), m.group(1)));
+                while (m.find()) {
+                    List<Shown> launched = invocations(name + ":" + (i + 1), m.group(1));
+                    found.addAll(launched);
+                    if (launched.isEmpty()) found.addAll(bareSubcommand(name + ":" + (i + 1), m.group(1)));
+                }
             }
         }
         return found;
+    }
+
+    /** A word standing for a value the reader fills in: I/N, DIR, URL,…, FILE. */
+    private static final Pattern PLACEHOLDER = Pattern.compile(".*(?:\\b[A-Z]{1,}(?:/[A-Z]+)?\\b|…).*");
+
+    /**
+     * Inline code that shows a command without the launcher, as the README's tables do (`compare --sut a,b --seed 3`):
+     * a subcommand's name followed by flags, with concrete values (two words such as `replay --schedule` name an option
+     * in prose, and spans with placeholders such as I/N are prose too).
+     */
+    private static List<Shown> bareSubcommand(String where, String code) {
+        List<String> words = shellWords(code);
+        if (words.size() < 3 || !FaultlineCli.commandLine().getSubcommands().containsKey(words.get(0))
+                || words.stream().noneMatch(w -> w.startsWith("--"))
+                || words.stream().anyMatch(w -> PLACEHOLDER.matcher(w).matches())) {
+            return List.of();
+        }
+        return List.of(new Shown(where, code.strip(), words));
     }
 
     private static List<Shown> invocations(String where, String code) {
@@ -213,5 +235,8 @@ class DocsCheckTest {
         assertEquals(List.of("--help"), shown.get(2).args());
         assertEquals(List.of("analyze", "store/a b"), shown.get(3).args());
         assertFalse(commandLines("y.md", "the launcher `bin/faultlinex` is not it").size() > 0);
+        List<Shown> bare = commandLines("z.md", "| `compare --sut a,b --seedd 3` | `campaign --shard I/N` | `--seed 3` |");
+        assertEquals(1, bare.size(), "a bare subcommand with concrete flags is a command line; placeholders are prose");
+        assertTrue(parseError(bare.get(0).args()).contains("--seedd"));
     }
 }

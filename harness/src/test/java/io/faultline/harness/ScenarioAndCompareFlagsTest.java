@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -152,6 +153,30 @@ class ScenarioAndCompareFlagsTest {
         assertEquals(List.of("apache-kafka", "apache-kafka", "broker-impl", "broker-impl"), configs.stream().map(TestConfig::sut).toList());
         assertEquals(configs.get(0).withSut("broker-impl"), configs.get(2), "the same run on the other system");
         assertEquals("broker-impl", CampaignCommand.describe(configs.get(3)).get("sut"));
+    }
+
+    @Test
+    void compareRunsPrintsOneSummaryLinePerRunLabelledByWhatDiffers(@TempDir Path dir) throws Exception {
+        // two broker-impl runs in two truncation modes, one of them invalid: neither verdict may be lost in the summary
+        var o = new TestOptions();
+        o.shape.seed = 3L;
+        Map<String, String> verdicts = Map.of("leader-epoch", "VALID", "high-watermark", "INVALID");
+        for (String mode : List.of("leader-epoch", "high-watermark")) {
+            Path run = Files.createDirectories(dir.resolve(mode));
+            StoredRun.JSON.writeValue(run.resolve("test.json").toFile(), StoredRun.testJson("t", o.toConfig()
+                    .withSut("broker-impl").withBrokerProperties(Map.of(TestConfig.TRUNCATION, mode)), java.time.Instant.EPOCH, "x"));
+            Files.writeString(run.resolve("history.jsonl"), "");
+            StoredRun.JSON.writeValue(run.resolve("results.json").toFile(), Map.of("verdict", verdicts.get(mode),
+                    "complete", true, "summary", Map.of("anomalyCounts", Map.of("inconsistent-offsets",
+                            mode.equals("high-watermark") ? 317 : 0))));
+        }
+        var r = CliTestSupport.run("compare", "--runs", dir.resolve("leader-epoch") + "," + dir.resolve("high-watermark"),
+                "--store", dir.resolve("store").toString());
+        List<String> lines = r.err().lines().filter(l -> l.startsWith("faultline: broker-impl")).toList();
+        assertEquals(List.of("faultline: broker-impl · faultline.replication.truncation=leader-epoch: VALID — "
+                        + dir.resolve("leader-epoch").toRealPath(),
+                "faultline: broker-impl · faultline.replication.truncation=high-watermark: INVALID (inconsistent-offsets 317) — "
+                        + dir.resolve("high-watermark").toRealPath()), lines, r.err());
     }
 
     @Test

@@ -198,7 +198,8 @@ public final class ComparePage {
                 FaultBands faults = FaultBands.of(history);
                 long duration = HistoryMetrics.of(history, faults).durationNanos();
                 java.time.Instant origin = historyOrigin(run);
-                var events = StateEvents.read(run.resolve("nodes"), java.time.ZoneOffset.UTC, p -> !p.startsWith("__"));
+                var events = StateEvents.withNodeFaults(StateEvents.read(run.resolve("nodes"), java.time.ZoneOffset.UTC,
+                        p -> !p.startsWith("__")), history, origin);
                 String report = dir.toAbsolutePath().normalize().relativize(run.toAbsolutePath().normalize())
                         .resolve("report.html").toString();
                 b.append(new StateTimeline(events, origin, duration, faults, FaultVocabulary.FALLBACK::colourOf)

@@ -356,7 +356,10 @@ public final class HtmlReport {
         /** The state changes on the example's partition that led up to it, from the node logs. */
         private String whyOf(Example x) {
             long[] span = timeSpan(x);
-            return span == null ? "" : timeline.why(x, span[0], span[1]);
+            if (span == null) return "";
+            AnomalyStory.Subject subject = AnomalyStory.of(x);
+            Integer writer = subject == null || subject.writerOp() == null ? null : positionOfIndex.get(subject.writerOp());
+            return timeline.why(x, span[0], span[1], writer == null ? null : in.history().get(writer).time());
         }
 
         /** The first and last history time of the example's ops that are in the history; null when none is. */

@@ -25,8 +25,8 @@ import java.util.stream.Stream;
  * the events it words differently. Never throws: an unreadable file gives no events.
  */
 public final class StateEvents {
-    /** What changed. */
-    public enum Kind { LEADER, FOLLOWER, ISR, TRUNCATE, FENCED, UNFENCED, UNCLEAN_ELECTION }
+    /** What changed; DOWN and UP come from the nemesis's own record of kills, power losses and pauses. */
+    public enum Kind { LEADER, FOLLOWER, ISR, TRUNCATE, FENCED, UNFENCED, UNCLEAN_ELECTION, DOWN, UP }
 
     /**
      * One state change.
@@ -179,6 +179,50 @@ public final class StateEvents {
         } catch (IOException | RuntimeException e) {
             // no events from this file; the report is still drawn
         }
+    }
+
+    /**
+     * What the nemesis did to whole nodes, as its completed ops in the history word it ("killed [n3]", "started
+     * [n3]", "power lost on [n1, n2] ...", "powered on [n1]", "paused [n2]", "resumed [n2]"): one DOWN or UP event
+     * per node named, at {@code origin} plus the op's history time.
+     */
+    public static List<Event> nodeFaults(List<io.faultline.checker.history.Op> history, Instant origin) {
+        List<Event> out = new ArrayList<>();
+        for (io.faultline.checker.history.Op op : history) {
+            if (op.process() != io.faultline.checker.history.Op.NEMESIS
+                    || op.type() == io.faultline.checker.history.OpType.INVOKE
+                    || !(op.value() instanceof io.faultline.checker.history.OpValue.Text t)) continue;
+            Matcher m = NODE_FAULT.matcher(t.text());
+            if (!m.find()) continue;
+            String what = m.group(1);
+            boolean down = what.equals("killed") || what.equals("power lost on") || what.equals("paused");
+            String detail = switch (what) {
+                case "killed" -> "killed";
+                case "power lost on" -> "power lost";
+                case "paused" -> "paused";
+                case "started" -> "restarted";
+                case "powered on" -> "powered on";
+                default -> "resumed";
+            };
+            for (String node : m.group(2).split(",")) {
+                if (node.isBlank()) continue;
+                out.add(new Event(origin.plusNanos(op.time()), node.strip(), down ? Kind.DOWN : Kind.UP, null, null,
+                        null, null, detail));
+            }
+        }
+        return out;
+    }
+
+    private static final Pattern NODE_FAULT =
+            Pattern.compile("^(killed|started|power lost on|powered on|paused|resumed) \\[([^\\]]*)]");
+
+    /** The node logs' events and the nemesis's node faults in one time-ordered list (report and compare page alike). */
+    public static List<Event> withNodeFaults(List<Event> fromLogs, List<io.faultline.checker.history.Op> history,
+                                             Instant origin) {
+        List<Event> out = new ArrayList<>(fromLogs);
+        out.addAll(nodeFaults(history, origin));
+        out.sort(Comparator.comparing(Event::at));
+        return out;
     }
 
     /** Folds a bare truncation line into the explained one the same node logged for the same cut just before. */

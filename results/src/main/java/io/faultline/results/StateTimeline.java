@@ -46,8 +46,8 @@ final class StateTimeline {
 
     /** The timeline of a run whose node logs are in {@code nodesDir}; workload partitions only (no internal topics). */
     static StateTimeline of(ReportInput in, FaultBands faults, long durationNanos) {
-        List<StateEvents.Event> events = in.nodesDir() == null ? List.of()
-                : StateEvents.read(in.nodesDir(), ZoneOffset.UTC, p -> !p.startsWith("__"));
+        List<StateEvents.Event> events = StateEvents.withNodeFaults(in.nodesDir() == null ? List.of()
+                : StateEvents.read(in.nodesDir(), ZoneOffset.UTC, p -> !p.startsWith("__")), in.history(), in.startedAt());
         return new StateTimeline(events, in.startedAt(), durationNanos, faults, in::colourOf);
     }
 
@@ -67,8 +67,10 @@ final class StateTimeline {
                     + " collected, or the system words them differently).</p>").toString();
         }
         b.append("<p class=\"note\">What each node reported in its log: green = leads a workload partition, blue ="
-                + " follows, grey = fenced; ▲ truncation, ● new leader epoch, | ISR change, ★ unclean election."
-                + " Fault bands behind. Hover a mark for details; the table below lists every event.</p>");
+                + " follows, orange = follows but out of sync (not in the partition's latest ISR), grey = fenced, black ="
+                + " down (killed, powered off or paused, from the nemesis's record); ▲ truncation, ● new leader epoch,"
+                + " | ISR change, ★ unclean election, ✕ down, ↑ up again. Fault bands behind. Hover a mark for details;"
+                + " the table below lists every event.</p>");
         b.append(svg());
         b.append("<table id=\"state-events\"><tr><th>time (s)</th><th>node</th><th>partition</th><th>event</th>"
                 + "<th>epoch</th><th>offsets</th><th>detail</th></tr>");
@@ -98,6 +100,8 @@ final class StateTimeline {
             case FENCED -> "fenced";
             case UNFENCED -> "unfenced";
             case UNCLEAN_ELECTION -> "unclean election";
+            case DOWN -> "down";
+            case UP -> "up again";
         };
     }
 
@@ -150,10 +154,15 @@ final class StateTimeline {
         return secs <= 30 ? 5 : secs <= 120 ? 10 : secs <= 600 ? 60 : 300;
     }
 
-    /** The node's role over time: leading any workload partition, following, fenced. */
+    /**
+     * The node's role over time: down (the nemesis killed, powered off or paused it), fenced, leading any workload
+     * partition, following one it is out of sync on (its id missing from that partition's latest ISR), following.
+     */
     private void roleSegments(String node, int y, StringBuilder s) {
         Map<String, Boolean> leads = new LinkedHashMap<>();
-        boolean fenced = false;
+        Map<String, List<String>> isr = new HashMap<>();
+        String id = node.startsWith("n") ? node.substring(1) : node;
+        boolean fenced = false, down = false;
         long from = 0;
         String colour = null;
         for (StateEvents.Event e : events) {
@@ -162,15 +171,26 @@ final class StateTimeline {
                 case LEADER -> {
                     if (mine) leads.put(e.partition(), true);
                     else leads.remove(e.partition()); // another node leads it now
+                    List<String> ids = isrOf(e.detail());
+                    if (ids != null) isr.put(e.partition(), ids);
                 }
                 case FOLLOWER -> {
                     if (mine) leads.put(e.partition(), false);
                 }
+                case ISR -> {
+                    List<String> ids = isrOf(e.detail());
+                    if (ids != null) isr.put(e.partition(), ids);
+                }
                 case FENCED -> fenced = mine || fenced;
                 case UNFENCED -> fenced = !mine && fenced;
+                case DOWN -> down = mine || down;
+                case UP -> down = !mine && down;
                 default -> { }
             }
-            String now = fenced ? "#adb5bd" : leads.containsValue(true) ? "#2f9e44" : leads.isEmpty() ? null : "#4dabf7";
+            boolean outOfSync = leads.entrySet().stream().anyMatch(p -> !p.getValue()
+                    && isr.containsKey(p.getKey()) && !isr.get(p.getKey()).contains(id));
+            String now = down ? "#212529" : fenced ? "#adb5bd" : leads.containsValue(true) ? "#2f9e44"
+                    : outOfSync ? "#f08c00" : leads.isEmpty() ? null : "#4dabf7";
             if (!java.util.Objects.equals(now, colour)) {
                 long at = nanosOf(e.at());
                 segment(colour, from, at, y, s);
@@ -179,6 +199,15 @@ final class StateTimeline {
             }
         }
         segment(colour, from, durationNanos, y, s);
+    }
+
+    /** The broker ids of an "ISR [3, 2, 1]" detail; null for any other detail. */
+    private static List<String> isrOf(String detail) {
+        if (detail == null || !detail.startsWith("ISR [") || !detail.endsWith("]")) return null;
+        String inside = detail.substring(5, detail.length() - 1);
+        List<String> ids = new ArrayList<>();
+        for (String i : inside.split(",")) if (!i.isBlank()) ids.add(i.strip());
+        return ids;
     }
 
     private void segment(String colour, long from, long to, int y, StringBuilder s) {
@@ -197,6 +226,8 @@ final class StateTimeline {
             case LEADER -> "<circle cx=\"" + fmt(x) + "\" cy=\"" + (y + 13) + "\" r=\"4\" fill=\"#2b8a3e\" stroke=\"white\">";
             case ISR -> "<rect x=\"" + fmt(x - 0.75) + "\" y=\"" + (y + 5) + "\" width=\"1.5\" height=\"16\" fill=\"#5f3dc4\">";
             case UNCLEAN_ELECTION -> "<text x=\"" + fmt(x) + "\" y=\"" + (y + 18) + "\" text-anchor=\"middle\" font-size=\"16\" fill=\"#e67700\">★";
+            case DOWN -> "<text x=\"" + fmt(x) + "\" y=\"" + (y + 8) + "\" text-anchor=\"middle\" font-size=\"11\" fill=\"#c92a2a\">✕";
+            case UP -> "<text x=\"" + fmt(x) + "\" y=\"" + (y + 8) + "\" text-anchor=\"middle\" font-size=\"11\" fill=\"#2b8a3e\">↑";
             default -> null;
         };
         if (shape == null) return;
@@ -224,9 +255,23 @@ final class StateTimeline {
      * {@code firstNanos}/{@code lastNanos}: the example's ops' times in history time.
      */
     String why(Example x, long firstNanos, long lastNanos) {
+        return why(x, firstNanos, lastNanos, null);
+    }
+
+    /**
+     * The example's story in one sentence ({@link AnomalyStory}) when the events on its partition tell one, else the
+     * list of those events. {@code ackNanos}: when the send of a lost or unseen value completed (null if unknown).
+     */
+    String why(Example x, long firstNanos, long lastNanos, Long ackNanos) {
         if (x.key() == null || events.isEmpty()) return "";
         String suffix = "-" + x.key() + "-0";
-        Instant from = startedAt.plusNanos(firstNanos).minus(LOOK_BACK), to = startedAt.plusNanos(lastNanos);
+        long earliest = ackNanos == null ? firstNanos : Math.min(firstNanos, ackNanos);
+        Instant from = startedAt.plusNanos(earliest).minus(LOOK_BACK), to = startedAt.plusNanos(lastNanos);
+        List<StateEvents.Event> near = events.stream().filter(e -> e.partition() != null && e.partition().endsWith(suffix)
+                && !e.at().isBefore(from) && !e.at().isAfter(to)).toList();
+        String story = AnomalyStory.tell(AnomalyStory.of(x), near, startedAt, ackNanos,
+                (e, words) -> "<a href=\"#state-ev-" + ids.get(e) + "\">" + Html.esc(words) + "</a>");
+        if (!story.isEmpty()) return "Why, from the node logs: " + story;
         List<String> parts = new ArrayList<>();
         for (StateEvents.Event e : events) {
             if (e.partition() == null || !e.partition().endsWith(suffix)) continue;

@@ -117,6 +117,10 @@ class HtmlReportTest {
         assertTrue(html.contains("<tr class=\"group\"><th colspan=\"2\">faults</th></tr><tr><th>nemesis</th>"));
         assertTrue(html.matches("(?s).*<th>rate achieved</th><td>[0-9.]+ ok ops/s \\([0-9.]+ outside faults, [0-9.]+ during faults\\)</td>.*"),
                 "the rate achieved beside the verdict");
+        int phases = html.indexOf("<th>phases</th><td>cluster start 12.3 s, workload 40.0 s</td>");
+        assertTrue(phases > 0 && phases < html.indexOf("<h2 id=\"parameters\">"), "the phase timings beside the verdict,"
+                + " above the parameters");
+        assertFalse(html.contains("<th>phases.") || html.contains("<th>phases</th><td>[{"), "not repeated as a parameter");
 
         assertEquals("invalid", summary.verdict());
         assertEquals(2L, summary.anomalyCounts().get("lost-write"), "max over checks, not the sum");

@@ -97,6 +97,53 @@ class StateTimelineTest {
         assertTrue(onKey3.contains("n2 truncated fl1-3-0 from 51 to 50 at 37.0 s (diverging epoch 0"), category + ": " + onKey3);
     }
 
+    private static io.faultline.checker.history.Op nemesis(long index, double seconds, String f, String value) {
+        return new io.faultline.checker.history.Op(index, io.faultline.checker.history.OpType.INFO,
+                io.faultline.checker.history.Op.NEMESIS, Math.round(seconds * S), f, new io.faultline.checker.history.OpValue.Text(value), null);
+    }
+
+    @Test
+    void killsPowerLossesAndPausesFromTheNemesisRecordAreDownAndUpEventsPerNode() {
+        Instant started = Instant.parse("2026-12-01T20:55:10Z");
+        var history = List.of(
+                nemesis(1, 30.3, "kill", "primaries [fl1-0-0]"), // the invocation: no node named yet
+                nemesis(2, 33.8, "kill", "killed [n3]"),
+                nemesis(3, 40.3, "start", "started [n3]"),
+                nemesis(4, 44.0, "power-off", "power lost on [n1, n2] (forgot 3 unsynced writes)"),
+                nemesis(5, 47.5, "power-on", "powered on [n1, n2]"),
+                nemesis(6, 50.0, "pause", "paused [n2]"),
+                nemesis(7, 52.0, "resume", "resumed [n2]"),
+                nemesis(8, 55.0, "start-partition", "cut {n1=[n2], n2=[n1]}"));
+        var faults = StateEvents.nodeFaults(history, started);
+        assertEquals(List.of("n3 DOWN killed 33.8", "n3 UP restarted 40.3", "n1 DOWN power lost 44.0",
+                        "n2 DOWN power lost 44.0", "n1 UP powered on 47.5", "n2 UP powered on 47.5", "n2 DOWN paused 50.0",
+                        "n2 UP resumed 52.0"),
+                faults.stream().map(e -> e.node() + " " + e.kind() + " " + e.detail() + " "
+                        + String.format(java.util.Locale.ROOT, "%.1f", java.time.Duration.between(started, e.at()).toMillis() / 1000.0)).toList());
+        var events = StateEvents.withNodeFaults(List.of(), history, started);
+        String html = new StateTimeline(events, started, 60 * S, FaultBands.of(List.of()), p -> "#888888").html();
+        assertTrue(html.contains("fill=\"#212529\""), "a node's lane is black while it is down");
+        assertTrue(html.contains("✕") && html.contains("↑"), "down and up marks");
+        assertTrue(html.contains("<td>down</td>") && html.contains("<td>killed</td>") && html.contains("<td>power lost</td>"),
+                "the table lists them");
+    }
+
+    @Test
+    void aFollowerMissingFromItsPartitionsIsrIsOutOfSyncUntilItRejoins() {
+        Instant started = Instant.parse("2026-12-01T20:57:00Z");
+        var events = new java.util.ArrayList<StateEvents.Event>();
+        events.addAll(StateEvents.parse("n3", started.plusSeconds(10), "fl1-1-0: leader in epoch 2 from offset 243 (ISR [3])"));
+        events.addAll(StateEvents.parse("n1", started.plusSeconds(11), "fl1-1-0: follower of 3 in epoch 2"));
+        events.addAll(StateEvents.parse("n3", started.plusSeconds(20), "fl1-1-0: ISR is now [3, 1] (partition epoch 5)"));
+        assertEquals(List.of(StateEvents.Kind.LEADER, StateEvents.Kind.FOLLOWER, StateEvents.Kind.ISR),
+                events.stream().map(StateEvents.Event::kind).toList());
+        String lanes = new StateTimeline(events, started, 60 * S, FaultBands.of(List.of()), p -> "#888888").lanes("");
+        String n1 = lanes.substring(lanes.indexOf(">n1</text>"), lanes.indexOf(">n3</text>"));
+        int orange = n1.indexOf("fill=\"#f08c00\""), blue = n1.indexOf("fill=\"#4dabf7\"");
+        assertTrue(orange >= 0, "n1 follows outside the ISR [3] from 11 s: " + n1);
+        assertTrue(blue > orange, "and follows in sync once the ISR is [3, 1]: " + n1);
+    }
+
     @Test
     void logsWithoutStateLinesGiveANoteNotAnError() {
         var timeline = new StateTimeline(List.of(), Instant.EPOCH, S, FaultBands.of(List.of()), p -> "#888888");

@@ -109,6 +109,9 @@ final class SyntheticRun {
         p.put("acks", "all");
         p.put("nemesis", List.of("partition", "kill"));
         p.put("versions", Map.of("faultline", "0.1.0-SNAPSHOT", "kafka", "4.4.0"));
+        // as TestRunner records them: phase → seconds, in order
+        p.put(HtmlReport.PHASES_KEY, List.of(Map.of("phase", "cluster start", "seconds", 12.25),
+                Map.of("phase", "workload", "seconds", 40.0)));
         return p;
     }
 }
