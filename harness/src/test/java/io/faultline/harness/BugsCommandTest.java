@@ -116,7 +116,7 @@ class BugsCommandTest {
                     c.brokerProperties(), "only the scenario's own settings");
             assertEquals(m.workload(), c.workload());
         }));
-        assertEquals(36 + 3 * mixes.size(), seeds.size(), "every run its own seed");
+        assertEquals(3 * CONTRACT.size() + 3 * mixes.size(), seeds.size(), "every run its own seed");
         assertEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 99).seedLines(), "the hunt replays from its seed");
         assertNotEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 100).seedLines());
 
