@@ -20,14 +20,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The seeded transaction bugs are caught by the txn-queue workload under the generic partition+kill+pause mix (their
- * catalog mix: no script, nothing aimed at a transaction). Two run short in the default suite; the other two, which
- * need a coordinator failover or a restart to land at the right moment, run the full `bugs` length behind -Pscenarios.
- * Measured detection rates: docs/seeded-bugs.md.
+ * catalog mix: no script, nothing aimed at a transaction). lso-ignores-open-txn shows in any run with aborts, so one
+ * short run is in the default suite. zombie-not-fenced and markers-skipped-on-failover need a fault to land at the
+ * right moment (a client's send timing out; a coordinator failing between PREPARE and its markers), so they run the
+ * `bugs` length behind -Pscenarios. aborted-index-not-recovered was not detected by this mix (0 of 3 runs): no test
+ * claims it. Measured detection rates: docs/seeded-bugs.md.
  */
 @DockerBacked
 class TxnSeededBugsEndToEndTest {
 
-    /** One short run (20 s of transactions, 3 s recovery wait): these bugs show in every run measured. */
+    /** One short run (20 s of transactions, 3 s recovery wait): the bug shows in every run measured. */
     @ParameterizedTest
     @ValueSource(strings = {"lso-ignores-open-txn"})
     void aTransactionBugIsDetectedByOneShortRun(String bug, @TempDir Path store) throws Exception {
@@ -39,7 +41,7 @@ class TxnSeededBugsEndToEndTest {
 
     /** Up to three runs of the `bugs` shape (60 s each), stopping at the first detection. */
     @ParameterizedTest
-    @ValueSource(strings = {"zombie-not-fenced", "markers-skipped-on-failover", "aborted-index-not-recovered"})
+    @ValueSource(strings = {"zombie-not-fenced", "markers-skipped-on-failover"})
     @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
     void aTransactionBugIsDetectedWithinThreeRuns(String bug, @TempDir Path store) throws Exception {
         var detected = hunt(bug, 3, BugHunt.Shape.defaults(60), 2612, store);
