@@ -38,7 +38,7 @@ public enum SeededBug {
     MARKERS_SKIPPED_ON_FAILOVER("markers-skipped-on-failover",
             "a coordinator that loads a prepared transaction completes it without writing its markers"),
     ZOMBIE_NOT_FENCED("zombie-not-fenced",
-            "a partition accepts a producer's batches with an epoch older than the one a marker or newer batch set"),
+            "an abort marker's bumped epoch is not recorded on the partition, so the fenced producer's later batches are accepted"),
     ABORTED_INDEX_NOT_RECOVERED("aborted-index-not-recovered",
             "the aborted-transaction index is not rebuilt when a partition is loaded, so read_committed returns aborted records");
 
