@@ -67,6 +67,11 @@ final class SeededBugCatalog {
     // milliseconds of commits, which a later write often hides: with partition+kill three hunts needed runs 3, 1 and
     // 3, and every run that missed had no cut of the current coordinator.
     private static final Mix OFFSETS_LEADER_FAULTS = new Mix("offsets", List.of("partition"), "all", true, 3, 2, 2, 3);
+    // The transactional queue under the generic partition+kill+pause mix, as `test --workload txn-queue` runs it (4 keys,
+    // faults every ~5 s): no fault is aimed at a transaction's coordinator or partitions, and no script is derived from
+    // a transaction bug. Aborts (one transaction in four), coordinator failovers, restarts and fenced clients all
+    // happen in the ordinary course of such a run.
+    static final Mix TXN_QUEUE_FAULTS = new Mix("txn-queue", List.of("partition", "kill", "pause"), "all", true, 3, 2, 4, 5);
     // Scripted mixes (Scenarios): each designed from the bug's code so that one run shows it; the clean broker under
     // the same script is valid.
     private static final Mix ISOLATED_LEADER = Mix.scenario("isolated-leader");
@@ -109,7 +114,19 @@ final class SeededBugCatalog {
                     "a commit acknowledged by a cut-off coordinator is gone when the next one reads"),
             new Entry("recovery-keeps-torn-batch", "recovery keeps a torn last batch", TORN_FOLLOWER_LEADS,
                     "the follower restarts with its torn last batch (zeroed tail, length kept) and, leading, serves it: "
-                            + "the consumers' checksum fails (corrupt-read)"));
+                            + "the consumers' checksum fails (corrupt-read)"),
+            new Entry("lso-ignores-open-txn", "the last stable offset ignores open transactions", TXN_QUEUE_FAULTS,
+                    "read_committed consumers read records of transactions still open; one in four of those aborts, "
+                            + "and a committed transaction that read one is an aborted read (G1a)"),
+            new Entry("markers-skipped-on-failover", "no markers after a coordinator failover", TXN_QUEUE_FAULTS,
+                    "a transaction prepared when its coordinator is cut off or killed is completed by the next one "
+                            + "without markers: its partitions keep it open, so the last stable offset stops there"),
+            new Entry("zombie-not-fenced", "a fenced producer's later batches are accepted", TXN_QUEUE_FAULTS,
+                    "an abort marker with a bumped epoch (a reopened client or a timed-out transaction) does not fence "
+                            + "the old producer; what it still sends joins the next transaction on that partition"),
+            new Entry("aborted-index-not-recovered", "the aborted-transaction index is lost on load", TXN_QUEUE_FAULTS,
+                    "a killed and restarted replica, or one that truncated, forgets which transactions aborted; "
+                            + "leading, it hands their records to read_committed consumers"));
 
     static List<String> names() {
         return ALL.stream().map(Entry::name).toList();

@@ -25,7 +25,8 @@ class BugsCommandTest {
     /** The names broker-impl's SeededBug defines: a contract, so a rename on either side fails here. */
     static final List<String> CONTRACT = List.of("hw-from-leader-leo", "acks-all-leader-only", "min-isr-ignored",
             "follower-no-truncate", "election-ignores-isr", "epoch-not-bumped", "fenced-leader-serves", "read-past-hw",
-            "isr-shrink-local", "dedup-not-rebuilt", "offset-commit-unreplicated", "recovery-keeps-torn-batch");
+            "isr-shrink-local", "dedup-not-rebuilt", "offset-commit-unreplicated", "recovery-keeps-torn-batch",
+            "lso-ignores-open-txn", "markers-skipped-on-failover", "zombie-not-fenced", "aborted-index-not-recovered");
 
     private static void assertOneLineError(CliTestSupport.CliResult r, String expected) {
         assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode());
@@ -62,6 +63,14 @@ class BugsCommandTest {
             assertEquals(script.get().packages(), c.nemesis());
         }
         assertEquals("isolated-leader", SeededBugCatalog.named("hw-from-leader-leo").mix().scenario());
+        // the transaction bugs share one generic mix: the txn-queue workload under random partitions, kills and pauses
+        for (String txnBug : List.of("lso-ignores-open-txn", "markers-skipped-on-failover", "zombie-not-fenced",
+                "aborted-index-not-recovered")) {
+            var mix = SeededBugCatalog.named(txnBug).mix();
+            assertEquals("txn-queue", mix.workload(), txnBug);
+            assertEquals(null, mix.scenario(), txnBug + " runs no script");
+            assertEquals(List.of("partition", "kill", "pause"), mix.nemesis(), txnBug);
+        }
     }
 
     @Test
@@ -86,7 +95,7 @@ class BugsCommandTest {
     void planDerivesEverySeedFromTheHuntsAndHasOneCleanSeriesPerDistinctMix() {
         var shape = BugHunt.Shape.defaults(30);
         BugHunt.Plan plan = BugHunt.plan(List.of(), 3, shape, 99);
-        assertEquals(12, plan.bugs().size());
+        assertEquals(CONTRACT.size(), plan.bugs().size());
         Set<SeededBugCatalog.Mix> mixes = new HashSet<>();
         SeededBugCatalog.ALL.forEach(e -> mixes.add(e.mix()));
         assertEquals(mixes, plan.clean().keySet());
@@ -107,7 +116,7 @@ class BugsCommandTest {
                     c.brokerProperties(), "only the scenario's own settings");
             assertEquals(m.workload(), c.workload());
         }));
-        assertEquals(36 + 3 * mixes.size(), seeds.size(), "every run its own seed");
+        assertEquals(3 * CONTRACT.size() + 3 * mixes.size(), seeds.size(), "every run its own seed");
         assertEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 99).seedLines(), "the hunt replays from its seed");
         assertNotEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 100).seedLines());
 

@@ -32,7 +32,15 @@ public enum SeededBug {
     OFFSET_COMMIT_UNREPLICATED("offset-commit-unreplicated",
             "an OffsetCommit is answered after the leader's append, before it is replicated"),
     RECOVERY_KEEPS_TORN_BATCH("recovery-keeps-torn-batch",
-            "log recovery at startup keeps a torn or corrupt last batch instead of truncating it");
+            "log recovery at startup keeps a torn or corrupt last batch instead of truncating it"),
+    LSO_IGNORES_OPEN_TXN("lso-ignores-open-txn",
+            "the last stable offset is the high watermark: read_committed readers see open transactions' records"),
+    MARKERS_SKIPPED_ON_FAILOVER("markers-skipped-on-failover",
+            "a coordinator that loads a prepared transaction completes it without writing its markers"),
+    ZOMBIE_NOT_FENCED("zombie-not-fenced",
+            "an abort marker's bumped epoch is not recorded on the partition, so the fenced producer's later batches are accepted"),
+    ABORTED_INDEX_NOT_RECOVERED("aborted-index-not-recovered",
+            "the aborted-transaction index is not rebuilt when a partition is loaded, so read_committed returns aborted records");
 
     /** Prefix of the per-bug switches in server.properties. */
     public static final String PREFIX = "faultline.bug.";

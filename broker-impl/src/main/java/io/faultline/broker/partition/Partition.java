@@ -42,7 +42,7 @@ public final class Partition {
     private final PartitionLog log;
     private final int localNodeId;
     private final Consumer<TopicPartition> wakeWaiters;
-    private final ProducerStateManager producers = new ProducerStateManager();
+    private final ProducerStateManager producers;
     private final Object appendLock = new Object();
     private final ProducerStateSnapshots snapshots;
     private final SeededBugs bugs;
@@ -72,6 +72,8 @@ public final class Partition {
     Partition(TopicPartition tp, Uuid topicId, PartitionLog log, int localNodeId,
               Consumer<TopicPartition> wakeWaiters, ProducerStateSnapshots snapshots, SeededBugs bugs) {
         this.bugs = bugs;
+        // Seeded bug zombie-not-fenced: a marker's (bumped) epoch is not recorded, so it fences nobody.
+        this.producers = new ProducerStateManager(!bugs.on(SeededBug.ZOMBIE_NOT_FENCED));
         this.tp = tp;
         this.topicId = topicId;
         this.log = log;
@@ -292,6 +294,8 @@ public final class Partition {
     public long lastStableOffset() {
         long hw = log.highWatermark();
         long unstable = firstUnstableOffset;
+        // Seeded bug lso-ignores-open-txn: the open transactions are forgotten, read_committed reads to the HW.
+        if (bugs.on(SeededBug.LSO_IGNORES_OPEN_TXN)) return hw;
         return unstable < 0 ? hw : Math.min(hw, unstable);
     }
 
@@ -504,6 +508,9 @@ public final class Partition {
             offset = Math.max(offset, snap.get().offset());
         }
         replayProducerState(offset);
+        // Seeded bug aborted-index-not-recovered: the aborted-transaction index is treated as live state only;
+        // what the snapshot and the replayed log say about aborted transactions is dropped.
+        if (bugs.on(SeededBug.ABORTED_INDEX_NOT_RECOVERED)) producers.pruneAbortedBelow(Long.MAX_VALUE);
         firstUnstableOffset = producers.firstUnstableOffset().orElse(-1);
     }
 

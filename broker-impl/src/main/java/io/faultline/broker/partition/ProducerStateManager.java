@@ -39,10 +39,25 @@ public final class ProducerStateManager {
     }
 
     private final Map<Long, ProducerEntry> producers = new HashMap<>();
+    /** Whether a marker's epoch becomes the producer's (false only with the seeded bug zombie-not-fenced). */
+    private final boolean markersSetEpoch;
     /** Open transactions by first offset (the earliest bounds the last stable offset). */
     private final java.util.TreeMap<Long, Long> ongoing = new java.util.TreeMap<>();
     /** The aborted-transaction index, in marker order (rebuilt from snapshot + log, so it survives restarts). */
     private final java.util.ArrayList<AbortedTxn> aborted = new java.util.ArrayList<>();
+
+    public ProducerStateManager() {
+        this(true);
+    }
+
+    /**
+     * @param markersSetEpoch whether a COMMIT/ABORT marker's epoch becomes the producer's current one, as in Kafka:
+     *                        a coordinator fencing a producer writes its abort marker with a bumped epoch, which is
+     *                        what refuses the fenced instance's later batches here
+     */
+    public ProducerStateManager(boolean markersSetEpoch) {
+        this.markersSetEpoch = markersSetEpoch;
+    }
 
     /**
      * Checks a batch before it is appended.
@@ -125,8 +140,8 @@ public final class ProducerStateManager {
      * the producer never wrote to) changes nothing but the epoch.
      */
     public void endTransaction(long producerId, short epoch, long markerOffset, boolean commit) {
-        ProducerEntry e = entry(producerId, epoch);
-        if (e.txnFirstOffset < 0) return;
+        ProducerEntry e = markersSetEpoch ? entry(producerId, epoch) : producers.get(producerId);
+        if (e == null || e.txnFirstOffset < 0) return;
         ongoing.remove(e.txnFirstOffset);
         if (!commit) aborted.add(new AbortedTxn(producerId, e.txnFirstOffset, markerOffset));
         e.txnFirstOffset = -1;

@@ -70,11 +70,12 @@ class SeededBugsConfigTest {
     }
 
     @Test
-    void theTwelveNamesAreTheContract() {
+    void theNamesAreTheContract() {
         assertEquals(List.of("hw-from-leader-leo", "acks-all-leader-only", "min-isr-ignored", "follower-no-truncate",
                         "election-ignores-isr", "epoch-not-bumped", "fenced-leader-serves", "read-past-hw",
                         "isr-shrink-local", "dedup-not-rebuilt", "offset-commit-unreplicated",
-                        "recovery-keeps-torn-batch"),
+                        "recovery-keeps-torn-batch", "lso-ignores-open-txn", "markers-skipped-on-failover",
+                        "zombie-not-fenced", "aborted-index-not-recovered"),
                 Arrays.stream(SeededBug.values()).map(SeededBug::configName).toList());
         for (SeededBug b : SeededBug.values()) {
             assertEquals(b, SeededBug.byName(b.configName()).orElseThrow());

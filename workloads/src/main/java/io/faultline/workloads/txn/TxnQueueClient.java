@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Outcomes: ok after a commit; fail after an abort, or an error before commit was asked (nothing can commit
  * then: the coordinator aborts it); info if commitTransaction itself failed (it may have committed). Any error
- * closes both clients; the next op opens fresh ones.
+ * replaces both clients; the next op opens fresh ones while the old producer still closes (a zombie until fenced).
  */
 public final class TxnQueueClient implements Client {
     private final String bootstrap;
@@ -162,13 +162,7 @@ public final class TxnQueueClient implements Client {
     }
 
     private void closeClients() {
-        if (producer != null) {
-            try {
-                producer.close(Duration.ofSeconds(1));
-            } catch (RuntimeException ignored) {
-                // already broken: closing is best effort
-            }
-        }
+        if (producer != null) retire(producer);
         if (consumer != null) {
             try {
                 consumer.close(Duration.ofSeconds(1));
@@ -178,6 +172,23 @@ public final class TxnQueueClient implements Client {
         }
         producer = null;
         consumer = null;
+    }
+
+    /**
+     * Closes a replaced producer in the background, giving it up to its delivery timeout: its successor starts at
+     * once (its InitProducerId fences it) while it may still be retrying a batch the workload gave up waiting for, as
+     * a worker presumed dead still does. Those late retries must be refused by the epoch the fencing set.
+     */
+    private void retire(KafkaProducer<Long, Long> old) {
+        Thread t = new Thread(() -> {
+            try {
+                old.close(Duration.ofMillis(timeoutMs * 2L));
+            } catch (RuntimeException ignored) {
+                // already broken: closing is best effort
+            }
+        }, id + "-retired-producer");
+        t.setDaemon(true);
+        t.start();
     }
 
     @Override

@@ -1,0 +1,63 @@
+package io.faultline.harness;
+
+import io.faultline.docker.DockerBacked;
+import io.faultline.results.BugsPage;
+import io.faultline.results.RunStore;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The seeded transaction bugs are caught by the txn-queue workload under the generic partition+kill+pause mix (their
+ * catalog mix: no script, nothing aimed at a transaction). lso-ignores-open-txn shows in any run with aborts, so one
+ * short run is in the default suite. zombie-not-fenced and markers-skipped-on-failover need a fault to land at the
+ * right moment (a client's send timing out; a coordinator failing between PREPARE and its markers), so they run the
+ * `bugs` length behind -Pscenarios. aborted-index-not-recovered was not detected by this mix (0 of 3 runs): no test
+ * claims it. Measured detection rates: docs/seeded-bugs.md.
+ */
+@DockerBacked
+class TxnSeededBugsEndToEndTest {
+
+    /** One short run (20 s of transactions, 3 s recovery wait): the bug shows in every run measured. */
+    @ParameterizedTest
+    @ValueSource(strings = {"lso-ignores-open-txn"})
+    void aTransactionBugIsDetectedByOneShortRun(String bug, @TempDir Path store) throws Exception {
+        var detected = hunt(bug, 1, new BugHunt.Shape(20, 200, 8, 3, 0), 2611, store);
+        assertTrue(detected.detected(), bug + ": " + detected.attempts());
+        assertTrue(detected.categories().contains("G1a"), bug + " lets a committed transaction read an aborted one: "
+                + detected.categories());
+    }
+
+    /** Up to three runs of the `bugs` shape (60 s each), stopping at the first detection. */
+    @ParameterizedTest
+    @ValueSource(strings = {"zombie-not-fenced", "markers-skipped-on-failover"})
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
+    void aTransactionBugIsDetectedWithinThreeRuns(String bug, @TempDir Path store) throws Exception {
+        var detected = hunt(bug, 3, BugHunt.Shape.defaults(60), 2612, store);
+        assertTrue(detected.detected(), bug + ": " + detected.attempts());
+    }
+
+    /** Runs {@code bug} under its catalog mix, which must be the generic txn-queue one, up to {@code seeds} times. */
+    private static BugsPage.Bug hunt(String bug, int seeds, BugHunt.Shape shape, long seed, Path store) {
+        var mix = SeededBugCatalog.named(bug).mix();
+        assertEquals(SeededBugCatalog.TXN_QUEUE_FAULTS, mix, "the generic transactional mix");
+        assertNull(mix.scenario(), "no script");
+        BugHunt.Plan full = BugHunt.plan(List.of(bug), seeds, shape, seed);
+        var runStore = new RunStore(store);
+        var log = new PrintStream(new ByteArrayOutputStream(), true);
+        BugsPage.Input score = BugHunt.run(new BugHunt.Plan(full.seed(), full.bugs(), Map.of()),
+                (c, m) -> new TestRunner(c, runStore, log, BugHunt.schedule(m)).run(), System.err, "test");
+        return score.bugs().get(0);
+    }
+}
