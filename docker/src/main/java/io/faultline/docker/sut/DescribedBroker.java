@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeSet;
@@ -98,7 +99,7 @@ public class DescribedBroker extends KafkaProtocolSut {
     }
 
     /** The configuration a node gets, by path (for checks and documentation). */
-    public java.util.Map<String, String> renderedConfigs(NodeAddress self, List<NodeAddress> all) {
+    public Map<String, String> renderedConfigs(NodeAddress self, List<NodeAddress> all) {
         var out = new LinkedHashMap<String, String>();
         descriptor.configs().forEach((path, t) -> out.put(path, NodeTemplate.render(t, values(self, all))));
         return out;
