@@ -1,19 +1,23 @@
 package io.faultline.harness;
 
 import io.faultline.docker.sut.ApacheKafka;
+import io.faultline.docker.sut.BrokerDescriptor;
 import io.faultline.docker.sut.BrokerImpl;
+import io.faultline.docker.sut.DescribedBroker;
 import io.faultline.docker.sut.KafkaSettings;
 import io.faultline.docker.sut.KafkaVersion;
 import io.faultline.docker.sut.SystemUnderTest;
 import io.faultline.kafkacompat.KafkaClientLine;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
 
 /**
  * The systems under test `--sut` names, and what each can do; the one place that lists them. Besides the fixed
  * names, {@code apache-kafka:VERSION} is any Apache Kafka release on Maven Central, and
- * {@code apache-kafka:VERSION:zk|kraft} the same in a chosen metadata mode (`--metadata` writes that suffix).
+ * {@code apache-kafka:VERSION:zk|kraft} the same in a chosen metadata mode (`--metadata` writes that suffix), and
+ * {@code file:PATH} any Kafka-protocol broker a descriptor file describes (docs/your-broker.md).
  */
 final class Suts {
     private Suts() {}
@@ -36,8 +40,9 @@ final class Suts {
     static Sut named(String name) {
         for (Sut s : ALL) if (s.name().equals(name)) return s;
         if (name != null && name.startsWith(APACHE_KAFKA + ":")) return versioned(name);
+        if (name != null && name.startsWith(BrokerDescriptor.SUT_PREFIX)) return described(name);
         throw new IllegalArgumentException("--sut must be " + Workloads.either(NAMES) + ", got " + name + " (or "
-                + APACHE_KAFKA + ":VERSION, e.g. apache-kafka:0.11.0.3)");
+                + APACHE_KAFKA + ":VERSION, e.g. apache-kafka:0.11.0.3, or file:PATH of a broker descriptor)");
     }
 
     /** apache-kafka:VERSION[:zk|kraft]; a release or mode that does not exist is one line. */
@@ -48,6 +53,22 @@ final class Suts {
         KafkaVersion.Metadata metadata = parts.length == 3 ? KafkaVersion.Metadata.parse(parts[2]) : null;
         version.metadata(metadata); // refuses a mode the release lacks, before any cluster
         return new Sut(name, version.atLeast("0.11"), s -> new ApacheKafka(s, version, metadata), version.clientLine());
+    }
+
+    /** file:PATH: the descriptor is read and checked now, so a bad one is one line before any cluster starts. */
+    private static Sut described(String name) {
+        String path = name.substring(BrokerDescriptor.SUT_PREFIX.length());
+        if (path.isBlank()) throw new IllegalArgumentException("--sut file:PATH needs the path of a broker descriptor");
+        BrokerDescriptor d = BrokerDescriptor.load(Path.of(path));
+        return new Sut(name, d.transactions(), s -> DescribedBroker.of(d, s), d.clientLine());
+    }
+
+    /**
+     * The system's name as it may appear in a file or folder name: a descriptor's path loses its separators
+     * (file:examples/brokers/x/broker.properties becomes file:examples_brokers_x_broker.properties).
+     */
+    static String label(String sut) {
+        return sut.startsWith(BrokerDescriptor.SUT_PREFIX) ? sut.replaceAll("[^A-Za-z0-9._:+-]", "_") : sut;
     }
 
     /** The system with `--metadata` applied: only Apache Kafka has a choice. */

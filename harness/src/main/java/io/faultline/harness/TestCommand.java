@@ -50,7 +50,7 @@ final class TestCommand implements Callable<Integer> {
         TestConfig first = mix.apply(options.toConfig(), nightly);
         // one map per system by default: their states differ, and a guided plan should follow the system it tests
         CoverageBook coverage = nightly ? new CoverageBook(mix.coverage != null ? mix.coverage
-                : store.resolve("coverage-" + first.sut() + ".json")) : null;
+                : store.resolve("coverage-" + Suts.label(first.sut()) + ".json")) : null;
         var bounds = liveness.bounds(); // nightly runs (CoverageBook) use the default bounds
         int exit = FaultlineCli.EXIT_VALID;
         List<JunitXml.Case> cases = new ArrayList<>();

@@ -181,7 +181,7 @@ public record TestConfig(
     /** The test's name in the store: what was run, under which fault packages and acks. */
     public String testName() {
         String faults = nemesis.isEmpty() ? "none" : String.join("+", nemesis);
-        return sut + "-" + workload + "-" + faults + "-acks" + acks;
+        return Suts.label(sut) + "-" + workload + "-" + faults + "-acks" + acks;
     }
 
     public TestConfig withSeed(long newSeed) {
