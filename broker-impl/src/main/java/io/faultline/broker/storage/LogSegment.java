@@ -221,26 +221,38 @@ final class LogSegment {
     }
 
     /**
+     * Where a read from {@code fromOffset} starts and may end: {@code end} is the position of the batch holding
+     * {@code maxOffsetExclusive} when this segment has it ({@code bounded}), else the segment's size; {@code empty}
+     * when the first batch already reaches the bound.
+     */
+    private record ReadSpan(Located start, int end, boolean bounded, boolean empty) {
+    }
+
+    /** The span of a read, or null when the segment holds nothing at or after fromOffset. */
+    private ReadSpan span(long fromOffset, long maxOffsetExclusive) {
+        int limit = size;
+        Located start = translateOffset(fromOffset, limit);
+        if (start == null) return null;
+        if (start.header().lastOffset() >= maxOffsetExclusive) return new ReadSpan(start, start.position(), true, true);
+        if (maxOffsetExclusive < nextOffset) {
+            Located bound = translateOffset(maxOffsetExclusive, limit);
+            if (bound != null) return new ReadSpan(start, bound.position(), true, false);
+        }
+        return new ReadSpan(start, limit, false, false);
+    }
+
+    /**
      * Reads whole batches from the one containing {@code fromOffset}: at most maxBytes unless the first batch is
      * larger, only batches with lastOffset &lt; maxOffsetExclusive. Null when the segment holds nothing at or after
      * fromOffset.
      */
     SegmentRead read(long fromOffset, int maxBytes, long maxOffsetExclusive) {
-        int limit = size;
-        Located start = translateOffset(fromOffset, limit);
-        if (start == null) return null;
-        if (start.header().lastOffset() >= maxOffsetExclusive) {
-            return new SegmentRead(ByteBuffer.allocate(0), fromOffset, true);
-        }
-        int end = limit;
-        boolean bounded = false;
-        if (maxOffsetExclusive < nextOffset) {
-            Located bound = translateOffset(maxOffsetExclusive, limit);
-            if (bound != null) {
-                end = bound.position();
-                bounded = true;
-            }
-        }
+        ReadSpan span = span(fromOffset, maxOffsetExclusive);
+        if (span == null) return null;
+        if (span.empty()) return new SegmentRead(ByteBuffer.allocate(0), fromOffset, true);
+        Located start = span.start();
+        int end = span.end();
+        boolean bounded = span.bounded();
         int first = start.header().sizeInBytes();
         int length = Math.max(first, (int) Math.min(maxBytes, (long) end - start.position()));
         length = Math.min(length, end - start.position());
@@ -265,22 +277,15 @@ final class LogSegment {
      * for sending with transferTo. Only batch headers are read (one small read per batch) to find the boundaries.
      */
     SegmentRead region(long fromOffset, int maxBytes, long maxOffsetExclusive) {
-        int limit = size;
-        Located start = translateOffset(fromOffset, limit);
-        if (start == null) return null;
-        if (start.header().lastOffset() >= maxOffsetExclusive) {
+        ReadSpan span = span(fromOffset, maxOffsetExclusive);
+        if (span == null) return null;
+        Located start = span.start();
+        if (span.empty()) {
             return new SegmentRead(new FileRegionRecords(channel, start.position(), 0, logFile.toString()), fromOffset,
                     true);
         }
-        int end = limit;
-        boolean bounded = false;
-        if (maxOffsetExclusive < nextOffset) {
-            Located bound = translateOffset(maxOffsetExclusive, limit);
-            if (bound != null) {
-                end = bound.position();
-                bounded = true;
-            }
-        }
+        int end = span.end();
+        boolean bounded = span.bounded();
         int pos = start.position();
         long next = fromOffset;
         BatchHeader h = start.header();
