@@ -75,11 +75,12 @@ class TransactionsToolTest {
                 done.beginTransaction();
                 for (String v : List.of("c0", "c1", "c2")) done.send(new ProducerRecord<>(TP.topic(), 0, null, v));
                 done.commitTransaction(); // offsets 0-2, the COMMIT marker at 3
+                // commitTransaction returns once the commit is decided and its marker is written right after: wait
+                // for it, or the open transaction's records could land before the marker (at 3) on a busy machine
+                Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> offset(admin, IsolationLevel.READ_COMMITTED) >= 4);
                 open.beginTransaction();
                 for (String v : List.of("h0", "h1")) open.send(new ProducerRecord<>(TP.topic(), 0, null, v));
                 open.flush(); // offsets 4-5, never committed
-                // commitTransaction returns once the commit is decided; its marker is written right after
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> offset(admin, IsolationLevel.READ_COMMITTED) >= 4);
                 assertEquals(4, offset(admin, IsolationLevel.READ_COMMITTED), "the open transaction holds the LSO");
 
                 KafkaTool.Result list = KafkaTool.run(TransactionsCommand::main, "--bootstrap-server", bs, "list");
