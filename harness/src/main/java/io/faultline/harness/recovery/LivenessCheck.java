@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -100,7 +101,7 @@ public final class LivenessCheck {
     }
 
     /**
-     * Every key written to after the heal must take at least one write, and when reads after the heal succeeded, they
+     * Every key written to after the heal (writes invoked after it) must take at least one write, and when reads after the heal succeeded, they
      * must return records of each key acknowledged after the heal (the final writes and the final drain do both).
      */
     static List<Liveness.Anomaly> keys(List<Op> history, long healNanos, Instant healed, boolean acknowledgedIsStored,
@@ -108,12 +109,21 @@ public final class LivenessCheck {
         Map<Integer, List<Liveness.Sample>> attempts = new TreeMap<>();
         TreeSet<Integer> writtenAfter = new TreeSet<>(), readAfter = new TreeSet<>();
         boolean anyReadAfter = false;
+        // A write is judged by when it was invoked: one sent before the heal may still be in flight across it (the
+        // heal begins as the main phase ends) and time out afterwards, which says nothing about the healed cluster.
+        Map<Integer, Long> invokedAt = new HashMap<>();
         for (Op op : history) {
+            if (op.process() == Op.NEMESIS) continue;
+            if (op.type() == OpType.INVOKE) {
+                invokedAt.put(op.process(), op.time());
+                continue;
+            }
             boolean after = op.time() >= healNanos;
-            if (op.type() == OpType.INVOKE || op.process() == Op.NEMESIS) continue;
+            boolean invokedAfter = invokedAt.getOrDefault(op.process(), op.time()) >= healNanos;
+            invokedAt.remove(op.process());
             for (MicroOp m : op.mops()) {
                 if (m instanceof MicroOp.Send s) {
-                    if (!after) continue;
+                    if (!invokedAfter) continue;
                     if (op.type() == OpType.OK) writtenAfter.add(s.key());
                     List<Liveness.Sample> list = attempts.computeIfAbsent(s.key(), k -> new ArrayList<>());
                     String state = "send " + s.value() + ": " + op.type().wireName()

@@ -176,6 +176,22 @@ class LivenessCheckTest {
     }
 
     @Test
+    void aWriteInFlightAcrossTheHealIsNotJudgedAsAWriteAfterIt() {
+        var invoked = new Op(0, OpType.INVOKE, 3, HEAL_NANOS - 1_000_000_000L, Op.SEND,
+                new OpValue.Txn(List.of(new MicroOp.Send(10, 1, null))), null);
+        var timedOut = new Op(1, OpType.INFO, 3, HEAL_NANOS + 2_000_000_000L, Op.SEND,
+                new OpValue.Txn(List.of(new MicroOp.Send(10, 1, null))), "timeout");
+        var l = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, List.of(invoked, timedOut), true);
+        assertEquals(Verdict.VALID, l.verdict(), names(l).toString());
+        assertTrue(l.notes().stream().anyMatch(n -> n.startsWith("no write was attempted after the final heal")), l.notes().toString());
+        // the same timeout, invoked after the heal, is a write the healed cluster did not take
+        var late = new Op(0, OpType.INVOKE, 3, HEAL_NANOS + 500_000_000L, Op.SEND,
+                new OpValue.Txn(List.of(new MicroOp.Send(10, 1, null))), null);
+        var l2 = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, List.of(late, timedOut), true);
+        assertEquals(List.of("liveness/unwritable-key key 10"), names(l2));
+    }
+
+    @Test
     void aHistoryWithoutWritesAfterTheHealSaysSoInsteadOfJudging() {
         var l = judge(List.of(healthy(1), healthy(61)));
         assertEquals(Verdict.VALID, l.verdict());
