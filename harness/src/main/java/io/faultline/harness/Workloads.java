@@ -110,7 +110,7 @@ final class Workloads {
     }
 
     private static Workload txnQueue(TestConfig config, String prefix, int maxWritesPerKey) {
-        // No final drain (the Elle-style check needs none), so a value nobody polled proves nothing.
+        // A committed value nobody polled stays unseen (allowed) unless the final read passed it: then it is lost.
         Set<QueueAnomaly> allowed = EnumSet.copyOf(QueueWorkload.allowedAnomalies(queueSettings(config)));
         allowed.add(QueueAnomaly.UNSEEN);
         return TxnQueueWorkload.workload(queueConfig(config, prefix, maxWritesPerKey), config.keys(), CLIENT_TIMEOUT_MS, List.of(

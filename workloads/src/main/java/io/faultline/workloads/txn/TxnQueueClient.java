@@ -1,6 +1,7 @@
 package io.faultline.workloads.txn;
 
 import io.faultline.checker.history.MicroOp;
+import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpType;
 import io.faultline.checker.history.OpValue;
 import io.faultline.workloads.generator.Client;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +38,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Outcomes: ok after a commit; fail after an abort, or an error before commit was asked (nothing can commit
  * then: the coordinator aborts it); info if commitTransaction itself failed (it may have committed). Any error
  * replaces both clients; the next op opens fresh ones while the old producer still closes (a zombie until fenced).
+ *
+ * <p>The final reads ({@link TxnFinalReads}) use three more ops: {@code crash} drops the clients, {@code assign}
+ * (from the beginning) picks the keys to read, and {@code poll} reads them whole with a group-less read_committed
+ * consumer, up to the end offsets it fetched first.
  */
 public final class TxnQueueClient implements Client {
     private final String bootstrap;
@@ -45,11 +51,13 @@ public final class TxnQueueClient implements Client {
     private final int timeoutMs;
     private final int abortOneIn;
     private final Random abortDraw;
+    private final long finalReadMs;
+    private List<TopicPartition> finalPartitions;
     private KafkaProducer<Long, Long> producer;
     private KafkaConsumer<Long, Long> consumer;
 
     public TxnQueueClient(String bootstrap, KeyMapping mapping, int keys, String id, int timeoutMs, int abortOneIn,
-                          long seed) {
+                          long seed, long finalReadMs) {
         this.bootstrap = bootstrap;
         this.mapping = mapping;
         List<Integer> all = new ArrayList<>();
@@ -59,10 +67,29 @@ public final class TxnQueueClient implements Client {
         this.timeoutMs = timeoutMs;
         this.abortOneIn = abortOneIn;
         this.abortDraw = new Random(seed);
+        this.finalReadMs = finalReadMs;
+        this.finalPartitions = partitions;
     }
 
     @Override
     public Completion invoke(String f, OpValue value) {
+        switch (f) {
+            case Op.CRASH -> {
+                closeClients();
+                return new Completion(OpType.INFO, value, "client crashed on purpose");
+            }
+            case Op.ASSIGN -> {
+                if (!(value instanceof OpValue.Keys k) || !k.seekToBeginning()) {
+                    return new Completion(OpType.FAIL, value, "final reads assign every key from the beginning");
+                }
+                finalPartitions = mapping.partitionsOf(k.keys());
+                return Completion.ok(value);
+            }
+            case Op.POLL -> {
+                return finalRead(value);
+            }
+            default -> { } // a transaction
+        }
         if (!(value instanceof OpValue.Txn txn)) return new Completion(OpType.FAIL, value, "not a transaction: " + value);
         List<MicroOp> done = new ArrayList<>();
         boolean commitAsked = false;
@@ -115,6 +142,66 @@ public final class TxnQueueClient implements Client {
         return new Completion(commitAsked ? OpType.INFO : OpType.FAIL, new OpValue.Txn(known), why);
     }
 
+    /**
+     * Reads {@link #finalPartitions} from the beginning up to their end offsets (read_committed: the LSO) with a
+     * consumer of its own (no group, nothing committed). Ok with everything read, even if the deadline stopped it
+     * first (the error then says which partitions fell short); fail only if nothing could be read at all.
+     */
+    private Completion finalRead(OpValue asked) {
+        long deadline = System.nanoTime() + finalReadMs * 1_000_000L;
+        Map<Integer, List<MicroOp.Record>> reads = new TreeMap<>();
+        Map<TopicPartition, Long> ends = Map.of();
+        try (KafkaConsumer<Long, Long> reader = new KafkaConsumer<>(consumerProperties(id + "-final", null))) {
+            reader.assign(finalPartitions);
+            reader.seekToBeginning(finalPartitions);
+            Map<TopicPartition, Long> target = endOffsets(reader, deadline);
+            ends = target;
+            Set<TopicPartition> left = new java.util.HashSet<>(finalPartitions);
+            while (true) {
+                left.removeIf(tp -> reader.position(tp, Duration.ofMillis(timeoutMs)) >= endsOf(tp, target));
+                if (left.isEmpty() || System.nanoTime() - deadline >= 0) break;
+                for (ConsumerRecord<Long, Long> r : reader.poll(Duration.ofMillis(200))) {
+                    int key = mapping.keyOf(r.topic(), r.partition());
+                    if (key >= 0) reads.computeIfAbsent(key, x -> new ArrayList<>()).add(new MicroOp.Record(r.offset(), r.value()));
+                }
+            }
+            if (left.isEmpty()) return Completion.ok(OpValue.Txn.of(new MicroOp.Poll(reads)));
+            return new Completion(OpType.OK, OpValue.Txn.of(new MicroOp.Poll(reads)),
+                    TxnFinalReads.SHORT + " short of end offsets " + ends + " on " + left);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return shortRead(asked, reads, ends, e);
+        } catch (Exception e) {
+            return shortRead(asked, reads, ends, e);
+        }
+    }
+
+    private Completion shortRead(OpValue asked, Map<Integer, List<MicroOp.Record>> reads,
+                                 Map<TopicPartition, Long> ends, Exception e) {
+        String why = e.getClass().getSimpleName() + ": " + e.getMessage();
+        if (reads.isEmpty()) return new Completion(OpType.FAIL, asked, "final read: " + why);
+        return new Completion(OpType.OK, OpValue.Txn.of(new MicroOp.Poll(reads)),
+                TxnFinalReads.SHORT + " (" + why + "), end offsets " + ends);
+    }
+
+    /** The end offsets, retried until the deadline: the cluster may still be electing leaders after the heal. */
+    private Map<TopicPartition, Long> endOffsets(KafkaConsumer<Long, Long> reader, long deadline)
+            throws InterruptedException {
+        while (true) {
+            try {
+                return reader.endOffsets(finalPartitions, Duration.ofMillis(timeoutMs));
+            } catch (org.apache.kafka.common.errors.RetriableException e) {
+                if (System.nanoTime() - deadline >= 0) throw e;
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static long endsOf(TopicPartition tp, Map<TopicPartition, Long> ends) {
+        Long end = ends.get(tp);
+        return end == null ? 0 : end;
+    }
+
     private MicroOp poll() {
         Map<Integer, List<MicroOp.Record>> reads = new TreeMap<>();
         for (ConsumerRecord<Long, Long> r : consumer.poll(Duration.ofMillis(100))) {
@@ -139,17 +226,7 @@ public final class TxnQueueClient implements Client {
         p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, timeoutMs * 4);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, LongSerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, LongSerializer.class);
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, id + "-consumer");
-        c.put(ConsumerConfig.GROUP_ID_CONFIG, id);
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
-        c.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
-        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class);
-        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class);
+        Properties c = consumerProperties(id + "-consumer", id);
         try {
             producer = new KafkaProducer<>(p);
             producer.initTransactions(); // fences this worker's previous producer, aborting what it left open
@@ -159,6 +236,22 @@ public final class TxnQueueClient implements Client {
             closeClients();
             throw e;
         }
+    }
+
+    /** A read_committed consumer's settings; {@code group} null for none. */
+    private Properties consumerProperties(String clientId, String group) {
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        if (group != null) c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
+        c.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class);
+        return c;
     }
 
     private void closeClients() {

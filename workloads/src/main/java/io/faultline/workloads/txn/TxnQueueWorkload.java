@@ -13,8 +13,9 @@ import java.util.stream.IntStream;
 
 /**
  * The transactional queue as one value: one transactional producer and read_committed consumer per worker;
- * transactions of sends and polls, committed with the consumer's offsets or aborted. No final reads: the
- * Elle-style check needs none.
+ * transactions of sends and polls, committed with the consumer's offsets or aborted. After the heal, the
+ * {@link TxnFinalReads} read every partition whole, so the checks judge the entire committed logs, not just the
+ * stretches the workers' consumers happened to poll.
  */
 public final class TxnQueueWorkload {
     private TxnQueueWorkload() {}
@@ -30,7 +31,8 @@ public final class TxnQueueWorkload {
                 List<Integer> all = IntStream.range(0, keys).boxed().toList();
                 topics.ensure(all);
                 return Workload.Session.of(thread -> new TxnQueueClient(bootstrap, topics.mapping(), keys,
-                                c.topicPrefix() + "-t" + thread, clientTimeoutMs, ABORT_ONE_IN, c.seed() * 131 + thread),
+                                c.topicPrefix() + "-t" + thread, clientTimeoutMs, ABORT_ONE_IN, c.seed() * 131 + thread,
+                                finalReadMs(cfg)),
                         List.copyOf(topics.mapping().topicsOf(all)), topics::close);
             } catch (RuntimeException e) {
                 topics.close();
@@ -38,7 +40,13 @@ public final class TxnQueueWorkload {
             }
         };
         return new Workload("txn-queue", setup, mainGenerator(cfg.seed(), keys, cfg.opsPerSecond(), cfg.timeLimit()),
-                Workload.FinalReads.NONE, checkers);
+                new TxnFinalReads(keys, cfg.finalTimeout().toNanos()), checkers);
+    }
+
+    /** The final poll's own deadline: most of the final phase's bound, leaving time to record what it read. */
+    static long finalReadMs(QueueWorkloadConfig cfg) {
+        long ms = cfg.finalTimeout().toMillis();
+        return Math.max(1, ms - Math.min(ms / 5, 5_000));
     }
 
     /** Seeded transactions at {@code opsPerSecond} for {@code timeLimit}. */
