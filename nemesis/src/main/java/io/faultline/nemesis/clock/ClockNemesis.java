@@ -1,5 +1,6 @@
 package io.faultline.nemesis.clock;
 
+import io.faultline.docker.Concurrently;
 import io.faultline.docker.Node;
 import io.faultline.nemesis.FaultOp;
 import io.faultline.nemesis.Nemesis;
@@ -39,7 +40,7 @@ public final class ClockNemesis implements Nemesis {
         List<Node> nodes = change.target().resolve(ctx, ctx.random()).stream().map(ctx::node).toList();
         Map<String, Long> result = new TreeMap<>();
         if (change instanceof ClockChange.Bump b) {
-            nodes.parallelStream().forEach(n -> {
+            Concurrently.forEach(nodes, "clock", n -> {
                 long offset = ctx.clocks().current(n.name()) + b.deltaMillis();
                 set(ctx, n, offset);
                 synchronized (result) {
@@ -49,7 +50,7 @@ public final class ClockNemesis implements Nemesis {
         } else if (change instanceof ClockChange.Strobe s) {
             strobe(ctx, nodes, s, result);
         } else {
-            nodes.parallelStream().forEach(n -> set(ctx, n, 0));
+            Concurrently.forEach(nodes, "clock", n -> set(ctx, n, 0));
             nodes.forEach(n -> result.put(n.name(), 0L));
         }
         return op.completed("offsets ms " + result);
@@ -66,13 +67,13 @@ public final class ClockNemesis implements Nemesis {
         try {
             while (System.nanoTime() < end) {
                 long offset = a ? s.offsetAMillis() : s.offsetBMillis();
-                nodes.parallelStream().forEach(n -> set(ctx, n, offset));
+                Concurrently.forEach(nodes, "clock", n -> set(ctx, n, offset));
                 flips++;
                 a = !a;
                 sleep(Math.min(half, Math.max(0, (end - System.nanoTime()) / 1_000_000)));
             }
         } finally {
-            nodes.parallelStream().forEach(n -> set(ctx, n, before.get(n.name())));
+            Concurrently.forEach(nodes, "clock", n -> set(ctx, n, before.get(n.name())));
         }
         result.putAll(before);
         result.put("flips", (long) flips);

@@ -1,5 +1,6 @@
 package io.faultline.nemesis.link;
 
+import io.faultline.docker.Concurrently;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import io.faultline.docker.Cluster;
@@ -93,7 +94,7 @@ public final class LinkRouter implements AutoCloseable {
         LinkRouter router = new LinkRouter(cluster, container, ip, routes);
         try {
             router.createProxies();
-            cluster.nodes().parallelStream().forEach(router::install);
+            Concurrently.forEach(cluster.nodes(), "link-router", router::install);
             for (Node n : cluster.nodes()) {
                 Consumer<Node> reapply = router::install;
                 n.addStartListener(reapply);

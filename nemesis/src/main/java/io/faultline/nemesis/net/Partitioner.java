@@ -1,5 +1,6 @@
 package io.faultline.nemesis.net;
 
+import io.faultline.docker.Concurrently;
 import io.faultline.docker.Node;
 import io.faultline.nemesis.FaultOp;
 import io.faultline.nemesis.Nemesis;
@@ -75,7 +76,7 @@ public final class Partitioner implements Nemesis {
         ctx.nodes().forEach(n -> ips.put(n.name(), n.ip()));
         grudge.drops().forEach((node, from) -> rules.put(node, from.stream().map(ips::get).toList()));
         current = grudge;
-        rules.keySet().parallelStream().forEach(name -> {
+        Concurrently.forEach(rules.keySet(), "partition", name -> {
             Node node = ctx.node(name);
             // a node that is down gets its rules from the start listener when it comes back
             if (node.isRunning()) run(node, addCommand(rules.get(name)));
@@ -85,7 +86,7 @@ public final class Partitioner implements Nemesis {
     /** Deletes exactly the rules this partitioner added; returns how many were in force. */
     public synchronized int heal(NemesisContext ctx) {
         int count = rules.values().stream().mapToInt(List::size).sum();
-        rules.entrySet().parallelStream().forEach(e -> {
+        Concurrently.forEach(rules.entrySet(), "partition", e -> {
             Node node = ctx.node(e.getKey());
             // a stopped node lost its rules already; deleting a rule that is gone is not an error
             if (node.isRunning()) run(node, deleteCommand(e.getValue()));

@@ -1,5 +1,6 @@
 package io.faultline.nemesis.power;
 
+import io.faultline.docker.Concurrently;
 import io.faultline.docker.LazyFsMount;
 import io.faultline.docker.Node;
 import io.faultline.nemesis.FaultOp;
@@ -68,7 +69,7 @@ public final class PowerNemesis implements Nemesis {
             case OFF -> op.completed(powerOff(nodes.stream().filter(Node::isRunning).toList()));
             case ON -> {
                 List<Node> down = nodes.stream().filter(n -> !n.isRunning()).toList();
-                down.parallelStream().forEach(Node::start);
+                Concurrently.forEach(down, "power", Node::start);
                 down.forEach(n -> off.remove(n.name()));
                 yield op.completed(POWERED_ON + down.stream().map(Node::name).toList());
             }
@@ -79,8 +80,8 @@ public final class PowerNemesis implements Nemesis {
     private String powerOff(List<Node> nodes) {
         Map<String, String> forgotten = new TreeMap<>();
         List<String> failures = new ArrayList<>();
-        nodes.parallelStream().forEach(n -> n.signal("STOP"));
-        nodes.parallelStream().forEach(n -> {
+        Concurrently.forEach(nodes, "power", n -> n.signal("STOP"));
+        Concurrently.forEach(nodes, "power", n -> {
             try {
                 String reply = LazyFsMount.crash(n);
                 synchronized (forgotten) {
@@ -92,7 +93,7 @@ public final class PowerNemesis implements Nemesis {
                 }
             }
         });
-        nodes.parallelStream().forEach(Node::kill);
+        Concurrently.forEach(nodes, "power", Node::kill);
         nodes.forEach(n -> off.add(n.name()));
         maxOffAtOnce = Math.max(maxOffAtOnce, off.size());
         if (!failures.isEmpty()) {

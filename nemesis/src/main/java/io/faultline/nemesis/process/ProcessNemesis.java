@@ -1,5 +1,6 @@
 package io.faultline.nemesis.process;
 
+import io.faultline.docker.Concurrently;
 import io.faultline.docker.Node;
 import io.faultline.nemesis.FaultOp;
 import io.faultline.nemesis.Nemesis;
@@ -57,7 +58,7 @@ public final class ProcessNemesis implements Nemesis {
 
     /** Runs the action on every node at once (a fault on a majority should hit it together). */
     private static List<String> onEach(List<Node> nodes, Consumer<Node> action) {
-        nodes.parallelStream().forEach(action);
+        Concurrently.forEach(nodes, "process-fault", action);
         return nodes.stream().map(Node::name).toList();
     }
 }
