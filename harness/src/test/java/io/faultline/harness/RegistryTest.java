@@ -35,8 +35,8 @@ class RegistryTest {
         var w = assertThrows(IllegalArgumentException.class, () -> config("apache-kafka", "bank"));
         assertEquals("--workload must be one of queue, offsets, offsets-stable, txn-queue, queue-nightly, got bank", w.getMessage());
         var s = assertThrows(IllegalArgumentException.class, () -> config("redis", "queue"));
-        assertEquals("--sut must be apache-kafka or broker-impl, got redis (or apache-kafka:VERSION, e.g. apache-kafka:0.11.0.3)",
-                s.getMessage());
+        assertEquals("--sut must be apache-kafka or broker-impl, got redis (or apache-kafka:VERSION, e.g. "
+                + "apache-kafka:0.11.0.3, or file:PATH of a broker descriptor)", s.getMessage());
         assertEquals("a, b or c", Workloads.either(List.of("a", "b", "c")));
     }
 
