@@ -132,8 +132,12 @@ public final class LazyFs extends FuseStubFS {
         umount();
     }
 
-    /** Fails every pending and later request of this mount's FUSE connection (fusectl's abort). */
-    private void abortConnection() {
+    /**
+     * Fails every pending and later request of this mount's FUSE connection (fusectl's abort). Also the way out of
+     * a hung mount: a program blocked in the kernel on this mount gets ENOTCONN instead of waiting for ever.
+     */
+    void abortConnection() {
+        if (connection <= 0) return;
         try {
             long minor = (connection & 0xff) | ((connection >> 12) & 0xfff00);
             Path conns = Path.of("/sys/fs/fuse/connections");
