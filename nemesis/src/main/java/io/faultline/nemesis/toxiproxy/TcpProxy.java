@@ -20,6 +20,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * One named proxy: a listening socket that, per accepted client, opens a connection to the upstream and pipes
@@ -120,28 +125,76 @@ final class TcpProxy {
         return toxics.stream().filter(t -> t.name().equals(toxicName)).findFirst().orElseThrow(ApiError::toxicNotFound);
     }
 
-    synchronized void addToxic(ToxicSpec spec) {
-        if (toxics.stream().anyMatch(t -> t.name().equals(spec.name()))) throw ApiError.toxicExists();
-        toxics.add(spec);
-        for (Connection c : connections) c.loop().execute(() -> c.direction(spec).add(spec));
+    /*
+     * A toxic change returns only once every open connection's event loop has applied it, as Toxiproxy's API does:
+     * the caller may send data the moment the request answers, and that data must meet the new toxics (a chunk
+     * read in the same loop turn as a merely queued change would pass untouched). The wait is outside the lock,
+     * since loop tasks take it too (a closing connection forgets itself).
+     */
+    void addToxic(ToxicSpec spec) {
+        List<Future<?>> applied;
+        synchronized (this) {
+            if (toxics.stream().anyMatch(t -> t.name().equals(spec.name()))) throw ApiError.toxicExists();
+            toxics.add(spec);
+            applied = onEveryConnection(c -> c.direction(spec).add(spec));
+        }
+        awaitApplied(applied);
     }
 
-    synchronized ToxicSpec updateToxic(ToxicSpec spec) {
-        int i = toxics.indexOf(toxic(spec.name()));
-        toxics.set(i, spec);
-        for (Connection c : connections) c.loop().execute(() -> c.direction(spec).update(spec));
+    ToxicSpec updateToxic(ToxicSpec spec) {
+        List<Future<?>> applied;
+        synchronized (this) {
+            int i = toxics.indexOf(toxic(spec.name()));
+            toxics.set(i, spec);
+            applied = onEveryConnection(c -> c.direction(spec).update(spec));
+        }
+        awaitApplied(applied);
         return spec;
     }
 
-    synchronized void removeToxic(String toxicName) {
-        ToxicSpec spec = toxic(toxicName);
-        toxics.remove(spec);
-        for (Connection c : connections) c.loop().execute(() -> c.direction(spec).remove(toxicName));
+    void removeToxic(String toxicName) {
+        List<Future<?>> applied;
+        synchronized (this) {
+            ToxicSpec spec = toxic(toxicName);
+            toxics.remove(spec);
+            applied = onEveryConnection(c -> c.direction(spec).remove(toxicName));
+        }
+        awaitApplied(applied);
     }
 
-    synchronized void removeAllToxics() {
-        for (ToxicSpec t : List.copyOf(toxics)) removeToxic(t.name());
+    void removeAllToxics() {
+        List<Future<?>> applied = new ArrayList<>();
+        synchronized (this) {
+            for (ToxicSpec spec : List.copyOf(toxics)) {
+                toxics.remove(spec);
+                applied.addAll(onEveryConnection(c -> c.direction(spec).remove(spec.name())));
+            }
+        }
+        awaitApplied(applied);
     }
+
+    /** Posts a change to every open connection's loop (caller holds the lock). */
+    private List<Future<?>> onEveryConnection(Consumer<Connection> change) {
+        List<Future<?>> posted = new ArrayList<>();
+        for (Connection c : connections) posted.add(c.loop().submit(() -> change.accept(c)));
+        return posted;
+    }
+
+    /** Bounded: a loop that is shutting down fails or never runs the task, and its connection is going anyway. */
+    private static void awaitApplied(List<Future<?>> applied) {
+        for (Future<?> f : applied) {
+            try {
+                f.get(APPLY_BOUND_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException | TimeoutException | java.util.concurrent.RejectedExecutionException e) {
+                // the connection closed or its loop stopped: nothing left to apply the change to
+            }
+        }
+    }
+
+    private static final long APPLY_BOUND_SECONDS = 30;
 
     synchronized void forget(Connection c) {
         connections.remove(c);
