@@ -213,6 +213,8 @@ final class TestRunner {
         volatile Throwable error;
         volatile boolean healed;
         volatile Instant clusterStartedAt;
+        /** The cluster's removal, begun after its files were collected and awaited after the check. */
+        volatile java.util.concurrent.CompletableFuture<Void> removal;
         volatile RecoveryMonitor recoveryMonitor;
         volatile ClusterObserver observer;
         volatile RecoveryRecord recovery;
@@ -345,8 +347,17 @@ final class TestRunner {
                 new RunAnalysis.Ending(state.complete, state.drained, state.problemsAfterHeal)));
         if (state.cluster != null) {
             progress.phase("collect-and-teardown");
-            step("teardown", () -> state.cluster.teardown(state.interrupted ? null : run.nodesDir()));
-            step("removing the cluster", state.cluster::close);
+            try {
+                timedStep("stopping the nodes", state.cluster::stopAll);
+                if (!state.interrupted) timedStep("collecting the nodes' files", () -> state.cluster.collect(run.nodesDir()));
+            } finally {
+                if (state.interrupted) {
+                    timedStep("removing the cluster", state.cluster::close);
+                } else {
+                    // containers and networks go while the check reads the collected files; conclude waits for it
+                    state.removal = startRemoval(state.cluster);
+                }
+            }
         }
         if (state.recovery != null && state.complete) {
             step("writing " + RecoveryRecord.FILE, () -> StoredRun.JSON.writeValue(run.dir().resolve(RecoveryRecord.FILE).toFile(),
@@ -357,6 +368,40 @@ final class TestRunner {
     private interface Step {
         void run() throws Exception;
     }
+
+    /** A cleanup step that also logs how long it took: where a run's seconds go after the workload. */
+    private void timedStep(String what, Step step) {
+        long start = System.nanoTime();
+        step(what, step);
+        log.line(String.format("%s: %.1f s", what, (System.nanoTime() - start) / 1e9));
+    }
+
+    private java.util.concurrent.CompletableFuture<Void> startRemoval(SutCluster cluster) {
+        long start = System.nanoTime();
+        return java.util.concurrent.CompletableFuture.runAsync(() -> {
+            step("removing the cluster", cluster::close);
+            log.line(String.format("removing the cluster: %.1f s (beside the check)", (System.nanoTime() - start) / 1e9));
+        }, r -> {
+            Thread t = new Thread(r, "faultline-removal");
+            t.start();
+        });
+    }
+
+    /** Waits for the cluster's removal begun in cleanup: a run never ends with its containers still there. */
+    private void awaitRemoval(RunState state) {
+        var removal = state.removal;
+        if (removal == null) return;
+        try {
+            removal.get(REMOVAL_BOUND.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.line("interrupted while removing the cluster");
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.line("removing the cluster did not finish within " + REMOVAL_BOUND.toSeconds() + " s: " + e);
+        }
+    }
+
+    private static final Duration REMOVAL_BOUND = Duration.ofMinutes(5);
 
     /** One cleanup step: a failure is logged and the next step still runs. */
     private void step(String what, Step step) {
@@ -376,6 +421,7 @@ final class TestRunner {
         try {
             return check(run, testJson, startedAt, state);
         } finally {
+            awaitRemoval(state);
             // every run ends with where its time went, the check included, on the terminal and in results.json
             var phases = progress.phaseSeconds();
             log.line("phases: " + progress.phaseBreakdown() + "; " + Progress.overheadLine(phases, config.timeLimitSeconds()));

@@ -84,6 +84,13 @@ class RecoveryCheckDockerTest {
         var phases = ((List<Map<String, Object>>) results.get("phases")).stream().map(p -> p.get("phase")).toList();
         assertTrue(phases.containsAll(List.of("start-cluster", "workload", "final-heal", "collect-and-teardown", "check")), "phases " + phases);
         assertEquals(5, ((Map<?, ?>) results.get("overhead")).get("time-limit-seconds"), "overhead " + results.get("overhead"));
+        // the cluster is removed beside the check, and the run ends only once it is gone
+        String pid = Long.toString(ProcessHandle.current().pid());
+        var left = io.faultline.docker.DockerEngine.client().listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of(io.faultline.docker.ResourceJanitor.OWNER_PID, pid)).exec();
+        assertEquals(List.of(), left.stream().map(c -> String.join(",", c.getNames())).toList(), "no containers left");
+        assertTrue(Files.readString(healthy.runDir().resolve("faultline.log")).contains("removing the cluster: "),
+                "the removal's time is logged");
 
         var frozen = run(store.resolve("frozen"), healThat(cluster -> cluster.node("n3").pause()));
         var f = liveness(frozen.runDir());

@@ -79,18 +79,28 @@ public final class SutCluster implements AutoCloseable {
     /** Stops every node at once (bounded: SIGTERM, then SIGKILL), copies logs and data to collectDir, removes all. */
     public void teardown(Path collectDir) {
         try {
-            io.faultline.docker.Concurrently.forEach(cluster.nodes(), "faultline-stop", n -> {
-                try {
-                    sut.stop(n);
-                } catch (RuntimeException e) {
-                    LOG.warn("{}: stop failed, killing: {}", n.name(), e.getMessage());
-                    n.kill();
-                }
-            });
-            if (collectDir != null) cluster.collect(collectDir, sut.collectedPaths());
+            stopAll();
+            if (collectDir != null) collect(collectDir);
         } finally {
             cluster.close();
         }
+    }
+
+    /** Stops every node's program at once, bounded: SIGTERM, then SIGKILL after the system's grace. */
+    public void stopAll() {
+        io.faultline.docker.Concurrently.forEach(cluster.nodes(), "faultline-stop", n -> {
+            try {
+                sut.stop(n);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: stop failed, killing: {}", n.name(), e.getMessage());
+                n.kill();
+            }
+        });
+    }
+
+    /** Copies every node's console, logs and data directories to collectDir/&lt;node&gt;/. */
+    public void collect(Path collectDir) {
+        cluster.collect(collectDir, sut.collectedPaths());
     }
 
     @Override
