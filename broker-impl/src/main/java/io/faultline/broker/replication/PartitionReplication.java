@@ -42,6 +42,13 @@ public final class PartitionReplication {
 
     public synchronized LeaderState becomeLeader(LeaderState.Assignment a) {
         requireNotOlder(a.leaderEpoch());
+        // After a restart the in-memory epoch is gone, but the log remembers the newest epoch it holds: a leadership
+        // older than that is a replayed, stale decision (see PartitionLog#assignEpochStartOffset).
+        int logEpoch = replicaLog.latestEpoch().orElse(-1);
+        if (a.leaderEpoch() < logEpoch) {
+            throw new IllegalStateException(tp + ": leadership in epoch " + a.leaderEpoch()
+                    + " is older than epoch " + logEpoch + " in our log");
+        }
         fetchers.removePartition(tp);
         epoch = a.leaderEpoch();
         followedLeader = -1;

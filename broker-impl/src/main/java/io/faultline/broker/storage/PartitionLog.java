@@ -149,6 +149,7 @@ public final class PartitionLog implements Closeable {
             ensureOpen();
             LogConfig cfg = config;
             long now = clock.milliseconds();
+            requireNotStale(leaderEpoch, "append as leader");
             var validated = AppendValidator.validateForLeader(records, logEndOffset, leaderEpoch, cfg, now, topicPartition,
                     fromCoordinator);
             List<BatchHeader> headers = validated.headers();
@@ -370,10 +371,35 @@ public final class PartitionLog implements Closeable {
         writer.lock();
         try {
             ensureOpen();
+            int latest = epochCache.latestEpoch().orElse(-1);
+            // a stale role change, not a client's request: the metadata thread logs it and goes on
+            if (leaderEpoch < latest) throw new IllegalStateException(staleLeadership(leaderEpoch, "start leading", latest));
             epochCache.assign(leaderEpoch, logEndOffset);
         } finally {
             writer.unlock();
         }
+    }
+
+    /**
+     * A leadership older than an epoch this log already holds is stale: the controller only ever raises a
+     * partition's epoch, so a later epoch in the log means a later leader existed. It happens when a restarted
+     * broker replays old leadership records from the metadata log before it reaches the current one. Assigning
+     * such an epoch would drop every newer epoch's entry (an assign removes the entries at or above its epoch), and
+     * followers asking about those epochs would then be sent back to an offset they can never get past (seen: a
+     * follower truncating from 117 to 110 two thousand times). Starting such a leadership throws
+     * IllegalStateException (the metadata thread skips a stale change); a leader append in it is answered
+     * NOT_LEADER_OR_FOLLOWER, as a deposed leader's clients are, and the next metadata record moves the replica on.
+     */
+    private void requireNotStale(int leaderEpoch, String what) {
+        int latest = epochCache.latestEpoch().orElse(-1);
+        if (leaderEpoch < latest) {
+            throw new org.apache.kafka.common.errors.NotLeaderOrFollowerException(staleLeadership(leaderEpoch, what, latest));
+        }
+    }
+
+    private String staleLeadership(int leaderEpoch, String what, int latest) {
+        return topicPartition + ": cannot " + what + " in epoch " + leaderEpoch + ": the log already holds epoch "
+                + latest + " (a stale leadership)";
     }
 
     /** Latest leader epoch in the cache, if any. */

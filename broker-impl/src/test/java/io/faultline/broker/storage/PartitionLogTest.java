@@ -237,6 +237,26 @@ class PartitionLogTest {
     }
 
     @Test
+    void aStaleLeadershipNeitherRewritesNewerEpochsNorAppends() throws IOException {
+        open(LogConfig.DEFAULT);
+        log.appendAsLeader(batch(2, 1), 1); // epoch 1 at 0
+        log.appendAsLeader(batch(2, 1), 2); // epoch 2 at 2
+        log.appendAsLeader(batch(2, 1), 5); // epoch 5 at 4
+        var before = log.epochEntries();
+        // a restarted broker replaying its old leadership in epoch 2 from the metadata log
+        assertThrows(IllegalStateException.class, () -> log.assignEpochStartOffset(2));
+        assertThrows(org.apache.kafka.common.errors.NotLeaderOrFollowerException.class,
+                () -> log.appendAsLeader(batch(1, 1), 2));
+        assertEquals(before, log.epochEntries(), "the newer epochs' entries survive");
+        assertEquals(6, log.logEndOffset());
+        // so a follower that last fetched in epoch 2 is told where epoch 2 really ended
+        assertEquals(new EpochEndOffset(2, 4), log.endOffsetForEpoch(2));
+        log.assignEpochStartOffset(5); // the current leadership again: fine
+        log.assignEpochStartOffset(6);
+        assertEquals(Optional.of(6), log.latestEpoch());
+    }
+
+    @Test
     void truncateFullyAndStartAt() throws IOException {
         open(LogConfig.DEFAULT);
         log.appendAsLeader(batch(5, 1), 3);
