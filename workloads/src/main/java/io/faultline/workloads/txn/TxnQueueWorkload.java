@@ -23,6 +23,9 @@ public final class TxnQueueWorkload {
     /** Transactions abort one in {@value}. */
     public static final int ABORT_ONE_IN = 4;
 
+    /** How long the set-up waits for the cluster's first transactional producer id (see TxnQueueClient#warmUp). */
+    static final int WARM_UP_BOUND_MS = 120_000;
+
     public static Workload workload(QueueWorkloadConfig cfg, int keys, int clientTimeoutMs, List<Checker> checkers) {
         Workload.Setup setup = bootstrap -> {
             QueueWorkloadConfig c = cfg.withBootstrap(bootstrap);
@@ -30,6 +33,10 @@ public final class TxnQueueWorkload {
             try {
                 List<Integer> all = IntStream.range(0, keys).boxed().toList();
                 topics.ensure(all);
+                String notWarm = TxnQueueClient.warmUp(bootstrap, c.topicPrefix() + "-warm-up", clientTimeoutMs, WARM_UP_BOUND_MS);
+                if (notWarm != null) {
+                    System.err.println("faultline: the transaction coordinator did not answer before the workload: " + notWarm);
+                }
                 return Workload.Session.of(thread -> new TxnQueueClient(bootstrap, topics.mapping(), keys,
                                 c.topicPrefix() + "-t" + thread, clientTimeoutMs, ABORT_ONE_IN, c.seed() * 131 + thread,
                                 finalReadMs(cfg)),
