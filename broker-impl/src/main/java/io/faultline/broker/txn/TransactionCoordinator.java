@@ -149,8 +149,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                     case ONGOING -> {
                         // A new instance fences the old one: abort its transaction with a bumped epoch (the old
                         // instance's writes and EndTxn are refused from now on); the client retries meanwhile.
-                        next = m.transitionTo(TransactionState.PREPARE_ABORT, m.producerId(), bump(m.producerEpoch()),
-                                timeoutMs, Set.of(), now);
+                        next = m.fence(bump(m.producerEpoch()), timeoutMs, now);
                         fencing = true;
                     }
                     case PREPARE_COMMIT, PREPARE_ABORT -> {
@@ -487,8 +486,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 if (coordEpoch < 0) continue;
                 log.info("Aborting transaction of {} (producer {} epoch {}): open longer than its timeout {} ms",
                         m.transactionalId(), m.producerId(), m.producerEpoch(), m.timeoutMs());
-                aborts.add(Map.entry(e, m.transitionTo(TransactionState.PREPARE_ABORT, m.producerId(),
-                        bump(m.producerEpoch()), m.timeoutMs(), Set.of(), now)));
+                aborts.add(Map.entry(e, m.fence(bump(m.producerEpoch()), m.timeoutMs(), now)));
                 epochs.add(coordEpoch);
                 e.pending = true;
             }

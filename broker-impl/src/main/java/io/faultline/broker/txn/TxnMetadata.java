@@ -87,6 +87,17 @@ public record TxnMetadata(String transactionalId, long producerId, short produce
                 producerId, -1, true);
     }
 
+    /**
+     * The coordinator's own abort of an open transaction (a new instance's InitProducerId, or the timeout) with the
+     * fencing epoch {@code epoch}. Not a version-2 end (Kafka's PrepareEpochFence is excluded from the v2 retry
+     * rules): the fenced client's EndTxn with its old epoch is PRODUCER_FENCED, never taken for a retry.
+     */
+    TxnMetadata fence(short epoch, int timeoutMs, long now) {
+        TxnMetadata t = transitionTo(TransactionState.PREPARE_ABORT, producerId, epoch, timeoutMs, Set.of(), now);
+        return new TxnMetadata(transactionalId, producerId, epoch, timeoutMs, t.state, t.partitions, t.txnStartMs, now,
+                previousProducerId, -1, false);
+    }
+
     /** Whether one more bump would pass the last usable epoch (Kafka: epoch >= Short.MAX_VALUE - 1). */
     static boolean epochExhausted(short epoch) {
         return epoch >= Short.MAX_VALUE - 1;

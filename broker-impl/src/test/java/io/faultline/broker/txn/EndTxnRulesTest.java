@@ -42,6 +42,16 @@ class EndTxnRulesTest {
     }
 
     @Test
+    void aClientWhoseTransactionTheCoordinatorAbortedIsFencedNotTakenForARetry() {
+        var p = assertInstanceOf(EndTxnRules.Prepare.class, end(ongoing((short) 4), PID, (short) 4, true));
+        TxnMetadata next = p.next().complete(3).transitionTo(TransactionState.ONGOING, PID, (short) 5, 60_000,
+                Set.of(A), 4);
+        TxnMetadata timedOut = next.fence((short) 6, 60_000, 5).complete(6);
+        assertEquals(Errors.PRODUCER_FENCED, ((EndTxnRules.Answer) EndTxnRules.decide(timedOut, false, PID, (short) 5,
+                false, true, () -> NEW_PID, 7)).error(), "its abort with the epoch before the fencing one");
+    }
+
+    @Test
     void versionOneKeepsTheEpoch() {
         var p = assertInstanceOf(EndTxnRules.Prepare.class, end(ongoing((short) 4), PID, (short) 4, false));
         assertEquals(4, p.next().producerEpoch());
