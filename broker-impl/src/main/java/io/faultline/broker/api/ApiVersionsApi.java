@@ -18,7 +18,7 @@ public final class ApiVersionsApi {
 
     public void handle(Request r) {
         ApiVersionsResponseData resp = FeatureApis.withFeatures(new ApiVersionsResponseData().setThrottleTimeMs(0)
-                .setApiKeys(SupportedApis.asCollection()));
+                .setApiKeys(SupportedApis.asCollection()), ctx.config().transactionVersion());
         if (r.body() == null) {
             ctx.channel().sendResponse(r, resp.setErrorCode(Errors.UNSUPPORTED_VERSION.code()), (short) 0);
             return;

@@ -7,17 +7,23 @@ import org.apache.kafka.common.message.UpdateFeaturesResponseData;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * Feature flags (kafka-features describe/upgrade). This broker has one fixed behaviour, so it supports and has
- * finalized exactly one level of {@code metadata.version}: that of the Kafka release whose client APIs it serves
- * (4.4-IV2, level 33, what a new Kafka 4.4 cluster finalizes). It finalizes no other feature (no transaction.version
- * or group.version: clients then use the classic protocols this broker implements). UpdateFeatures accepts a
- * request that keeps the finalized level and refuses any other change with Kafka's INVALID_UPDATE_VERSION.
+ * Feature flags (kafka-features describe/upgrade). This broker supports and has finalized exactly one level of
+ * {@code metadata.version}: that of the Kafka release whose client APIs it serves (4.4-IV2, level 33, what a new
+ * Kafka 4.4 cluster finalizes). {@code transaction.version} is supported at 0-2 and finalized at the broker's
+ * {@code transaction.version} property (default 2, what a new Kafka 4.x cluster finalizes; 0 finalizes nothing);
+ * kafka-clients use transaction version 2 (KIP-890 part 2) only when it is finalized at 2 or more. No group.version:
+ * clients use the classic group protocol this broker implements. The levels come from configuration, not from the
+ * metadata log, so UpdateFeatures accepts a request that keeps a finalized level and refuses any other change with
+ * Kafka's INVALID_UPDATE_VERSION.
  */
 public final class FeatureApis {
     public static final String METADATA_VERSION = "metadata.version";
     /** Kafka's MetadataVersion.IBP_4_4_IV2 feature level. */
     public static final short METADATA_VERSION_LEVEL = 33;
-    /** The features never change, so their epoch never moves. */
+    public static final String TRANSACTION_VERSION = "transaction.version";
+    /** Kafka's TransactionVersion.TV_2: epoch bump per transaction, server-side partition adds (KIP-890 part 2). */
+    public static final short MAX_TRANSACTION_VERSION = 2;
+    /** The features never change while a broker runs, so their epoch never moves. */
     private static final long FINALIZED_EPOCH = 0;
 
     private final BrokerContext ctx;
@@ -26,7 +32,22 @@ public final class FeatureApis {
         this.ctx = ctx;
     }
 
-    /** Adds the supported and finalized features to an ApiVersions response (read by clients at v3+). */
+    /**
+     * Adds the supported and finalized features to an ApiVersions response (read by clients at v3+), with
+     * transaction.version finalized at {@code transactionVersion} (not listed as finalized at 0, as Kafka).
+     */
+    public static ApiVersionsResponseData withFeatures(ApiVersionsResponseData resp, short transactionVersion) {
+        withFeatures(resp);
+        resp.supportedFeatures().add(new ApiVersionsResponseData.SupportedFeatureKey().setName(TRANSACTION_VERSION)
+                .setMinVersion((short) 0).setMaxVersion(MAX_TRANSACTION_VERSION));
+        if (transactionVersion > 0) {
+            resp.finalizedFeatures().add(new ApiVersionsResponseData.FinalizedFeatureKey().setName(TRANSACTION_VERSION)
+                    .setMinVersionLevel(transactionVersion).setMaxVersionLevel(transactionVersion));
+        }
+        return resp;
+    }
+
+    /** Adds metadata.version only (the controller listener, which serves no transactions). */
     public static ApiVersionsResponseData withFeatures(ApiVersionsResponseData resp) {
         resp.supportedFeatures().add(new ApiVersionsResponseData.SupportedFeatureKey().setName(METADATA_VERSION)
                 .setMinVersion(METADATA_VERSION_LEVEL).setMaxVersion(METADATA_VERSION_LEVEL));
@@ -61,6 +82,13 @@ public final class FeatureApis {
             if (level == METADATA_VERSION_LEVEL) return null;
             return "Invalid update version " + level + " for feature " + METADATA_VERSION + ". Broker " + ctx.nodeId()
                     + " only supports versions " + METADATA_VERSION_LEVEL + "-" + METADATA_VERSION_LEVEL;
+        }
+        if (feature.equals(TRANSACTION_VERSION)) {
+            short tv = ctx.config().transactionVersion();
+            if (level == tv) return null;
+            return "Invalid update version " + level + " for feature " + TRANSACTION_VERSION + ". Broker "
+                    + ctx.nodeId() + " has it finalized at " + tv + " by its transaction.version property, which "
+                    + "only a restart changes";
         }
         if (level <= 0) return null; // removing a feature that is not finalized changes nothing
         return "Invalid update version " + level + " for feature " + feature + ". Broker " + ctx.nodeId()

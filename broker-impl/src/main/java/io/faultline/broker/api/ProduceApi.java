@@ -48,6 +48,14 @@ public final class ProduceApi {
     }
 
     public void handle(Request r) {
+        handle(r, Map.of());
+    }
+
+    /**
+     * As {@link #handle(Request)}, with the partitions whose append was already refused (transaction version 2: the
+     * transaction coordinator did not add them to the producer's transaction) answered with that error.
+     */
+    public void handle(Request r, Map<TopicPartition, Errors> refused) {
         ProduceRequestData req = r.data();
         short v = r.version();
         short acks = req.acks();
@@ -89,6 +97,12 @@ public final class ProduceApi {
                 Optional<Partition> partition = ctx.partitions().get(tp);
                 if (partition.isEmpty()) {
                     pr.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
+                    anyError = true;
+                    continue;
+                }
+                Errors notAdded = refused.getOrDefault(tp, Errors.NONE);
+                if (notAdded != Errors.NONE) {
+                    pr.setErrorCode(notAdded.code());
                     anyError = true;
                     continue;
                 }

@@ -30,12 +30,11 @@ public final class SupportedApis {
             ApiKeys.DESCRIBE_QUORUM);
 
     /**
-     * Transactions as kafka-clients 4.4 runs them without transaction.version 2 (KIP-890 part 2 is not served):
-     * AddPartitionsToTxn v4+ is broker-to-broker verification, EndTxn v5 bumps the epoch per transaction,
-     * TxnOffsetCommit v5 needs part 2 and v6 addresses topics by id.
+     * Transactions up to transaction version 2 (KIP-890 part 2): AddPartitionsToTxn v4-v5 (broker to broker), EndTxn
+     * v5 (epoch bump per transaction); clients use them only when transaction.version 2 is finalized. TxnOffsetCommit
+     * v6 addresses topics by id, which is not served: up to v5.
      */
-    private static final java.util.Map<ApiKeys, Short> CAPPED = java.util.Map.of(
-            ApiKeys.ADD_PARTITIONS_TO_TXN, (short) 3, ApiKeys.END_TXN, (short) 4, ApiKeys.TXN_OFFSET_COMMIT, (short) 4);
+    private static final java.util.Map<ApiKeys, Short> CAPPED = java.util.Map.of(ApiKeys.TXN_OFFSET_COMMIT, (short) 5);
 
     private SupportedApis() {
     }

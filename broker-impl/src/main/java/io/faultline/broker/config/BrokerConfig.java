@@ -25,6 +25,9 @@ import java.util.Properties;
  * @param bugs        faultline.bug.*: seeded bugs switched on (none unless faultline.bugs.allowed=true)
  * @param requestStallTimeoutMs faultline.request.stall.timeout.ms: requests queued and none handled this long stop
  *                              the node's heartbeats, so the controller fences it (default 10000)
+ * @param transactionVersion transaction.version: the level of Kafka's feature of that name this broker finalizes
+ *                           (0, 1 or 2; default 2, what a new Kafka 4.x cluster gets at format time). At 2,
+ *                           kafka-clients use KIP-890 part 2 (epoch bump per transaction, no AddPartitionsToTxn)
  */
 public record BrokerConfig(
         int nodeId,
@@ -49,7 +52,8 @@ public record BrokerConfig(
         String replicationTruncation,
         long queuedMaxRequestBytes,
         SeededBugs bugs,
-        long requestStallTimeoutMs) {
+        long requestStallTimeoutMs,
+        short transactionVersion) {
 
     public BrokerConfig {
         logDirs = List.copyOf(logDirs);
@@ -124,7 +128,8 @@ public record BrokerConfig(
                 p.getLong("faultline.maintenance.interval.ms", 5000, 1),
                 logConfig, truncation(p, problems), queuedMaxRequestBytes(p),
                 SeededBugs.parse(props, problems),
-                p.getLong("faultline.request.stall.timeout.ms", 10_000, 1));
+                p.getLong("faultline.request.stall.timeout.ms", 10_000, 1),
+                transactionVersion(p, problems));
         if (!problems.isEmpty()) throw new ConfigException(problems);
         return c;
     }
@@ -133,6 +138,15 @@ public record BrokerConfig(
     private static long queuedMaxRequestBytes(PropertyReader p) {
         long n = p.getLong("queued.max.request.bytes", io.faultline.broker.network.MemoryPool.defaultCapacity(), -1);
         return n <= 0 ? Long.MAX_VALUE : n;
+    }
+
+    private static short transactionVersion(PropertyReader p, List<String> problems) {
+        int v = p.getInt("transaction.version", 2, 0);
+        if (v > 2) {
+            problems.add("transaction.version: " + v + " (0, 1 or 2)");
+            return 2;
+        }
+        return (short) v;
     }
 
     private static String truncation(PropertyReader p, List<String> problems) {

@@ -313,6 +313,16 @@ public final class Partition {
         }
     }
 
+    /**
+     * Whether {@code producerId} has a transaction open here at exactly {@code epoch}: then the partition is already
+     * in that transaction and a transaction-version-2 append need not ask the coordinator again.
+     */
+    public boolean hasOngoingTransaction(long producerId, short epoch) {
+        synchronized (appendLock) {
+            return producers.hasOngoingTransaction(producerId, epoch);
+        }
+    }
+
     /** Open transactions on this partition: producer id → first offset (DescribeProducers, tests). */
     public Map<Long, Long> openTransactions() {
         synchronized (appendLock) {

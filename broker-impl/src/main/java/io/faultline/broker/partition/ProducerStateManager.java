@@ -152,6 +152,12 @@ public final class ProducerStateManager {
         return ongoing.isEmpty() ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(ongoing.firstKey());
     }
 
+    /** Whether the producer has a transaction open at exactly this epoch. */
+    public boolean hasOngoingTransaction(long producerId, short epoch) {
+        ProducerEntry e = producers.get(producerId);
+        return e != null && e.epoch == epoch && e.txnFirstOffset >= 0;
+    }
+
     /** Open transactions: producer id → first offset. */
     public Map<Long, Long> openTransactions() {
         Map<Long, Long> out = new HashMap<>();

@@ -22,6 +22,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import io.faultline.broker.txn.TxnPartitionAdder;
+import org.apache.kafka.common.message.AddPartitionsToTxnRequestData;
+import org.apache.kafka.common.message.AddPartitionsToTxnResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.InitProducerIdRequestData;
@@ -53,6 +56,20 @@ final class TxnWiring implements AutoCloseable {
         return t;
     });
     private final Map<Integer, BlockingKafkaClient> clients = new HashMap<>(); // used on the sender thread only
+    /** AddPartitionsToTxn to other coordinators gets its own thread: a slow marker round must not hold up produce. */
+    private final ExecutorService addSender = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "txn-add-sender");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<Integer, BlockingKafkaClient> addClients = new HashMap<>(); // used on the add thread only
+    /** Where produce and TxnOffsetCommit go on once the coordinator added their partitions. */
+    private final ExecutorService continuation = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "txn-add-continuation");
+        t.setDaemon(true);
+        return t;
+    });
+    private final TxnPartitionAdder adder;
 
     TxnWiring(BrokerContext base, OffsetStore offsets, ProducerIdManager ids) {
         this.base = base;
@@ -61,6 +78,53 @@ final class TxnWiring implements AutoCloseable {
         this.markers = new MarkerAppender(base.partitions(), base::replicationLeader, offsets, base.time());
         this.coordinator = new TransactionCoordinator(base.partitions(), base::replicationLeader, topic, ids,
                 base.time(), this::leaderOf, this::sendMarkers);
+        this.adder = new TxnPartitionAdder(base.nodeId(), coordinator, base.partitions(), this::coordinatorOf,
+                this::sendAdd, continuation);
+    }
+
+    private Optional<Integer> coordinatorOf(String txnId) {
+        return leaderOf(topic.topicPartition(txnId)).filter(leader -> leader >= 0);
+    }
+
+    /** AddPartitionsToTxn v5 (verifyOnly false) for one transaction to the coordinator on {@code node}. */
+    private CompletableFuture<Map<TopicPartition, Errors>> sendAdd(int node, String txnId, long pid, short epoch,
+                                                                   java.util.Set<TopicPartition> tps) {
+        AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction t =
+                new AddPartitionsToTxnRequestData.AddPartitionsToTxnTransaction().setTransactionalId(txnId)
+                        .setProducerId(pid).setProducerEpoch(epoch).setVerifyOnly(false);
+        Map<String, AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic> byTopic = new HashMap<>();
+        for (TopicPartition tp : tps) {
+            byTopic.computeIfAbsent(tp.topic(), n -> {
+                var topic = new AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic().setName(n);
+                t.topics().add(topic);
+                return topic;
+            }).partitions().add(tp.partition());
+        }
+        AddPartitionsToTxnRequestData req = new AddPartitionsToTxnRequestData();
+        req.transactions().add(t);
+        CompletableFuture<Map<TopicPartition, Errors>> f = new CompletableFuture<>();
+        try {
+            addSender.execute(() -> {
+                try {
+                    AddPartitionsToTxnResponseData resp = (AddPartitionsToTxnResponseData) client(addClients, node)
+                            .send(ApiKeys.ADD_PARTITIONS_TO_TXN, (short) 5, req);
+                    Map<TopicPartition, Errors> out = new HashMap<>();
+                    Errors all = Errors.forCode(resp.errorCode());
+                    resp.resultsByTransaction().forEach(r -> r.topicResults().forEach(tr -> tr.resultsByPartition()
+                            .forEach(p -> out.put(new TopicPartition(tr.name(), p.partitionIndex()),
+                                    all != Errors.NONE ? all : Errors.forCode(p.partitionErrorCode())))));
+                    f.complete(out);
+                } catch (IOException | RuntimeException e) {
+                    BlockingKafkaClient c = addClients.remove(node);
+                    if (c != null) c.close();
+                    log.debug("AddPartitionsToTxn to broker {} failed: {}", node, e.toString());
+                    f.complete(Map.of());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            f.complete(Map.of());
+        }
+        return f;
     }
 
     void start() {
@@ -95,7 +159,7 @@ final class TxnWiring implements AutoCloseable {
         try {
             sender.execute(() -> {
                 try {
-                    WriteTxnMarkersResponseData resp = (WriteTxnMarkersResponseData) client(leader)
+                    WriteTxnMarkersResponseData resp = (WriteTxnMarkersResponseData) client(clients, leader)
                             .send(ApiKeys.WRITE_TXN_MARKERS, (short) 1, req);
                     Map<TopicPartition, Errors> out = new HashMap<>();
                     resp.markers().forEach(r -> r.topics().forEach(t -> t.partitions().forEach(p ->
@@ -114,7 +178,7 @@ final class TxnWiring implements AutoCloseable {
         return f;
     }
 
-    private BlockingKafkaClient client(int nodeId) throws IOException {
+    private BlockingKafkaClient client(Map<Integer, BlockingKafkaClient> clients, int nodeId) throws IOException {
         BlockingKafkaClient c = clients.get(nodeId);
         if (c != null) return c;
         String listener = base.config().listeners().interBroker();
@@ -127,7 +191,8 @@ final class TxnWiring implements AutoCloseable {
 
     /** Registers the transaction APIs of one listener (after the group APIs, whose FindCoordinator it extends). */
     void register(BrokerContext ctx, KafkaApis apis) {
-        TxnApis txn = new TxnApis(ctx, coordinator, markers, offsets);
+        TxnApis txn = new TxnApis(ctx, coordinator, markers, offsets, adder);
+        apis.register(ApiKeys.PRODUCE, new TransactionalProduce(ctx, adder)::handle);
         TransactionStateTopic listenerTopic = new TransactionStateTopic(ctx);
         Consumer<Request> groupFind = apis.handler(ApiKeys.FIND_COORDINATOR);
         Consumer<Request> idempotentInit = apis.handler(ApiKeys.INIT_PRODUCER_ID);
@@ -178,12 +243,16 @@ final class TxnWiring implements AutoCloseable {
     @Override
     public void close() {
         coordinator.close();
-        sender.shutdownNow();
-        try {
-            sender.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        continuation.shutdownNow();
+        for (ExecutorService s : List.of(sender, addSender)) {
+            s.shutdownNow();
+            try {
+                s.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         clients.values().forEach(BlockingKafkaClient::close);
+        addClients.values().forEach(BlockingKafkaClient::close);
     }
 }

@@ -149,8 +149,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                     case ONGOING -> {
                         // A new instance fences the old one: abort its transaction with a bumped epoch (the old
                         // instance's writes and EndTxn are refused from now on); the client retries meanwhile.
-                        next = m.transitionTo(TransactionState.PREPARE_ABORT, m.producerId(), bump(m.producerEpoch()),
-                                timeoutMs, Set.of(), now);
+                        next = m.fence(bump(m.producerEpoch()), timeoutMs, now);
                         fencing = true;
                     }
                     case PREPARE_COMMIT, PREPARE_ABORT -> {
@@ -194,7 +193,8 @@ public final class TransactionCoordinator implements AutoCloseable {
         synchronized (this) {
             coordEpoch = loadedEpoch[topic.partitionFor(txnId)];
             e = txns.get(txnId);
-            Errors owner = checkProducer(e, producerId, producerEpoch);
+            Errors owner = e != null && e.meta != null && EndTxnRules.isNextProducer(e.meta, producerId)
+                    ? Errors.CONCURRENT_TRANSACTIONS : checkProducer(e, producerId, producerEpoch);
             if (owner != Errors.NONE) {
                 done.accept(owner);
                 return;
@@ -215,42 +215,66 @@ public final class TransactionCoordinator implements AutoCloseable {
         persist(e, next, coordEpoch, done);
     }
 
-    public void endTxn(String txnId, long producerId, short producerEpoch, boolean commit, Consumer<Errors> done) {
+    /**
+     * AddPartitionsToTxn v4+ with verifyOnly (KIP-890 part 1's check by a partition leader): NONE for each partition
+     * in the producer's open transaction, TRANSACTION_ABORTABLE for the others; one error for all if the producer
+     * is not the current one.
+     */
+    public Map<TopicPartition, Errors> verify(String txnId, long producerId, short producerEpoch,
+                                              Set<TopicPartition> tps) {
+        Errors err = checkCoordinator(txnId);
+        Map<TopicPartition, Errors> out = new HashMap<>();
+        synchronized (this) {
+            Entry e = txns.get(txnId);
+            if (err == Errors.NONE) err = checkProducer(e, producerId, producerEpoch);
+            for (TopicPartition tp : tps) {
+                out.put(tp, err != Errors.NONE ? err : e.meta.state() == TransactionState.ONGOING
+                        && e.meta.partitions().contains(tp) ? Errors.NONE : Errors.TRANSACTION_ABORTABLE);
+            }
+        }
+        return out;
+    }
+
+    /** EndTxn's answer: the error, and (transaction version 2) the producer id and epoch to continue with. */
+    public record EndResult(Errors error, long producerId, short producerEpoch) {
+    }
+
+    /**
+     * Ends the producer's transaction: persists PREPARE_COMMIT/ABORT, answers, writes the markers, persists
+     * COMPLETE_*. With {@code v2} (EndTxn v5+) the epoch is bumped in the prepared state, so the markers carry the
+     * new epoch (see {@link EndTxnRules}).
+     */
+    public void endTxn(String txnId, long producerId, short producerEpoch, boolean commit, boolean v2,
+                       Consumer<EndResult> done) {
         Errors err = checkCoordinator(txnId);
         if (err != Errors.NONE) {
-            done.accept(err);
+            done.accept(new EndResult(err, -1, (short) -1));
             return;
         }
-        TxnMetadata next;
+        EndTxnRules.Prepare prepare;
         Entry e;
         int coordEpoch;
         synchronized (this) {
             coordEpoch = loadedEpoch[topic.partitionFor(txnId)];
             e = txns.get(txnId);
-            Errors owner = checkProducer(e, producerId, producerEpoch);
-            if (owner != Errors.NONE) {
-                done.accept(owner);
+            if (e == null || e.meta == null) {
+                done.accept(new EndResult(e == null ? Errors.INVALID_PRODUCER_ID_MAPPING
+                        : Errors.CONCURRENT_TRANSACTIONS, -1, (short) -1));
                 return;
             }
-            TxnMetadata m = e.meta;
-            Errors answer = switch (m.state()) {
-                case ONGOING -> null;
-                case COMPLETE_COMMIT -> commit ? Errors.NONE : Errors.INVALID_TXN_STATE; // a retried EndTxn
-                case COMPLETE_ABORT -> commit ? Errors.INVALID_TXN_STATE : Errors.NONE;
-                case PREPARE_COMMIT -> commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE;
-                case PREPARE_ABORT -> commit ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS;
-                case EMPTY -> Errors.INVALID_TXN_STATE;
-            };
-            if (answer != null) {
-                done.accept(answer);
+            EndTxnRules.Decision d = EndTxnRules.decide(e.meta, e.pending, producerId, producerEpoch, commit, v2,
+                    ids::nextProducerId, time.milliseconds());
+            if (d instanceof EndTxnRules.Answer a) {
+                done.accept(new EndResult(a.error(), a.producerId(), a.producerEpoch()));
                 return;
             }
-            next = m.transitionTo(commit ? TransactionState.PREPARE_COMMIT : TransactionState.PREPARE_ABORT,
-                    time.milliseconds());
+            prepare = (EndTxnRules.Prepare) d;
             e.pending = true;
         }
+        TxnMetadata next = prepare.next();
         persist(e, next, coordEpoch, error -> {
-            done.accept(error);
+            done.accept(error == Errors.NONE ? new EndResult(error, prepare.producerId(), prepare.producerEpoch())
+                    : new EndResult(error, -1, (short) -1));
             if (error == Errors.NONE) writeMarkers(next, coordEpoch);
         });
     }
@@ -423,8 +447,6 @@ public final class TransactionCoordinator implements AutoCloseable {
 
     /** Persists COMPLETE_COMMIT/ABORT after every marker of {@code prepared} is written. */
     private void complete(TxnMetadata prepared, int coordEpoch) {
-        TransactionState end = prepared.state() == TransactionState.PREPARE_COMMIT
-                ? TransactionState.COMPLETE_COMMIT : TransactionState.COMPLETE_ABORT;
         Entry e;
         TxnMetadata next;
         synchronized (this) {
@@ -437,7 +459,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                         RETRY_MS);
                 return;
             }
-            next = prepared.transitionTo(end, time.milliseconds());
+            next = prepared.complete(time.milliseconds());
             e.pending = true;
         }
         persist(e, next, coordEpoch, error -> {
@@ -464,8 +486,7 @@ public final class TransactionCoordinator implements AutoCloseable {
                 if (coordEpoch < 0) continue;
                 log.info("Aborting transaction of {} (producer {} epoch {}): open longer than its timeout {} ms",
                         m.transactionalId(), m.producerId(), m.producerEpoch(), m.timeoutMs());
-                aborts.add(Map.entry(e, m.transitionTo(TransactionState.PREPARE_ABORT, m.producerId(),
-                        bump(m.producerEpoch()), m.timeoutMs(), Set.of(), now)));
+                aborts.add(Map.entry(e, m.fence(bump(m.producerEpoch()), m.timeoutMs(), now)));
                 epochs.add(coordEpoch);
                 e.pending = true;
             }

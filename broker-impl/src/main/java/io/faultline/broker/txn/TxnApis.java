@@ -34,21 +34,31 @@ import org.apache.kafka.common.message.WriteTxnMarkersResponseData;
 import org.apache.kafka.common.protocol.Errors;
 
 /**
- * The transaction APIs of one listener: InitProducerId with a transactional id, AddPartitionsToTxn (v0-v3, the
- * client versions), AddOffsetsToTxn, EndTxn (up to v4: no epoch bump per transaction, KIP-890 part 2 is not
- * served), TxnOffsetCommit (up to v4, on the group's coordinator) and WriteTxnMarkers (from coordinators).
+ * The transaction APIs of one listener: InitProducerId with a transactional id, AddPartitionsToTxn (v0-v3 from
+ * clients; v4-v5 from brokers, batched by transaction, to add or only verify), AddOffsetsToTxn, EndTxn (v5+:
+ * transaction version 2, the epoch is bumped and returned), TxnOffsetCommit (on the group's coordinator; v5+ is
+ * transaction version 2, whose client sent no AddOffsetsToTxn, so the group's offsets partition is added here first)
+ * and WriteTxnMarkers (from coordinators).
  */
 public final class TxnApis {
     private final BrokerContext ctx;
     private final TransactionCoordinator coordinator;
     private final MarkerAppender markers;
     private final OffsetStore offsets;
+    private final TxnPartitionAdder adder;
+    /** EndTxn, TxnOffsetCommit: the first versions of transaction version 2. */
+    private static final short FIRST_V2_END_TXN = 5;
+    private static final short FIRST_V2_TXN_OFFSET_COMMIT = 5;
+    /** AddPartitionsToTxn v4+ is broker-to-broker and batches transactions. */
+    private static final short FIRST_BROKER_ADD_PARTITIONS = 4;
 
-    public TxnApis(BrokerContext ctx, TransactionCoordinator coordinator, MarkerAppender markers, OffsetStore offsets) {
+    public TxnApis(BrokerContext ctx, TransactionCoordinator coordinator, MarkerAppender markers, OffsetStore offsets,
+                   TxnPartitionAdder adder) {
         this.ctx = ctx;
         this.coordinator = coordinator;
         this.markers = markers;
         this.offsets = offsets;
+        this.adder = adder;
     }
 
     /** InitProducerId of a transactional producer (the idempotent case stays with ProducerIdApi). */
@@ -63,6 +73,10 @@ public final class TxnApis {
 
     public void addPartitionsToTxn(Request r) {
         AddPartitionsToTxnRequestData req = r.data();
+        if (r.version() >= FIRST_BROKER_ADD_PARTITIONS) {
+            brokerAddPartitions(r, req);
+            return;
+        }
         Map<String, List<Integer>> asked = new LinkedHashMap<>();
         req.v3AndBelowTopics().forEach(t -> asked.computeIfAbsent(t.name(), n -> new ArrayList<>()).addAll(t.partitions()));
         Set<TopicPartition> tps = new HashSet<>();
@@ -83,6 +97,53 @@ public final class TxnApis {
         coordinator.addPartitions(req.v3AndBelowTransactionalId(), req.v3AndBelowProducerId(),
                 req.v3AndBelowProducerEpoch(), tps, error -> ctx.channel().sendResponse(r,
                         partitionsResponse(asked, t -> clientError(error, r.version(), 2))));
+    }
+
+    /**
+     * AddPartitionsToTxn v4+, from partition leaders: per transaction, add its partitions (verifyOnly false, transaction
+     * version 2's server-side add) or only check that they are in it (verifyOnly true). Answered once every
+     * transaction of the batch has its answer.
+     */
+    private void brokerAddPartitions(Request r, AddPartitionsToTxnRequestData req) {
+        AddPartitionsToTxnResponseData resp = new AddPartitionsToTxnResponseData().setThrottleTimeMs(0);
+        var txns = req.transactions();
+        if (txns.isEmpty()) {
+            ctx.channel().sendResponse(r, resp);
+            return;
+        }
+        AtomicInteger left = new AtomicInteger(txns.size());
+        for (var t : txns) {
+            Set<TopicPartition> tps = new HashSet<>();
+            t.topics().forEach(topic -> topic.partitions().forEach(p -> tps.add(new TopicPartition(topic.name(), p))));
+            java.util.function.Consumer<Map<TopicPartition, Errors>> answer = errors -> {
+                synchronized (resp) {
+                    resp.resultsByTransaction().add(new AddPartitionsToTxnResponseData.AddPartitionsToTxnResult()
+                            .setTransactionalId(t.transactionalId()).setTopicResults(topicResults(errors)));
+                }
+                if (left.decrementAndGet() == 0) ctx.channel().sendResponse(r, resp);
+            };
+            if (t.verifyOnly()) {
+                answer.accept(coordinator.verify(t.transactionalId(), t.producerId(), t.producerEpoch(), tps));
+            } else {
+                coordinator.addPartitions(t.transactionalId(), t.producerId(), t.producerEpoch(), tps, error -> {
+                    Map<TopicPartition, Errors> each = new HashMap<>();
+                    tps.forEach(tp -> each.put(tp, error));
+                    answer.accept(each);
+                });
+            }
+        }
+    }
+
+    private static AddPartitionsToTxnTopicResultCollection topicResults(Map<TopicPartition, Errors> errors) {
+        AddPartitionsToTxnTopicResultCollection topics = new AddPartitionsToTxnTopicResultCollection();
+        Map<String, AddPartitionsToTxnTopicResult> byTopic = new LinkedHashMap<>();
+        errors.forEach((tp, e) -> byTopic.computeIfAbsent(tp.topic(), n -> {
+            AddPartitionsToTxnTopicResult t = new AddPartitionsToTxnTopicResult().setName(n);
+            topics.add(t);
+            return t;
+        }).resultsByPartition().add(new AddPartitionsToTxnPartitionResult().setPartitionIndex(tp.partition())
+                .setPartitionErrorCode(e.code())));
+        return topics;
     }
 
     private static AddPartitionsToTxnResponseData partitionsResponse(Map<String, List<Integer>> asked,
@@ -110,8 +171,9 @@ public final class TxnApis {
     public void endTxn(Request r) {
         EndTxnRequestData req = r.data();
         coordinator.endTxn(req.transactionalId(), req.producerId(), req.producerEpoch(), req.committed(),
-                error -> ctx.channel().sendResponse(r, new EndTxnResponseData().setThrottleTimeMs(0)
-                        .setErrorCode(clientError(error, r.version(), 2).code())));
+                r.version() >= FIRST_V2_END_TXN, res -> ctx.channel().sendResponse(r, new EndTxnResponseData()
+                        .setThrottleTimeMs(0).setErrorCode(clientError(res.error(), r.version(), 2).code())
+                        .setProducerId(res.producerId()).setProducerEpoch(res.producerEpoch())));
     }
 
     /** PRODUCER_FENCED came with these versions; older clients know it as INVALID_PRODUCER_EPOCH. */
@@ -156,6 +218,32 @@ public final class TxnApis {
      */
     public void txnOffsetCommit(Request r) {
         TxnOffsetCommitRequestData req = r.data();
+        if (r.version() < FIRST_V2_TXN_OFFSET_COMMIT) {
+            commitOffsets(r, req);
+            return;
+        }
+        TopicPartition offsetsPartition = offsets.offsetsPartition(req.groupId());
+        adder.ensureAdded(req.transactionalId(), req.producerId(), req.producerEpoch(), Set.of(offsetsPartition),
+                errors -> {
+                    Errors e = errors.getOrDefault(offsetsPartition, Errors.UNKNOWN_SERVER_ERROR);
+                    if (e == Errors.NONE) commitOffsets(r, req);
+                    else ctx.channel().sendResponse(r, offsetCommitResponse(req, addError(e)));
+                });
+    }
+
+    /**
+     * A failed add of the offsets partition as TxnOffsetCommit reports it: fenced as PRODUCER_FENCED, a coordinator
+     * that cannot answer now as the retriable COORDINATOR_LOAD_IN_PROGRESS (the group coordinator is fine).
+     */
+    private static Errors addError(Errors e) {
+        return switch (e) {
+            case INVALID_PRODUCER_EPOCH -> Errors.PRODUCER_FENCED;
+            case NOT_ENOUGH_REPLICAS -> Errors.COORDINATOR_LOAD_IN_PROGRESS;
+            default -> e;
+        };
+    }
+
+    private void commitOffsets(Request r, TxnOffsetCommitRequestData req) {
         Errors error = Errors.NONE;
         Map<TopicPartition, CommittedOffset> commits = new HashMap<>();
         long now = ctx.time().milliseconds();

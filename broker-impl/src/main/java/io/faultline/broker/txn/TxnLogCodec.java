@@ -15,11 +15,12 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * Records of {@code __transaction_state}: key = (version, transactional id), value = the whole {@link TxnMetadata}
  * (version, producer id, epoch, timeout, state, start and update times, partitions). One record per change; the
- * compacted topic keeps the latest per transactional id, which is all a loading coordinator needs.
+ * compacted topic keeps the latest per transactional id, which is all a loading coordinator needs. Value version 1
+ * appends the transaction-version-2 fields (previous and next producer id, v2 flag); version 0 is still read.
  */
 final class TxnLogCodec {
     private static final short KEY_VERSION = 0;
-    private static final short VALUE_VERSION = 0;
+    private static final short VALUE_VERSION = 1;
 
     private TxnLogCodec() {
     }
@@ -53,6 +54,9 @@ final class TxnLogCodec {
                 out.writeUTF(tp.topic());
                 out.writeInt(tp.partition());
             }
+            out.writeLong(m.previousProducerId());
+            out.writeLong(m.nextProducerId());
+            out.writeBoolean(m.v2());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -64,7 +68,7 @@ final class TxnLogCodec {
         value.duplicate().get(raw);
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(raw))) {
             short version = in.readShort();
-            if (version != VALUE_VERSION) throw new IllegalArgumentException("unknown value version " + version);
+            if (version != 0 && version != VALUE_VERSION) throw new IllegalArgumentException("unknown value version " + version);
             long pid = in.readLong();
             short epoch = in.readShort();
             int timeout = in.readInt();
@@ -74,7 +78,9 @@ final class TxnLogCodec {
             int n = in.readInt();
             Set<TopicPartition> parts = new HashSet<>();
             for (int i = 0; i < n; i++) parts.add(new TopicPartition(in.readUTF(), in.readInt()));
-            return new TxnMetadata(transactionalId, pid, epoch, timeout, state, parts, start, update);
+            if (version == 0) return new TxnMetadata(transactionalId, pid, epoch, timeout, state, parts, start, update);
+            return new TxnMetadata(transactionalId, pid, epoch, timeout, state, parts, start, update, in.readLong(),
+                    in.readLong(), in.readBoolean());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
