@@ -229,9 +229,16 @@ final class TestRunner {
         progress.phase("start-cluster");
         state.clusterStartedAt = Instant.now();
         // Power loss needs every node's data on lazyfs, which forgets what was not fsynced.
-        state.cluster = FaultPackages.needsLazyFs(config.nemesis())
-                ? SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT, io.faultline.docker.LazyFsMount::on)
-                : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
+        try {
+            state.cluster = FaultPackages.needsLazyFs(config.nemesis())
+                    ? SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT, io.faultline.docker.LazyFsMount::on)
+                    : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
+        } catch (io.faultline.docker.sut.ClusterNotReadyException e) {
+            // the system's failure, not the harness's: kept so the check judges it (liveness/never-ready)
+            step("writing " + RunAnalysis.NEVER_READY_FILE, () -> Files.writeString(
+                    run.dir().resolve(RunAnalysis.NEVER_READY_FILE), e.getMessage() == null ? "" : e.getMessage()));
+            throw e;
+        }
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
         // node consoles go to the run folder as they are written: nothing holds a whole log in memory
         state.cluster.cluster().streamConsoleLogsTo(run.nodesDir());
