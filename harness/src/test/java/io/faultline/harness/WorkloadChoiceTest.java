@@ -17,17 +17,12 @@ class WorkloadChoiceTest {
     }
 
     @Test
-    void queueTopicsRollSegmentsAndTransactionalOnesKeepTheBrokersDefaults() {
-        for (String workload : new String[] {"queue", NightlyMix.WORKLOAD}) {
+    void everyWorkloadsTopicsKeepTheBrokersDefaults() {
+        for (String workload : new String[] {"queue", NightlyMix.WORKLOAD, "txn-queue"}) {
             var config = new TestConfig("broker-impl", 3, workload, java.util.List.of("partition"), 10, 10, 2, 1, "all",
                     true, 2, 3, false, "assign", 5, 7, 1, 1);
-            assertEquals(io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS,
-                    Workloads.queueConfig(config, "p", 1000).topicConfigs(), workload);
+            assertEquals(java.util.Map.of(), Workloads.queueConfig(config, "p", 1000).topicConfigs(), workload);
         }
-        var txn = new TestConfig("broker-impl", 3, "txn-queue", java.util.List.of("partition"), 10, 10, 2, 1, "all",
-                true, 2, 3, false, "assign", 5, 7, 1, 1);
-        assertEquals(java.util.Map.of(), Workloads.queueConfig(txn, "p", 1000).topicConfigs());
-        assertEquals("3000", io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS.get("segment.ms"));
     }
 
     @Test
