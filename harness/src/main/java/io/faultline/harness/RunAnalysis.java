@@ -121,7 +121,8 @@ final class RunAnalysis {
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
         // Liveness apart from safety: judged only for a run that reached its end, from what it recorded there.
-        Liveness liveness = ending.complete() ? liveness(run, config, history) : null;
+        // A cluster that never came up (no fault injected yet) is judged too: that is the system failing, not the run.
+        Liveness liveness = ending.complete() ? liveness(run, config, history) : neverReady(run);
         if (liveness != null) {
             verdict = verdict.and(liveness.verdict());
             if (liveness.verdict() == Verdict.UNKNOWN) caveats.add("recovery check: " + liveness.reason());
@@ -151,6 +152,23 @@ final class RunAnalysis {
         Object phases = testJson.get(io.faultline.results.HtmlReport.PHASES_KEY);
         if (phases != null) run.addToResults(io.faultline.results.HtmlReport.PHASES_KEY, phases);
         return new Outcome(verdict, checks, summary, caveats, liveness);
+    }
+
+    /** Written by a run whose cluster did not come up within the readiness bound: the readiness wait's message. */
+    static final String NEVER_READY_FILE = "never-ready.txt";
+
+    /** Invalid (liveness/never-ready) when the run's cluster never came up; null otherwise. */
+    static Liveness neverReady(RunDir run) {
+        java.nio.file.Path file = run.dir().resolve(NEVER_READY_FILE);
+        if (!java.nio.file.Files.isRegularFile(file)) return null;
+        String why;
+        try {
+            why = java.nio.file.Files.readString(file);
+        } catch (IOException e) {
+            why = "(" + NEVER_READY_FILE + " cannot be read: " + e.getMessage() + ")";
+        }
+        return Liveness.neverReady("Started on a healthy network with no fault injected, the cluster did not come up"
+                + " within the readiness bound: " + why, null);
     }
 
     /** The recovery check's verdict from recovery.json; null for a run that has none (made before the check existed). */

@@ -92,6 +92,11 @@ final class ScenarioSchedule implements FaultSchedule {
             public Map<String, Object> testJsonEntries() {
                 return Map.of(TEST_JSON_KEY, Map.of("name", scenario.name(), "script", script(scenario)));
             }
+
+            @Override
+            public boolean scripted() {
+                return true;
+            }
         };
     }
 

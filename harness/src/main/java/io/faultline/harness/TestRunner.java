@@ -81,6 +81,11 @@ final class TestRunner {
             return Map.of();
         }
 
+        /** Whether the faults follow a scenario's script (which fixes every fault of the run, the end included). */
+        default boolean scripted() {
+            return false;
+        }
+
         /** Values sent to a key before it retires (a scenario's one key must not: its script targets that partition). */
         default int maxWritesPerKey() {
             return io.faultline.workloads.queue.QueueOps.Options.defaults().maxWritesPerKey();
@@ -231,9 +236,16 @@ final class TestRunner {
         progress.phase("start-cluster");
         state.clusterStartedAt = Instant.now();
         // Power loss needs every node's data on lazyfs, which forgets what was not fsynced.
-        state.cluster = FaultPackages.needsLazyFs(config.nemesis())
-                ? SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT, io.faultline.docker.LazyFsMount::on)
-                : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
+        try {
+            state.cluster = FaultPackages.needsLazyFs(config.nemesis())
+                    ? SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT, io.faultline.docker.LazyFsMount::on)
+                    : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
+        } catch (io.faultline.docker.sut.ClusterNotReadyException e) {
+            // the system's failure, not the harness's: kept so the check judges it (liveness/never-ready)
+            step("writing " + RunAnalysis.NEVER_READY_FILE, () -> Files.writeString(
+                    run.dir().resolve(RunAnalysis.NEVER_READY_FILE), e.getMessage() == null ? "" : e.getMessage()));
+            throw e;
+        }
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
         // node consoles go to the run folder as they are written: nothing holds a whole log in memory
         state.cluster.cluster().streamConsoleLogsTo(run.nodesDir());
@@ -261,6 +273,7 @@ final class TestRunner {
             public void heal() {
                 Instant healStartedAt = Instant.now();
                 state.problemsAfterHeal = state.schedule.stopAndHeal(false);
+                if (crashAllAtHeal(config, faults.scripted())) crashAll(state);
                 state.healed = true;
                 startRecoveryCheck(state, healStartedAt);
             }
@@ -283,6 +296,35 @@ final class TestRunner {
         if (!state.drained) log.line("the final drain did not reach every acknowledged offset in " + config.drainSeconds() + " s");
         Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
         state.complete = true;
+    }
+
+    /**
+     * Whether the final heal ends with a crash of every node at once (kill -9, then start): for the queue workloads
+     * under faults that already include process crashes, not under a scenario's script or power faults (lazyfs). A
+     * run's own faults restart a node only now and then, so the state a crash must survive (every partition's
+     * log, its indexes, checkpoints and producer state as the faults left them) is seldom recovered from disk; after
+     * this crash every node recovers all of it, and the final writes, the final drain and the recovery check then
+     * judge what came back. A process crash loses nothing a correct broker acknowledged (the page cache survives).
+     */
+    static boolean crashAllAtHeal(TestConfig config, boolean scripted) {
+        boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
+        return queue && !scripted && config.nemesis().contains(FaultPackages.KILL)
+                && !FaultPackages.needsLazyFs(config.nemesis());
+    }
+
+    /** Kills every node, then starts every node (each at once); both steps land in the history as nemesis ops. */
+    private void crashAll(RunState state) {
+        List<io.faultline.docker.Node> nodes = state.cluster.nodes();
+        String names = String.join(", ", nodes.stream().map(io.faultline.docker.Node::name).toList());
+        log.line("final heal: crashing every node (" + names + ") and starting it again, so each recovers from disk");
+        state.recorder.nemesis(io.faultline.checker.history.OpType.INFO, "kill",
+                new io.faultline.checker.history.OpValue.Text("final crash of every node: " + names), null);
+        io.faultline.docker.Concurrently.forEach(nodes.stream().filter(io.faultline.docker.Node::isRunning).toList(),
+                "final-crash", io.faultline.docker.Node::kill);
+        io.faultline.docker.Concurrently.forEach(nodes.stream().filter(n -> !n.isRunning()).toList(),
+                "final-start", io.faultline.docker.Node::start);
+        state.recorder.nemesis(io.faultline.checker.history.OpType.INFO, "start",
+                new io.faultline.checker.history.OpValue.Text("started " + names), null);
     }
 
     /** From the end of the final heal on, the cluster is polled in the background (see {@link RecoveryMonitor}). */

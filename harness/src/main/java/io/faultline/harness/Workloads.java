@@ -113,6 +113,8 @@ final class Workloads {
         // A committed value nobody polled stays unseen (allowed) unless the final read passed it: then it is lost.
         Set<QueueAnomaly> allowed = EnumSet.copyOf(QueueWorkload.allowedAnomalies(queueSettings(config)));
         allowed.add(QueueAnomaly.UNSEEN);
+        // transaction markers take offsets and read_committed consumers skip aborted records: holes are expected
+        allowed.add(QueueAnomaly.OFFSET_GAP);
         return TxnQueueWorkload.workload(queueConfig(config, prefix, maxWritesPerKey), config.keys(), CLIENT_TIMEOUT_MS, List.of(
                 TxnChecker.forKafka(true),
                 new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES))));
@@ -136,6 +138,9 @@ final class Workloads {
                 .withKeys(config.keys(), maxWritesPerKey,
                         QueueOps.Options.defaults().distribution());
         if (NightlyMix.WORKLOAD.equals(config.workload())) keys = NightlyMix.keyOptions(keys);
+        // Topics keep the brokers' defaults. QueueWorkload.MULTI_SEGMENT_TOPICS (a segment every 3 s) is not on by
+        // default: under it the unmutated broker-impl livelocked a follower's replication in its first nightly run
+        // (docs/mutants.md), so it would fail every clean run until that is fixed.
         return QueueWorkloadConfig.defaults("unset:9092", prefix)
                 .withSettings(queueSettings(config))
                 .withKeys(keys)

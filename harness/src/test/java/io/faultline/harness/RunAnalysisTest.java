@@ -120,6 +120,33 @@ class RunAnalysisTest {
     }
 
     @Test
+    void aClusterThatNeverCameUpIsInvalidNotUnknown(@TempDir Path store) throws Exception {
+        TestConfig config = powerConfig(null);
+        var run = new RunStore(store).newRun(config.testName(), Instant.EPOCH);
+        Files.writeString(run.dir().resolve(RunAnalysis.NEVER_READY_FILE),
+                "broker-impl did not come up within 180 s: missing [n2]\n--- last lines of n2 ---\n(exited with 1)");
+        var outcome = RunAnalysis.analyze(run, config, StoredRun.testJson(run.testName(), config, Instant.EPOCH, "x"),
+                List.of(), new RunAnalysis.Ending(false, false, List.of()), Instant.EPOCH, Map.of(), List.of(), false);
+        assertEquals(Verdict.INVALID, outcome.verdict());
+        assertEquals(List.of(io.faultline.results.Liveness.NEVER_READY),
+                outcome.liveness().anomalies().stream().map(a -> a.name()).toList());
+        assertTrue(outcome.liveness().anomalies().get(0).explanation().contains("missing [n2]"));
+        String html = Files.readString(run.reportHtml());
+        assertTrue(html.contains("liveness/never-ready"), "the report names it");
+    }
+
+    @Test
+    void nearMissARunThatStoppedForAnotherReasonStaysUnjudged(@TempDir Path store) throws Exception {
+        // no never-ready file: an interrupted run or a harness error (say the engine refused a container)
+        TestConfig config = powerConfig(null);
+        var run = new RunStore(store).newRun(config.testName(), Instant.EPOCH);
+        var outcome = RunAnalysis.analyze(run, config, StoredRun.testJson(run.testName(), config, Instant.EPOCH, "x"),
+                List.of(), new RunAnalysis.Ending(false, false, List.of()), Instant.EPOCH, Map.of(), List.of(), false);
+        assertNull(outcome.liveness());
+        assertFalse(outcome.verdict() == Verdict.INVALID);
+    }
+
+    @Test
     void thePhaseTimingsOfTestJsonAreKeptInResultsJson(@TempDir Path store) throws Exception {
         TestConfig config = powerConfig(null);
         var run = new RunStore(store).newRun(config.testName(), Instant.EPOCH);

@@ -17,6 +17,15 @@ class WorkloadChoiceTest {
     }
 
     @Test
+    void everyWorkloadsTopicsKeepTheBrokersDefaults() {
+        for (String workload : new String[] {"queue", NightlyMix.WORKLOAD, "txn-queue"}) {
+            var config = new TestConfig("broker-impl", 3, workload, java.util.List.of("partition"), 10, 10, 2, 1, "all",
+                    true, 2, 3, false, "assign", 5, 7, 1, 1);
+            assertEquals(java.util.Map.of(), Workloads.queueConfig(config, "p", 1000).topicConfigs(), workload);
+        }
+    }
+
+    @Test
     void anUnknownWorkloadNamesTheChoices() {
         var r = CliTestSupport.run("test", "--workload", "bank", "--nodes", "1");
         assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode(), r.err());

@@ -32,10 +32,14 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
     public static final String UNWRITABLE_KEY = "liveness/unwritable-key";
     public static final String UNREADABLE_KEY = "liveness/unreadable-key";
     public static final String LOG_FLOOD = "liveness/log-flood";
+    /** A consumer that joined a new consumer group after the final heal never got a record. */
+    public static final String UNREADABLE_GROUP = "liveness/unreadable-group";
+    /** The cluster, started on a healthy network before any fault, did not come up within the readiness bound. */
+    public static final String NEVER_READY = "liveness/never-ready";
 
     /** Every anomaly name, in report order. */
     public static final List<String> NAMES = List.of(UNRESPONSIVE_BROKER, FENCED_BROKER, NO_LEADER, UNRECOVERED_ISR,
-            UNWRITABLE_KEY, UNREADABLE_KEY, LOG_FLOOD);
+            UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD, NEVER_READY);
 
     public Liveness {
         anomalies = anomalies == null ? List.of() : List.copyOf(anomalies);
@@ -46,6 +50,16 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
     /** A check that could not observe: unknown, with why. */
     public static Liveness unknown(String reason, Bounds bounds) {
         return new Liveness(Verdict.UNKNOWN, reason, bounds, null, List.of(), Map.of(), List.of());
+    }
+
+    /**
+     * A cluster that never came up: started on a healthy network with no fault injected, it did not serve within
+     * the readiness bound. Nothing a correct broker may do explains that, so it is invalid, not an unjudged run
+     * (a misconfigured broker looks the same; {@code why} carries the nodes' last lines, which say which).
+     */
+    public static Liveness neverReady(String why, Bounds bounds) {
+        return new Liveness(Verdict.INVALID, null, bounds, null,
+                List.of(new Anomaly(NEVER_READY, "cluster", why, List.of())), Map.of(), List.of());
     }
 
     /** @param recoverySeconds how long after the final heal every condition may take; logBytesPerSecond: per node */

@@ -189,12 +189,27 @@ final class QueueAnalysis {
     private void walkHistory() {
         Map<Integer, Map<Integer, Mark>> lastPoll = new HashMap<>();
         Map<Integer, Map<Integer, Mark>> lastSend = new HashMap<>();
+        // Processes whose consumer is subscribed (a group member) right now; the others have a manual assignment.
+        Set<Integer> subscribed = new HashSet<>();
+        boolean anySubscribe = false;
+        for (Op op : ops) {
+            if (Op.SUBSCRIBE.equals(op.f())) {
+                anySubscribe = true;
+                break;
+            }
+        }
         for (int pos = 0; pos < ops.size(); pos++) {
             Op op = ops.get(pos);
             if (op.type() == OpType.INVOKE) {
                 continue;
             }
             if (op.value() instanceof OpValue.Keys keys && op.type() != OpType.FAIL) {
+                boolean subscribe = Op.SUBSCRIBE.equals(op.f());
+                boolean wasSubscribed = subscribe ? !subscribed.add(op.process()) : subscribed.remove(op.process());
+                if (!subscribe && wasSubscribed) {
+                    // Leaving the group drops every position: the new assignment starts from committed offsets.
+                    lastPoll.remove(op.process());
+                }
                 // A new assignment keeps a process's position only on the keys it still has; a seek to the
                 // beginning deliberately rewinds, so those keys start afresh too.
                 Set<Integer> kept = new HashSet<>(keys.keys());
@@ -218,7 +233,8 @@ final class QueueAnalysis {
                 checkSends(op, pos, txn, lastSend);
             }
             if (hasPoll) {
-                checkPolls(op, pos, txn, lastPoll);
+                boolean assigned = !subscribed.contains(op.process());
+                checkPolls(op, pos, txn, lastPoll, assigned, anySubscribe && assigned);
             }
             if (hasSend && hasPoll) {
                 checkPrecommitted(op, txn);
@@ -297,7 +313,16 @@ final class QueueAnalysis {
         }
     }
 
-    private void checkPolls(Op op, int pos, OpValue.Txn txn, Map<Integer, Map<Integer, Mark>> lastPoll) {
+    /**
+     * @param assigned     the process's consumer has a manual assignment (not a group member): it moves only by its
+     *                     own polls and seeks, so a hole between two records it read next to each other is judged
+     * @param namedApart   report its skips and reversals as the assigned- categories (some consumers subscribe, so
+     *                     the plain ones are allowed for the group members)
+     */
+    private void checkPolls(Op op, int pos, OpValue.Txn txn, Map<Integer, Map<Integer, Mark>> lastPoll,
+                            boolean assigned, boolean namedApart) {
+        QueueAnomaly skip = namedApart ? QueueAnomaly.ASSIGNED_POLL_SKIP : QueueAnomaly.POLL_SKIP;
+        QueueAnomaly back = namedApart ? QueueAnomaly.ASSIGNED_NONMONOTONIC_POLL : QueueAnomaly.NONMONOTONIC_POLL;
         boolean ok = op.type() == OpType.OK;
         boolean judgeAgainstPrevious = QueueRules.delivers(op.type());
         Map<Integer, Mark> marks = judgeAgainstPrevious
@@ -341,6 +366,8 @@ final class QueueAnalysis {
                         add(QueueAnomaly.INT_NONMONOTONIC_POLL, key, () -> "op " + op.index() + " polled key "
                                 + key + " value " + aValue + " (offset " + aOffset + ") then " + value
                                 + " (offset " + offset + "): not forward in the log", op.index());
+                    } else if (assigned && ok && offset > aOffset + 1) {
+                        offsetGap(op, key, aOffset, offset, "within op " + op.index());
                     }
                 }
                 prevIdx = curIdx;
@@ -357,19 +384,22 @@ final class QueueAnalysis {
                 if (i1 >= 0 && i2 >= 0) {
                     int delta = i2 - i1;
                     if (delta > 1) {
-                        add(QueueAnomaly.POLL_SKIP, key, () -> "process " + op.process() + " polled key " + key
+                        add(skip, key, () -> "process " + op.process() + " polled key " + key
                                 + " up to value " + last.value() + " (offset " + last.offset()
                                 + ", op " + idx(last.pos()) + ") then resumed at " + first.value() + " (offset "
                                 + first.offset() + ", op " + op.index() + "), skipping " + (delta - 1)
                                 + " value(s): " + l.valuesBetween(i1, i2, MAX_LISTED), idx(last.pos()),
                                 op.index());
                     } else if (delta < 1) {
-                        add(QueueAnomaly.NONMONOTONIC_POLL, key, () -> "process " + op.process() + " polled key "
+                        add(back, key, () -> "process " + op.process() + " polled key "
                                 + key + " up to value " + last.value() + " (offset " + last.offset()
                                 + ", op " + idx(last.pos())
                                 + (delta == 0 ? ") then read it again" : ") then went back to " + first.value())
                                 + " (offset " + first.offset() + ", op " + op.index() + ")", idx(last.pos()),
                                 op.index());
+                    } else if (assigned && ok && first.offset() > last.offset() + 1) {
+                        offsetGap(op, key, last.offset(), first.offset(), "between op " + idx(last.pos())
+                                + " and op " + op.index() + " of process " + op.process());
                     }
                 }
             }
@@ -378,6 +408,13 @@ final class QueueAnalysis {
                 marks.put(key, new Mark(end.value(), end.offset(), pos));
             }
         }
+    }
+
+    private void offsetGap(Op op, int key, long before, long after, String where) {
+        add(QueueAnomaly.OFFSET_GAP, key, () -> "key " + key + ": a consumer with a manual assignment read offset "
+                + before + " and next offset " + after + " (" + where + "); no value is known at the "
+                + (after - before - 1) + " offset(s) between, yet a log without transactions or compaction has no holes",
+                op.index());
     }
 
     private void checkPrecommitted(Op op, OpValue.Txn txn) {

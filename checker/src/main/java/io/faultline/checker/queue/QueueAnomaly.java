@@ -18,6 +18,20 @@ public enum QueueAnomaly {
     POLL_SKIP("poll-skip"),
     /** A process's poll went back to (or repeated) a point at or before where its previous poll ended. */
     NONMONOTONIC_POLL("nonmonotonic-poll"),
+    /**
+     * A consumer with a manual assignment (no group) resumed past values it should have read next. Only named apart
+     * from {@link #POLL_SKIP} in histories where some consumers subscribe (where a group member's skip is allowed):
+     * nothing moves an assigned consumer but its own polls and seeks, so for it a skip is never allowed.
+     */
+    ASSIGNED_POLL_SKIP("assigned-poll-skip"),
+    /** The same for a reversal or repeat: an assigned consumer went back without a seek. */
+    ASSIGNED_NONMONOTONIC_POLL("assigned-nonmonotonic-poll"),
+    /**
+     * A consumer with a manual assignment read offset o and then, next on the same key, an offset above o + 1 with no
+     * value known at the offsets between: a hole in the log. A log written without transactions (whose markers take
+     * offsets) and without compaction is dense, so a reader going forward sees every offset.
+     */
+    OFFSET_GAP("offset-gap"),
     /** Within one poll, two consecutive records of a key skip over part of the log. */
     INT_POLL_SKIP("int-poll-skip"),
     /** Within one poll, two consecutive records of a key go backwards or repeat. */

@@ -48,9 +48,21 @@ public final class QueueChecker implements Checker {
     }
 
     public static Set<QueueAnomaly> allowedFor(boolean subscribeUsed) {
-        return subscribeUsed
+        return allowedFor(subscribeUsed, false);
+    }
+
+    /**
+     * As {@link #allowedFor(boolean)}; {@code denseLog}: the workload writes without transactions to topics that are
+     * not compacted, so every offset of the log holds a record and a hole a reader steps over ({@code offset-gap})
+     * is forbidden. Without that promise (transaction markers take offsets; a read_committed reader skips aborted
+     * records) holes are reported but allowed.
+     */
+    public static Set<QueueAnomaly> allowedFor(boolean subscribeUsed, boolean denseLog) {
+        Set<QueueAnomaly> out = subscribeUsed
                 ? EnumSet.of(QueueAnomaly.INT_SEND_SKIP, QueueAnomaly.POLL_SKIP, QueueAnomaly.NONMONOTONIC_POLL)
                 : EnumSet.of(QueueAnomaly.INT_SEND_SKIP);
+        if (!denseLog) out.add(QueueAnomaly.OFFSET_GAP);
+        return out;
     }
 
     public Options options() {

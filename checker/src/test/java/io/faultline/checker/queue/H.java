@@ -88,6 +88,11 @@ final class H {
         return pair(process, Op.ASSIGN, v, OpType.OK, v, null);
     }
 
+    H subscribe(int process, Integer... keys) {
+        OpValue.Keys v = new OpValue.Keys(List.of(keys), false);
+        return pair(process, Op.SUBSCRIBE, v, OpType.OK, v, null);
+    }
+
     H crash(int process) {
         return pair(process, Op.CRASH, OpValue.None.INSTANCE, OpType.INFO, OpValue.None.INSTANCE, null);
     }

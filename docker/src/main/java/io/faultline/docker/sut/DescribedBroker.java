@@ -122,7 +122,7 @@ public class DescribedBroker extends KafkaProtocolSut {
         var msg = new StringBuilder(name() + " did not come up within " + timeout.toSeconds() + " s: port "
                 + descriptor.port() + " closed on " + missing);
         for (String n : missing) msg.append("\n--- last lines of ").append(n).append(" ---\n").append(logTail(cluster.node(n), 30));
-        throw new IllegalStateException(msg.toString());
+        throw new ClusterNotReadyException(msg.toString());
     }
 
     private static boolean accepts(String host, int port) {

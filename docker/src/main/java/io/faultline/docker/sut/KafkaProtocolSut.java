@@ -45,7 +45,7 @@ public abstract class KafkaProtocolSut implements SystemUnderTest, LeaderAware, 
         for (String name : missing) {
             msg.append("\n--- last lines of ").append(name).append(" ---\n").append(logTail(cluster.node(name), 30));
         }
-        throw new IllegalStateException(msg.toString());
+        throw new ClusterNotReadyException(msg.toString());
     }
 
     /** The last lines of the node's log file (or its console when the file is missing), and whether it runs. */

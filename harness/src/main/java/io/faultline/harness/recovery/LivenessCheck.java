@@ -82,6 +82,7 @@ public final class LivenessCheck {
         }
 
         anomalies.addAll(keys(history, record.healedAtHistoryNanos(), healed, acknowledgedIsStored, notes));
+        anomalies.addAll(newGroups(history, record.healedAtHistoryNanos(), healed, notes));
         Map<String, Liveness.LogGrowth> growth = logGrowth(record, nodesDir, notes);
         growth.forEach((node, g) -> {
             if (g.bytesPerSecond() > bounds.logBytesPerSecond()) {
@@ -163,6 +164,53 @@ public final class LivenessCheck {
             }
         }
         return out;
+    }
+
+    /**
+     * A consumer that joins a new consumer group after the heal (a subscribe with a fresh group, which the queue's
+     * final drain makes on one worker) must be given partitions and read records: a group with a single new member
+     * has nobody to wait for, so only a coordinator that cannot form groups (join, sync, assignment) or serve
+     * fetches to a member leaves it empty-handed. Judged when such a reader polled after the heal and writes were
+     * acknowledged after it; anomaly {@code liveness/unreadable-group} with that reader's polls.
+     */
+    static List<Liveness.Anomaly> newGroups(List<Op> history, long healNanos, Instant healed, List<String> notes) {
+        java.util.Set<Integer> readers = new java.util.HashSet<>();
+        List<Liveness.Sample> polls = new ArrayList<>();
+        boolean anyRecord = false;
+        boolean anyAcknowledged = false;
+        for (Op op : history) {
+            if (op.process() == Op.NEMESIS || op.type() == OpType.INVOKE || op.time() < healNanos) continue;
+            if (Op.SUBSCRIBE.equals(op.f()) && op.type() == OpType.OK
+                    && op.value() instanceof io.faultline.checker.history.OpValue.Keys k && k.seekToBeginning()) {
+                readers.add(op.process());
+                continue;
+            }
+            for (MicroOp m : op.mops()) {
+                if (m instanceof MicroOp.Send && op.type() == OpType.OK) anyAcknowledged = true;
+                if (m instanceof MicroOp.Poll p && readers.contains(op.process())) {
+                    int n = p.readsOrEmpty().values().stream().mapToInt(List::size).sum();
+                    anyRecord |= op.type() == OpType.OK && n > 0;
+                    if (polls.size() < MAX_KEY_SAMPLES) {
+                        polls.add(new Liveness.Sample(healed.plusNanos(op.time() - healNanos).toString(),
+                                (op.time() - healNanos) / 1e9, n > 0, "process " + op.process() + " poll: "
+                                + op.type().wireName() + ", " + n + " records"
+                                + (op.error() == null ? "" : " (" + op.error() + ")")));
+                    }
+                }
+            }
+        }
+        if (readers.isEmpty() || polls.isEmpty()) {
+            notes.add("no consumer joined a new group after the final heal: group formation not judged");
+            return List.of();
+        }
+        if (!anyAcknowledged) {
+            notes.add("no write was acknowledged after the final heal: group formation not judged");
+            return List.of();
+        }
+        if (anyRecord) return List.of();
+        return List.of(new Liveness.Anomaly(Liveness.UNREADABLE_GROUP, "new consumer group", "a consumer that joined"
+                + " a new group after the final heal polled " + polls.size() + (polls.size() == MAX_KEY_SAMPLES ? "+" : "")
+                + " times and was never given a record, though writes were acknowledged after the heal", polls));
     }
 
     /** Per node: bytes of console.log and logs/**.log over the cluster's life (its logs' whole span). */

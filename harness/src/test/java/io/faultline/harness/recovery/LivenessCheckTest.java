@@ -191,6 +191,46 @@ class LivenessCheckTest {
         assertEquals(List.of("liveness/unwritable-key key 10"), names(l2));
     }
 
+    private static Op newGroup(long nanosAfterHeal, int process) {
+        var keys = new OpValue.Keys(List.of(8), true);
+        return new Op(0, OpType.OK, process, HEAL_NANOS + nanosAfterHeal, Op.SUBSCRIBE, keys, null);
+    }
+
+    private static Op pollBy(long nanosAfterHeal, int process, int records) {
+        List<MicroOp.Record> recs = new ArrayList<>();
+        for (int i = 0; i < records; i++) recs.add(new MicroOp.Record(i, i));
+        return new Op(0, OpType.OK, process, HEAL_NANOS + nanosAfterHeal, Op.POLL,
+                new OpValue.Txn(List.of(new MicroOp.Poll(records == 0 ? Map.of() : Map.of(8, recs)))), null);
+    }
+
+    @Test
+    void aNewGroupsOnlyMemberThatNeverGetsARecordIsUnreadableGroup() {
+        var history = List.of(send(OpType.OK, 1_000_000_000L, 8, 2, 4L, null), poll(3_000_000_000L, 8, 4),
+                newGroup(2_000_000_000L, 9), pollBy(2_500_000_000L, 9, 0), pollBy(3_500_000_000L, 9, 0));
+        var l = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, history, true);
+        assertEquals(Verdict.INVALID, l.verdict());
+        assertEquals(List.of("liveness/unreadable-group new consumer group"), names(l));
+        assertEquals(2, l.anomalies().get(0).timeline().size(), "each of its polls");
+    }
+
+    @Test
+    void nearMissANewGroupThatReadsOnceOrAnOldGroupMemberIsFine() {
+        var reads = List.of(send(OpType.OK, 1_000_000_000L, 8, 2, 4L, null), poll(3_000_000_000L, 8, 4),
+                newGroup(2_000_000_000L, 9), pollBy(2_500_000_000L, 9, 0), pollBy(3_500_000_000L, 9, 3));
+        assertEquals(Verdict.VALID, LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, reads, true).verdict());
+        // a member of the workload's own group (subscribe without a fresh group) may wait on other members
+        var oldGroup = new Op(0, OpType.OK, 9, HEAL_NANOS + 2_000_000_000L, Op.SUBSCRIBE,
+                new OpValue.Keys(List.of(8), false), null);
+        var waits = List.of(send(OpType.OK, 1_000_000_000L, 8, 2, 4L, null), poll(3_000_000_000L, 8, 4),
+                oldGroup, pollBy(2_500_000_000L, 9, 0));
+        var l = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, waits, true);
+        assertEquals(Verdict.VALID, l.verdict());
+        assertTrue(l.notes().stream().anyMatch(n -> n.startsWith("no consumer joined a new group")), l.notes().toString());
+        // nothing acknowledged after the heal: nothing to read, not judged
+        var empty = List.of(newGroup(2_000_000_000L, 9), pollBy(2_500_000_000L, 9, 0));
+        assertEquals(Verdict.VALID, LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, empty, true).verdict());
+    }
+
     @Test
     void aHistoryWithoutWritesAfterTheHealSaysSoInsteadOfJudging() {
         var l = judge(List.of(healthy(1), healthy(61)));

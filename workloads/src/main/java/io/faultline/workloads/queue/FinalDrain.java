@@ -19,7 +19,8 @@ import java.util.TreeMap;
 /**
  * One thread's part of the final phase: crash (a fresh client, free of any state the faults left behind), assign
  * every key from the beginning, then poll until this thread has read up to the highest offset anyone was told
- * about for every key. Use {@link #forAllThreads} for the whole phase.
+ * about for every key. With two or more threads the last one subscribes instead, as the only member of a new
+ * consumer group ({@code subscribe} with seekToBeginning set), which reads from the beginning as well. Use {@link #forAllThreads} for the whole phase.
  */
 public record FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int stage) implements Gen {
     private static final int CRASH = 0;
@@ -68,10 +69,18 @@ public record FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int s
         }
         Invocation op = switch (stage) {
             case CRASH -> new Invocation(t, ctx.time(), Op.CRASH, OpValue.None.INSTANCE);
-            case ASSIGN -> new Invocation(t, ctx.time(), Op.ASSIGN, new OpValue.Keys(keys, true));
+            // the last of several workers reads as the one member of a new consumer group, so every run also shows
+            // that a group can form and consume after the faults (the liveness check's unreadable-group)
+            case ASSIGN -> new Invocation(t, ctx.time(), groupReader(ctx, t) ? Op.SUBSCRIBE : Op.ASSIGN,
+                    new OpValue.Keys(keys, true));
             default -> new Invocation(t, ctx.time(), Op.POLL, OpValue.Txn.of(MicroOp.Poll.invoke()));
         };
         return Step.emit(op, new FinalDrain(keys, remaining, Math.min(POLL, stage + 1)));
+    }
+
+    /** Whether thread {@code t} drains as a new group's only member (a subscribe with seekToBeginning). */
+    static boolean groupReader(Context ctx, int t) {
+        return ctx.threadCount() >= 2 && t == ctx.threadCount() - 1;
     }
 
     @Override
@@ -79,7 +88,8 @@ public record FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int s
         if (event.f().equals(Op.CRASH)) {
             return this; // the crash's info is expected
         }
-        if (event.type() == OpType.INFO || (event.f().equals(Op.ASSIGN) && event.type() != OpType.OK)) {
+        boolean keysOp = event.f().equals(Op.ASSIGN) || event.f().equals(Op.SUBSCRIBE);
+        if (event.type() == OpType.INFO || (keysOp && event.type() != OpType.OK)) {
             return new FinalDrain(keys, remaining, ASSIGN); // fresh client, or no assignment: assign again
         }
         if (event.type() != OpType.OK || !event.f().equals(Op.POLL)) {

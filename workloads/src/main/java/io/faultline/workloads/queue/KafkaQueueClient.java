@@ -39,7 +39,8 @@ public final class KafkaQueueClient implements Client {
     private final TopicManager topics;
     private final KeyMapping mapping;
     private final KafkaProducer<String, String> producer;
-    private final KafkaConsumer<String, String> consumer;
+    private KafkaConsumer<String, String> consumer;
+    private final String id;
     private boolean hasAssignment;
     private boolean hasSubscription;
 
@@ -47,7 +48,7 @@ public final class KafkaQueueClient implements Client {
         this.cfg = cfg;
         this.topics = topics;
         this.mapping = topics.mapping();
-        String id = cfg.topicPrefix() + "-w" + thread;
+        this.id = cfg.topicPrefix() + "-w" + thread;
         this.producer = new KafkaProducer<>(producerProps(cfg, id), new StringSerializer(), new StringSerializer());
         try {
             this.consumer = new KafkaConsumer<>(consumerProps(cfg, id), new StringDeserializer(),
@@ -233,6 +234,16 @@ public final class KafkaQueueClient implements Client {
 
     private Completion subscribe(OpValue.Keys keys) {
         topics.ensure(keys.keys());
+        if (keys.seekToBeginning()) {
+            // A subscribe "from the beginning" joins a consumer group of its own, new for this op: with no
+            // committed offsets it reads from the earliest (auto.offset.reset), and it is the group's only member.
+            Properties p = consumerProps(cfg, id);
+            p.put(ConsumerConfig.GROUP_ID_CONFIG, cfg.groupId() + "-new-" + java.util.UUID.randomUUID());
+            KafkaConsumer<String, String> fresh = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+            consumer.close(Duration.ZERO);
+            consumer = fresh;
+            hasAssignment = false;
+        }
         if (hasAssignment) {
             consumer.unsubscribe();
             hasAssignment = false;

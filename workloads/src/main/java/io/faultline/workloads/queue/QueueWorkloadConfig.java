@@ -14,12 +14,14 @@ import java.time.Duration;
  * @param opsPerSecond      target rate over all workers (random spacing with this mean); ≤ 0 for no limit
  * @param keys              key generation (active keys, retirement, distribution, op mix)
  * @param finalTimeout      bound on the final drain phase
+ * @param topicConfigs      topic configs the workload's topics are created with (e.g. segment.ms); empty: the broker's
  */
 public record QueueWorkloadConfig(String bootstrapServers, String topicPrefix, QueueSettings settings, long seed,
                                   Duration timeLimit, int concurrency, double opsPerSecond, QueueOps.Options keys,
-                                  Duration finalTimeout) {
+                                  Duration finalTimeout, java.util.Map<String, String> topicConfigs) {
 
     public QueueWorkloadConfig {
+        topicConfigs = topicConfigs == null ? java.util.Map.of() : java.util.Map.copyOf(topicConfigs);
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be ≥ 1");
         }
@@ -31,32 +33,37 @@ public record QueueWorkloadConfig(String bootstrapServers, String topicPrefix, Q
     /** 30 s at 100 ops/s with 5 workers, default settings and key options, 60 s final drain bound. */
     public static QueueWorkloadConfig defaults(String bootstrapServers, String topicPrefix) {
         return new QueueWorkloadConfig(bootstrapServers, topicPrefix, QueueSettings.defaults(), 1,
-                Duration.ofSeconds(30), 5, 100, QueueOps.Options.defaults(), Duration.ofSeconds(60));
+                Duration.ofSeconds(30), 5, 100, QueueOps.Options.defaults(), Duration.ofSeconds(60), java.util.Map.of());
     }
 
     public QueueWorkloadConfig withBootstrap(String servers) {
         return new QueueWorkloadConfig(servers, topicPrefix, settings, seed, timeLimit, concurrency, opsPerSecond,
-                keys, finalTimeout);
+                keys, finalTimeout, topicConfigs);
     }
 
     public QueueWorkloadConfig withSettings(QueueSettings s) {
         return new QueueWorkloadConfig(bootstrapServers, topicPrefix, s, seed, timeLimit, concurrency, opsPerSecond,
-                keys, finalTimeout);
+                keys, finalTimeout, topicConfigs);
     }
 
     public QueueWorkloadConfig withRun(long newSeed, Duration limit, int threads, double rate) {
         return new QueueWorkloadConfig(bootstrapServers, topicPrefix, settings, newSeed, limit, threads, rate, keys,
-                finalTimeout);
+                finalTimeout, topicConfigs);
     }
 
     public QueueWorkloadConfig withKeys(QueueOps.Options k) {
         return new QueueWorkloadConfig(bootstrapServers, topicPrefix, settings, seed, timeLimit, concurrency,
-                opsPerSecond, k, finalTimeout);
+                opsPerSecond, k, finalTimeout, topicConfigs);
     }
 
     public QueueWorkloadConfig withFinalTimeout(Duration d) {
         return new QueueWorkloadConfig(bootstrapServers, topicPrefix, settings, seed, timeLimit, concurrency,
-                opsPerSecond, keys, d);
+                opsPerSecond, keys, d, topicConfigs);
+    }
+
+    public QueueWorkloadConfig withTopicConfigs(java.util.Map<String, String> configs) {
+        return new QueueWorkloadConfig(bootstrapServers, topicPrefix, settings, seed, timeLimit, concurrency,
+                opsPerSecond, keys, finalTimeout, configs);
     }
 
     /** The consumer group used in SUBSCRIBE mode. */

@@ -136,8 +136,9 @@ public final class TopicManager implements AutoCloseable {
 
     private NewTopic newTopic(String topic) {
         short rf = cfg.settings().replicationFactor();
-        return new NewTopic(topic, Optional.of(cfg.settings().partitionsPerTopic()),
+        NewTopic t = new NewTopic(topic, Optional.of(cfg.settings().partitionsPerTopic()),
                 rf < 0 ? Optional.empty() : Optional.of(rf));
+        return cfg.topicConfigs().isEmpty() ? t : t.configs(cfg.topicConfigs());
     }
 
     private Admin admin() {

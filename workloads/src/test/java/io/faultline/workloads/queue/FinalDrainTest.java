@@ -64,6 +64,23 @@ class FinalDrainTest {
     }
 
     @Test
+    void theLastOfSeveralThreadsReadsAsTheOnlyMemberOfANewGroup() {
+        Gen g = FinalDrain.forAllThreads(Map.of(1, 2L), 60 * SECOND);
+        Context last = new Context(0, 3, List.of(2));
+        Step.Emit crash = (Step.Emit) g.next(last);
+        g = crash.next().update(last, done(crash, OpType.INFO, OpValue.None.INSTANCE));
+        Step.Emit join = (Step.Emit) g.next(last);
+        assertEquals(Op.SUBSCRIBE, join.op().f());
+        assertEquals(new OpValue.Keys(List.of(1), true), join.op().value(), "a new group, from the beginning");
+        // a failed subscribe is tried again, as a failed assign is
+        Gen again = join.next().update(last, done(join, OpType.FAIL, join.op().value()));
+        assertEquals(Op.SUBSCRIBE, ((Step.Emit) again.next(last)).op().f());
+        // the other threads assign; a single thread assigns too
+        assertEquals(false, FinalDrain.groupReader(new Context(0, 3, List.of(1)), 1));
+        assertEquals(false, FinalDrain.groupReader(new Context(0, 1, List.of(0)), 0));
+    }
+
+    @Test
     void boundedByTheTimeout() {
         Gen g = FinalDrain.forAllThreads(Map.of(1, 1_000L), SECOND);
         Step.Emit first = (Step.Emit) g.next(new Context(0, 1, List.of(0)));
