@@ -300,15 +300,17 @@ final class TestRunner {
 
     /**
      * Whether the final heal ends with a crash of every node at once (kill -9, then start): for the queue workloads
-     * under faults that already include process crashes, not under a scenario's script or power faults (lazyfs). A
+     * of the nightly mix under faults that already include process crashes, not under a scenario's script or power faults (lazyfs). A
      * run's own faults restart a node only now and then, so the state a crash must survive (every partition's
      * log, its indexes, checkpoints and producer state as the faults left them) is seldom recovered from disk; after
      * this crash every node recovers all of it, and the final writes, the final drain and the recovery check then
      * judge what came back. A process crash loses nothing a correct broker acknowledged (the page cache survives).
      */
     static boolean crashAllAtHeal(TestConfig config, boolean scripted) {
-        boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
-        return queue && !scripted && config.nemesis().contains(FaultPackages.KILL)
+        // The nightly mix only, for now: on the plain queue it added 20-40 s to every default run (Apache Kafka's
+        // five nodes took 28 s to serve again) and was not yet tried across the test suite.
+        boolean nightly = NightlyMix.WORKLOAD.equals(config.workload());
+        return nightly && !scripted && config.nemesis().contains(FaultPackages.KILL)
                 && !FaultPackages.needsLazyFs(config.nemesis());
     }
 

@@ -15,16 +15,17 @@ class FinalCrashTest {
     }
 
     @Test
-    void queueRunsWhoseFaultsCrashProcessesEndWithACrashOfEveryNode() {
-        assertTrue(TestRunner.crashAllAtHeal(config("queue", "partition", "kill"), false));
+    void nightlyRunsWhoseFaultsCrashProcessesEndWithACrashOfEveryNode() {
         assertTrue(TestRunner.crashAllAtHeal(config(NightlyMix.WORKLOAD, "partition", "kill", "pause", "clock", "link"), false));
     }
 
     @Test
     void nearMissNoProcessFaultsAScriptPowerLossOrAnotherWorkloadKeepTheHealAsItWas() {
-        assertFalse(TestRunner.crashAllAtHeal(config("queue", "partition", "pause"), false), "no kill among the faults");
-        assertFalse(TestRunner.crashAllAtHeal(config("queue", "partition", "kill"), true), "a scenario's script");
-        assertFalse(TestRunner.crashAllAtHeal(config("queue", "kill", "power"), false), "data on lazyfs");
+        String nightly = NightlyMix.WORKLOAD;
+        assertFalse(TestRunner.crashAllAtHeal(config(nightly, "partition", "pause"), false), "no kill among the faults");
+        assertFalse(TestRunner.crashAllAtHeal(config(nightly, "partition", "kill"), true), "a scenario's script");
+        assertFalse(TestRunner.crashAllAtHeal(config(nightly, "kill", "power"), false), "data on lazyfs");
+        assertFalse(TestRunner.crashAllAtHeal(config("queue", "partition", "kill"), false), "the plain queue");
         assertFalse(TestRunner.crashAllAtHeal(config("txn-queue", "partition", "kill"), false));
         assertFalse(TestRunner.crashAllAtHeal(config("offsets", "partition", "kill"), false));
     }

@@ -17,11 +17,13 @@ class WorkloadChoiceTest {
     }
 
     @Test
-    void everyWorkloadsTopicsKeepTheBrokersDefaults() {
+    void onlyTheNightlyMixsTopicsRollSegments() {
         for (String workload : new String[] {"queue", NightlyMix.WORKLOAD, "txn-queue"}) {
             var config = new TestConfig("broker-impl", 3, workload, java.util.List.of("partition"), 10, 10, 2, 1, "all",
                     true, 2, 3, false, "assign", 5, 7, 1, 1);
-            assertEquals(java.util.Map.of(), Workloads.queueConfig(config, "p", 1000).topicConfigs(), workload);
+            var expected = NightlyMix.WORKLOAD.equals(workload)
+                    ? io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS : java.util.Map.of();
+            assertEquals(expected, Workloads.queueConfig(config, "p", 1000).topicConfigs(), workload);
         }
     }
 
