@@ -236,6 +236,7 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.PowerOff p) return " " + names(p.roles());
         if (step instanceof Step.PowerOn p) return " " + roles.get(p.role());
         if (step instanceof Step.Cut c) return " " + names(c.side()) + " | " + names(c.from());
+        if (step instanceof Step.CutFetches c) return " " + fetchGrudge(c) + " port " + cluster.sut().replicationPort();
         return "";
     }
 
@@ -243,6 +244,10 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.Cut c) {
             return scheduler.invoke(FaultPackages.PARTITION,
                     FaultOp.of(Partitioner.START, new PartitionShape.Explicit(grudge(names(c.side()), names(c.from())))));
+        }
+        if (step instanceof Step.CutFetches c) {
+            return scheduler.invoke(FaultPackages.PARTITION, FaultOp.of(Partitioner.START,
+                    new PartitionShape.PortCut(fetchGrudge(c), cluster.sut().replicationPort())));
         }
         if (step instanceof Step.Heal) return scheduler.invoke(FaultPackages.PARTITION, FaultOp.of(Partitioner.STOP));
         if (step instanceof Step.Kill k) return scheduler.invoke(FaultPackages.KILL, FaultOp.of(ProcessNemesis.KILL, nodes(k.role())));
@@ -268,6 +273,21 @@ final class ScenarioSchedule implements FaultSchedule {
         Set<String> out = new TreeSet<>();
         for (Role r : rs) out.addAll(roles.get(r));
         return out;
+    }
+
+    private Grudge fetchGrudge(Step.CutFetches c) {
+        return fetchGrudge(c, roles);
+    }
+
+    /** The nodes that drop fetches, each with the nodes whose connections to its replication port it drops. */
+    static Grudge fetchGrudge(Step.CutFetches c, Map<Role, List<String>> roles) {
+        Map<String, Set<String>> drops = new TreeMap<>();
+        c.fetchesTo().forEach((from, to) -> {
+            for (Role r : to) {
+                for (String server : roles.get(r)) drops.computeIfAbsent(server, k -> new TreeSet<>()).addAll(roles.get(from));
+            }
+        });
+        return new Grudge(drops);
     }
 
     /** Each node of a drops each node of b and the other way round. */

@@ -51,6 +51,14 @@ public interface SystemUnderTest {
         return Duration.ofSeconds(5);
     }
 
+    /**
+     * The port on which a node's followers fetch from it (Kafka's inter-broker listener, which in ZooKeeper mode also
+     * carries the controller's requests to the broker), so a fault can cut replication alone.
+     */
+    default int replicationPort() {
+        return KafkaProtocolSut.PORT;
+    }
+
     /** Paths inside a node worth copying out after a run: logs and data directories. */
     List<String> collectedPaths();
 }

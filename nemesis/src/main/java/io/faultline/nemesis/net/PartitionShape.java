@@ -116,4 +116,25 @@ public sealed interface PartitionShape {
             return "grudge " + grudge;
         }
     }
+
+    /**
+     * Each node of the grudge drops only the TCP connections its listed peers open to {@code port} on it (their
+     * packets to that port, so the connection never forms or stalls); all other traffic between them passes, e.g.
+     * a follower's replication fetches to a broker's port are cut while ZooKeeper, the KRaft quorum and clients
+     * still reach it.
+     */
+    record PortCut(Grudge grudge, int port) implements PartitionShape {
+        public PortCut {
+            if (port <= 0 || port > 65535) throw new IllegalArgumentException("port " + port);
+        }
+
+        public Grudge grudge(ClusterView view, Random random) {
+            return new Explicit(grudge).grudge(view, random);
+        }
+
+        @Override
+        public String toString() {
+            return "port " + port + " grudge " + grudge;
+        }
+    }
 }

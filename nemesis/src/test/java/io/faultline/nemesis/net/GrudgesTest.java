@@ -148,6 +148,19 @@ class GrudgesTest {
     }
 
     @Test
+    void aPortCutDropsOnlyConnectionsToThatPort() {
+        String add = Partitioner.addRules(List.of("-s 10.0.0.2 -p tcp --dport 9092"));
+        assertTrue(add.contains("-C INPUT -s 10.0.0.2 -p tcp --dport 9092 -j DROP 2>/dev/null || iptables -w -A INPUT -s 10.0.0.2 -p tcp --dport 9092 -j DROP"), add);
+        assertEquals("iptables -w -D INPUT -s 10.0.0.2 -p tcp --dport 9092 -j DROP 2>/dev/null || true\n",
+                Partitioner.deleteRules(List.of("-s 10.0.0.2 -p tcp --dport 9092")));
+        Grudge g = new Grudge(Map.of("n1", Set.of("n2")));
+        assertEquals(g, new PartitionShape.PortCut(g, 9092).grudge(ClusterView.of(FIVE), new Random()));
+        assertThrows(IllegalArgumentException.class, () -> new PartitionShape.PortCut(g, 0));
+        assertThrows(IllegalArgumentException.class, () -> new PartitionShape.PortCut(new Grudge(Map.of("n9", Set.of("n1"))), 9092)
+                .grudge(ClusterView.of(FIVE), new Random()));
+    }
+
+    @Test
     void iptablesScriptsAddIdempotentlyAndDeleteExactlyTheirRules() {
         String add = Partitioner.addCommand(List.of("10.0.0.2", "10.0.0.3"));
         assertTrue(add.contains("-C INPUT -s 10.0.0.2 -j DROP 2>/dev/null || iptables -w -A INPUT -s 10.0.0.2 -j DROP"));
