@@ -118,8 +118,9 @@ public sealed interface PartitionShape {
     }
 
     /**
-     * Each node of the grudge drops only the TCP connections its listed peers open to {@code port} on it (their
-     * packets to that port, so the connection never forms or stalls); all other traffic between them passes, e.g.
+     * Cuts only the TCP connections the listed peers of each node of the grudge open to {@code port} on it: the node
+     * drops their packets to that port and they drop its packets from it, so nothing on those connections gets
+     * through in either direction, not even a reply already under way; all other traffic between them passes, e.g.
      * a follower's replication fetches to a broker's port are cut while ZooKeeper, the KRaft quorum and clients
      * still reach it.
      */

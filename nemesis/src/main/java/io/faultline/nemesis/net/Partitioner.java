@@ -19,7 +19,8 @@ import java.util.function.Consumer;
 /**
  * Applies grudges with iptables inside the nodes: for each node and each peer it drops, one
  * {@code iptables -A INPUT -s <peer ip> -j DROP}; a {@link PartitionShape.PortCut} drops only the connections the
- * peer opens to one port of the node ({@code -s <peer ip> -p tcp --dport <port>}). It remembers exactly the rules it
+ * peer opens to one port of the node ({@code -s <peer ip> -p tcp --dport <port>} in the node, {@code -s <node ip> -p tcp
+ * --sport <port>} in the peer). It remembers exactly the rules it
  * added so that healing deletes those and nothing else, and it re-applies a node's rules whenever that node starts
  * again, because a container restart starts with empty tables.
  *
@@ -80,16 +81,19 @@ public final class Partitioner implements Nemesis {
     }
 
     /**
-     * Heals any partition in force, then, with {@code port} > 0, makes each node of the grudge drop only the TCP
-     * connections its peers open to that port of it (every other traffic between them passes: the nodes stay
+     * Heals any partition in force, then, with {@code port} > 0, cuts only the TCP connections each node's listed
+     * peers open to that port of it, at both ends (every other traffic between them passes: the nodes stay
      * connected, so {@link #current()} is empty); with 0, cuts the links of the grudge.
      */
     public synchronized void apply(NemesisContext ctx, Grudge grudge, int port) {
         heal(ctx);
         Map<String, String> ips = new HashMap<>();
         ctx.nodes().forEach(n -> ips.put(n.name(), n.ip()));
-        String only = port > 0 ? " -p tcp --dport " + port : "";
-        grudge.drops().forEach((node, from) -> rules.put(node, from.stream().map(peer -> "-s " + ips.get(peer) + only).toList()));
+        if (port > 0) {
+            rules.putAll(portRules(grudge, ips, port));
+        } else {
+            grudge.drops().forEach((node, from) -> rules.put(node, from.stream().map(peer -> "-s " + ips.get(peer)).toList()));
+        }
         current = port > 0 ? Grudge.none() : grudge;
         Concurrently.forEach(rules.keySet(), "partition", name -> {
             Node node = ctx.node(name);
@@ -132,6 +136,20 @@ public final class Partitioner implements Nemesis {
         }
         listeners.forEach(Node::removeStartListener);
         listeners.clear();
+    }
+
+    /**
+     * The DROP matches of a port cut, per node. Both ends: the node drops what the peer sends to the port, the peer
+     * what comes back from it, so no reply already under way (e.g. a fetch response carrying a newer high watermark)
+     * gets through either.
+     */
+    static Map<String, List<String>> portRules(Grudge grudge, Map<String, String> ips, int port) {
+        Map<String, List<String>> matches = new TreeMap<>();
+        grudge.drops().forEach((node, from) -> from.forEach(peer -> {
+            matches.computeIfAbsent(node, k -> new ArrayList<>()).add("-s " + ips.get(peer) + " -p tcp --dport " + port);
+            matches.computeIfAbsent(peer, k -> new ArrayList<>()).add("-s " + ips.get(node) + " -p tcp --sport " + port);
+        }));
+        return matches;
     }
 
     /** Drops everything from these peers, each rule added unless an identical one is there. */
