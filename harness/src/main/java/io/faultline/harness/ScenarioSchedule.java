@@ -357,6 +357,17 @@ final class ScenarioSchedule implements FaultSchedule {
         return "gave up after " + limit.toSeconds() + " s: the ISR is " + seen + " (the script goes on)";
     }
 
+    /**
+     * The replicas in the order a clean election considers them (assignment order). A release whose metadata lists
+     * replicas in some other order (Kafka before 0.11) still reports the ISR as a list, which the controller first
+     * writes in assignment order: while the ISR is full, its order is the assignment order (an ISR that shrank and grew
+     * again since may not be; nothing better is asked of the cluster).
+     */
+    static List<Integer> electionOrder(List<Integer> replicas, List<Integer> isr, boolean replicasInOrder) {
+        if (replicasInOrder || isr.size() != replicas.size() || !isr.containsAll(replicas)) return replicas;
+        return List.copyOf(isr);
+    }
+
     /** Leader, followers and the rest of the partition, from the cluster's own metadata (retried for 30 s). */
     private Map<Role, List<String>> resolveRoles() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -367,8 +378,11 @@ final class ScenarioSchedule implements FaultSchedule {
                 if (found.isPresent() && found.get().leader().isPresent()) {
                     var p = found.get();
                     String leader = "n" + p.leader().getAsInt();
+                    List<Integer> order = electionOrder(p.replicas(), p.isr(), cluster.sut().metadataKeepsReplicaOrder());
+                    if (order != p.replicas()) log.line("scenario: this release reports replicas " + p.replicas()
+                            + " out of assignment order; the ISR as first written gives it: " + order);
                     List<String> followers = new ArrayList<>();
-                    for (int r : p.replicas()) if (r != p.leader().getAsInt()) followers.add("n" + r);
+                    for (int r : order) if (r != p.leader().getAsInt()) followers.add("n" + r);
                     List<String> others = new ArrayList<>(context.nodeNames());
                     others.remove(leader);
                     others.removeAll(followers);

@@ -90,6 +90,16 @@ class ScenarioReplayTest {
     }
 
     @Test
+    void followersAreOrderedAsAnElectionTakesThemEvenWhereTheMetadataLosesTheAssignmentOrder() {
+        assertEquals(List.of(3, 2, 1), ScenarioSchedule.electionOrder(List.of(3, 2, 1), List.of(1, 2, 3), true),
+                "replicas in assignment order: taken as they are");
+        assertEquals(List.of(3, 2, 1), ScenarioSchedule.electionOrder(List.of(1, 2, 3), List.of(3, 2, 1), false),
+                "before 0.11 the replicas come as a set: the full ISR, first written in assignment order, gives it");
+        assertEquals(List.of(1, 2, 3), ScenarioSchedule.electionOrder(List.of(1, 2, 3), List.of(3, 2), false),
+                "a shrunk ISR tells nothing more");
+    }
+
+    @Test
     void aFetchCutMakesEachReplicaDropOnlyTheNamedFetchersAndPrintsInOneOrder() {
         var cut = new Scenario.Step.CutFetches(Map.of(Scenario.Role.FOLLOWER_2, Set.of(Scenario.Role.FOLLOWER_1, Scenario.Role.LEADER),
                 Scenario.Role.LEADER, Set.of(Scenario.Role.FOLLOWER_1)));

@@ -59,6 +59,15 @@ public interface SystemUnderTest {
         return KafkaProtocolSut.PORT;
     }
 
+    /**
+     * Whether the Metadata response lists a partition's replicas in assignment order, the order in which a clean
+     * election picks the first live in-sync replica (false: in some other order; the ISR as first written, in
+     * assignment order, is then the best the cluster tells).
+     */
+    default boolean metadataKeepsReplicaOrder() {
+        return true;
+    }
+
     /** Paths inside a node worth copying out after a run: logs and data directories. */
     List<String> collectedPaths();
 }
