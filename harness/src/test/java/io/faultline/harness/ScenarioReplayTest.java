@@ -113,7 +113,7 @@ class ScenarioReplayTest {
                 Map.of(Scenario.Role.LEADER, Set.of(Scenario.Role.LEADER))));
         Scenario s = Scenarios.named("kip-101-failover");
         assertEquals(List.of("partition", "kill"), s.packages(), "a fetch cut acts through the partition package");
-        assertTrue(ScenarioSchedule.script(s).contains("wait 0.5 s"), "a sub-second wait prints as such");
+        assertTrue(ScenarioSchedule.script(s).contains("wait 0.2 s"), "a sub-second wait prints as such");
         assertEquals(s, ScenarioSchedule.of(Map.of("scenario", Map.of("name", s.name(), "script", ScenarioSchedule.script(s)))).orElseThrow());
     }
 

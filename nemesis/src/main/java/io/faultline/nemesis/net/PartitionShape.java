@@ -118,11 +118,10 @@ public sealed interface PartitionShape {
     }
 
     /**
-     * Cuts only the TCP connections the listed peers of each node of the grudge open to {@code port} on it: the node
-     * drops their packets to that port and they drop its packets from it, so nothing on those connections gets
-     * through in either direction, not even a reply already under way; all other traffic between them passes, e.g.
-     * a follower's replication fetches to a broker's port are cut while ZooKeeper, the KRaft quorum and clients
-     * still reach it.
+     * Cuts only the TCP connections the listed peers of each node of the grudge open to {@code port} on it: the peers
+     * drop what the node sends from that port, so those connections never complete and no reply on one already open
+     * arrives; all other traffic between them passes, e.g. a follower's replication fetches to a broker's port are
+     * cut while ZooKeeper, the KRaft quorum and clients still reach it.
      */
     record PortCut(Grudge grudge, int port) implements PartitionShape {
         public PortCut {

@@ -19,8 +19,7 @@ import java.util.function.Consumer;
 /**
  * Applies grudges with iptables inside the nodes: for each node and each peer it drops, one
  * {@code iptables -A INPUT -s <peer ip> -j DROP}; a {@link PartitionShape.PortCut} drops only the connections the
- * peer opens to one port of the node ({@code -s <peer ip> -p tcp --dport <port>} in the node, {@code -s <node ip> -p tcp
- * --sport <port>} in the peer). It remembers exactly the rules it
+ * peer opens to one port of the node ({@code -s <node ip> -p tcp --sport <port>} in the peer). It remembers exactly the rules it
  * added so that healing deletes those and nothing else, and it re-applies a node's rules whenever that node starts
  * again, because a container restart starts with empty tables.
  *
@@ -82,7 +81,7 @@ public final class Partitioner implements Nemesis {
 
     /**
      * Heals any partition in force, then, with {@code port} > 0, cuts only the TCP connections each node's listed
-     * peers open to that port of it, at both ends (every other traffic between them passes: the nodes stay
+     * peers open to that port of it (every other traffic between them passes: the nodes stay
      * connected, so {@link #current()} is empty); with 0, cuts the links of the grudge.
      */
     public synchronized void apply(NemesisContext ctx, Grudge grudge, int port) {
@@ -139,16 +138,17 @@ public final class Partitioner implements Nemesis {
     }
 
     /**
-     * The DROP matches of a port cut, per node. Both ends: the node drops what the peer sends to the port, the peer
-     * what comes back from it, so no reply already under way (e.g. a fetch response carrying a newer high watermark)
-     * gets through either.
+     * The DROP matches of a port cut, per node: each peer drops what the node sends from the port. A new connection
+     * never completes (the SYN-ACK is lost) and no reply arrives on one already open, while whatever the peer sent
+     * before the cut still reaches the node. Dropping at the node instead would let a reply under way through, e.g.
+     * a fetch response carrying the high watermark the peer's last fetch advanced, and a Kafka follower never sends
+     * the next fetch before the last one's reply: cut at the peer, the node has seen a fetch whose reply the peer
+     * never gets.
      */
     static Map<String, List<String>> portRules(Grudge grudge, Map<String, String> ips, int port) {
         Map<String, List<String>> matches = new TreeMap<>();
-        grudge.drops().forEach((node, from) -> from.forEach(peer -> {
-            matches.computeIfAbsent(node, k -> new ArrayList<>()).add("-s " + ips.get(peer) + " -p tcp --dport " + port);
-            matches.computeIfAbsent(peer, k -> new ArrayList<>()).add("-s " + ips.get(node) + " -p tcp --sport " + port);
-        }));
+        grudge.drops().forEach((node, from) -> from.forEach(peer ->
+                matches.computeIfAbsent(peer, k -> new ArrayList<>()).add("-s " + ips.get(node) + " -p tcp --sport " + port)));
         return matches;
     }
 
