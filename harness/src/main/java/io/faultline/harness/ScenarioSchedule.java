@@ -306,18 +306,37 @@ final class ScenarioSchedule implements FaultSchedule {
         long deadline = System.nanoTime() + limit.toNanos();
         String seen = "unknown";
         int agreeing = 0;
-        while (System.nanoTime() < deadline) {
-            try (ClusterAdmin admin = admin()) {
-                var p = admin.partition(partition.topic(), partition.partition()).orElseThrow();
-                seen = p.leader().isEmpty() ? "none" : "n" + p.leader().getAsInt();
-                agreeing = seen.equals(node) && context.node(node).isRunning() ? agreeing + 1 : 0;
-                if (agreeing >= 2) return node + " leads " + partition;
-            } catch (Exception e) {
-                seen = "unknown (" + e.getClass().getSimpleName() + ")";
+        // one admin client for the whole wait (reopened after an error): opening one per poll took seconds on a
+        // loaded machine, and kip-101-failover must act within replica.lag.time.max.ms of the election
+        ClusterAdmin admin = null;
+        try {
+            while (System.nanoTime() < deadline) {
+                try {
+                    if (admin == null) admin = admin();
+                    var p = admin.partition(partition.topic(), partition.partition()).orElseThrow();
+                    seen = p.leader().isEmpty() ? "none" : "n" + p.leader().getAsInt();
+                    agreeing = seen.equals(node) && context.node(node).isRunning() ? agreeing + 1 : 0;
+                    if (agreeing >= 2) return node + " leads " + partition;
+                } catch (Exception e) {
+                    seen = "unknown (" + e.getClass().getSimpleName() + ")";
+                    closeQuietly(admin);
+                    admin = null;
+                }
+                Thread.sleep(250);
             }
-            Thread.sleep(500);
+        } finally {
+            closeQuietly(admin);
         }
         return "gave up after " + limit.toSeconds() + " s: the leader is " + seen + " (the script goes on)";
+    }
+
+    private static void closeQuietly(ClusterAdmin admin) {
+        if (admin == null) return;
+        try {
+            admin.close();
+        } catch (RuntimeException e) {
+            // closing a client whose cluster is half down may fail; the next poll opens a fresh one
+        }
     }
 
     /** Polls the partition's ISR until it is exactly {@code nodes} or the limit passes; says which. */

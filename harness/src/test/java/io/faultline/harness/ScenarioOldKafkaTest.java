@@ -53,7 +53,7 @@ class ScenarioOldKafkaTest {
     @Test
     @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
     void highWatermarkTruncationOnALeaderChangeLosesAcknowledgedWritesOn0_10(@TempDir Path store) throws Exception {
-        var o = run("kip-101-failover", "apache-kafka:0.10.2.1", store, 1);
+        var o = run("kip-101-failover", "apache-kafka:0.10.2.1", store, 12);
         assertEquals(Verdict.INVALID, o.result().verdict(), "anomalies " + o.result().anomalies());
         assertTrue(o.result().anomalies().stream().anyMatch(a -> a.startsWith("lost-write") || a.startsWith("inconsistent-offsets")),
                 "anomalies " + o.result().anomalies());
