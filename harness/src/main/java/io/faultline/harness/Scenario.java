@@ -111,7 +111,8 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
         record Wait(Duration duration) implements Step {
             @Override
             public String toString() {
-                return "wait " + duration.toSeconds() + " s";
+                long ms = duration.toMillis();
+                return "wait " + (ms % 1000 == 0 ? String.valueOf(ms / 1000) : String.valueOf(ms / 1000.0)) + " s";
             }
         }
 
@@ -127,6 +128,30 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
             public String toString() {
                 // sorted: a Set's order changes from one JVM to the next, and replay compares this text
                 return "cut " + side.stream().sorted().toList() + " from " + from.stream().sorted().toList();
+            }
+        }
+
+        /**
+         * Cuts replication only: each node of a key role can no longer open connections to (or send on those it has
+         * to) the replication port of the nodes of its value roles, so it cannot fetch from them (in ZooKeeper mode a
+         * controller there cannot send them its requests either: they share that listener). ZooKeeper, the KRaft
+         * quorum and the clients still reach every node. Replaces any cut; {@link Heal} removes it.
+         */
+        record CutFetches(Map<Role, Set<Role>> fetchesTo) implements Step {
+            public CutFetches {
+                var copy = new java.util.TreeMap<Role, Set<Role>>();
+                fetchesTo.forEach((from, to) -> {
+                    if (to.contains(from)) throw new IllegalArgumentException(from + " cut from itself");
+                    copy.put(from, java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(to)));
+                });
+                fetchesTo = java.util.Collections.unmodifiableMap(copy);
+            }
+
+            @Override
+            public String toString() {
+                // sorted (enum order): replay compares this text
+                return "cut fetches: " + String.join("; ", fetchesTo.entrySet().stream().map(e -> "the " + e.getKey().label()
+                        + " from the " + String.join(" and the ", e.getValue().stream().map(Role::label).toList())).toList());
             }
         }
 
@@ -229,7 +254,7 @@ record Scenario(String name, String summary, Settings settings, List<Step> steps
     List<String> packages() {
         var out = new java.util.LinkedHashSet<String>();
         for (Step s : steps) {
-            if (s instanceof Step.Cut || s instanceof Step.Heal) out.add(io.faultline.nemesis.FaultPackages.PARTITION);
+            if (s instanceof Step.Cut || s instanceof Step.CutFetches || s instanceof Step.Heal) out.add(io.faultline.nemesis.FaultPackages.PARTITION);
             if (s instanceof Step.Kill || s instanceof Step.Start) out.add(io.faultline.nemesis.FaultPackages.KILL);
             if (s instanceof Step.TruncateTail || s instanceof Step.TearTail) out.add(io.faultline.nemesis.FaultPackages.DISK);
             if (s instanceof Step.PowerOff || s instanceof Step.PowerOn) out.add(io.faultline.nemesis.FaultPackages.POWER);

@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 /** `faultline scenario NAME`: a named, scripted fault sequence with fixed settings and a stated expectation. */
 @Command(name = "scenario", mixinStandardHelpOptions = true,
         description = "Run a named data-loss scenario (acks-1-failover, unclean-election, min-isr-1, kip-101-loss, "
-                + "kip-101-divergence) and compare its verdict with the expected one.")
+                + "kip-101-failover, kip-101-divergence, ...; none lists them all) and compare its verdict with the expected one.")
 final class ScenarioCommand implements Callable<Integer> {
     @Parameters(paramLabel = "NAME", arity = "0..1", description = "The scenario; none lists them")
     String name;

@@ -241,6 +241,7 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.PowerOff p) return " " + names(p.roles());
         if (step instanceof Step.PowerOn p) return " " + roles.get(p.role());
         if (step instanceof Step.Cut c) return " " + names(c.side()) + " | " + names(c.from());
+        if (step instanceof Step.CutFetches c) return " " + fetchGrudge(c) + " port " + cluster.sut().replicationPort();
         return "";
     }
 
@@ -248,6 +249,10 @@ final class ScenarioSchedule implements FaultSchedule {
         if (step instanceof Step.Cut c) {
             return scheduler.invoke(FaultPackages.PARTITION,
                     FaultOp.of(Partitioner.START, new PartitionShape.Explicit(grudge(names(c.side()), names(c.from())))));
+        }
+        if (step instanceof Step.CutFetches c) {
+            return scheduler.invoke(FaultPackages.PARTITION, FaultOp.of(Partitioner.START,
+                    new PartitionShape.PortCut(fetchGrudge(c), cluster.sut().replicationPort())));
         }
         if (step instanceof Step.Heal) return scheduler.invoke(FaultPackages.PARTITION, FaultOp.of(Partitioner.STOP));
         if (step instanceof Step.Kill k) return scheduler.invoke(FaultPackages.KILL, FaultOp.of(ProcessNemesis.KILL, nodes(k.role())));
@@ -275,6 +280,21 @@ final class ScenarioSchedule implements FaultSchedule {
         return out;
     }
 
+    private Grudge fetchGrudge(Step.CutFetches c) {
+        return fetchGrudge(c, roles);
+    }
+
+    /** The nodes that drop fetches, each with the nodes whose connections to its replication port it drops. */
+    static Grudge fetchGrudge(Step.CutFetches c, Map<Role, List<String>> roles) {
+        Map<String, Set<String>> drops = new TreeMap<>();
+        c.fetchesTo().forEach((from, to) -> {
+            for (Role r : to) {
+                for (String server : roles.get(r)) drops.computeIfAbsent(server, k -> new TreeSet<>()).addAll(roles.get(from));
+            }
+        });
+        return new Grudge(drops);
+    }
+
     /** Each node of a drops each node of b and the other way round. */
     static Grudge grudge(Set<String> a, Set<String> b) {
         Map<String, Set<String>> drops = new TreeMap<>();
@@ -291,18 +311,37 @@ final class ScenarioSchedule implements FaultSchedule {
         long deadline = System.nanoTime() + limit.toNanos();
         String seen = "unknown";
         int agreeing = 0;
-        while (System.nanoTime() < deadline) {
-            try (ClusterAdmin admin = admin()) {
-                var p = admin.partition(partition.topic(), partition.partition()).orElseThrow();
-                seen = p.leader().isEmpty() ? "none" : "n" + p.leader().getAsInt();
-                agreeing = seen.equals(node) && context.node(node).isRunning() ? agreeing + 1 : 0;
-                if (agreeing >= 2) return node + " leads " + partition;
-            } catch (Exception e) {
-                seen = "unknown (" + e.getClass().getSimpleName() + ")";
+        // one admin client for the whole wait (reopened after an error): opening one per poll took seconds on a
+        // loaded machine, and kip-101-failover must act within replica.lag.time.max.ms of the election
+        ClusterAdmin admin = null;
+        try {
+            while (System.nanoTime() < deadline) {
+                try {
+                    if (admin == null) admin = admin();
+                    var p = admin.partition(partition.topic(), partition.partition()).orElseThrow();
+                    seen = p.leader().isEmpty() ? "none" : "n" + p.leader().getAsInt();
+                    agreeing = seen.equals(node) && context.node(node).isRunning() ? agreeing + 1 : 0;
+                    if (agreeing >= 2) return node + " leads " + partition;
+                } catch (Exception e) {
+                    seen = "unknown (" + e.getClass().getSimpleName() + ")";
+                    closeQuietly(admin);
+                    admin = null;
+                }
+                Thread.sleep(250);
             }
-            Thread.sleep(500);
+        } finally {
+            closeQuietly(admin);
         }
         return "gave up after " + limit.toSeconds() + " s: the leader is " + seen + " (the script goes on)";
+    }
+
+    private static void closeQuietly(ClusterAdmin admin) {
+        if (admin == null) return;
+        try {
+            admin.close();
+        } catch (RuntimeException e) {
+            // closing a client whose cluster is half down may fail; the next poll opens a fresh one
+        }
     }
 
     /** Polls the partition's ISR until it is exactly {@code nodes} or the limit passes; says which. */
@@ -342,6 +381,17 @@ final class ScenarioSchedule implements FaultSchedule {
         return "gave up after " + limit.toSeconds() + " s: the ISR is " + seen + " (the script goes on)";
     }
 
+    /**
+     * The replicas in the order a clean election considers them (assignment order). A release whose metadata lists
+     * replicas in some other order (Kafka before 0.11) still reports the ISR as a list, which the controller first
+     * writes in assignment order: while the ISR is full, its order is the assignment order (an ISR that shrank and grew
+     * again since may not be; nothing better is asked of the cluster).
+     */
+    static List<Integer> electionOrder(List<Integer> replicas, List<Integer> isr, boolean replicasInOrder) {
+        if (replicasInOrder || isr.size() != replicas.size() || !isr.containsAll(replicas)) return replicas;
+        return List.copyOf(isr);
+    }
+
     /** Leader, followers and the rest of the partition, from the cluster's own metadata (retried for 30 s). */
     private Map<Role, List<String>> resolveRoles() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -352,8 +402,11 @@ final class ScenarioSchedule implements FaultSchedule {
                 if (found.isPresent() && found.get().leader().isPresent()) {
                     var p = found.get();
                     String leader = "n" + p.leader().getAsInt();
+                    List<Integer> order = electionOrder(p.replicas(), p.isr(), cluster.sut().metadataKeepsReplicaOrder());
+                    if (order != p.replicas()) log.line("scenario: this release reports replicas " + p.replicas()
+                            + " out of assignment order; the ISR as first written gives it: " + order);
                     List<String> followers = new ArrayList<>();
-                    for (int r : p.replicas()) if (r != p.leader().getAsInt()) followers.add("n" + r);
+                    for (int r : order) if (r != p.leader().getAsInt()) followers.add("n" + r);
                     List<String> others = new ArrayList<>(context.nodeNames());
                     others.remove(leader);
                     others.removeAll(followers);

@@ -26,6 +26,10 @@ final class Scenarios {
         return new Step.Wait(Duration.ofSeconds(seconds));
     }
 
+    private static Step waitMs(int millis) {
+        return new Step.Wait(Duration.ofMillis(millis));
+    }
+
     private static Step awaitIsr(Role role) {
         return new Step.AwaitIsr(role, Duration.ofSeconds(60));
     }
@@ -120,6 +124,27 @@ final class Scenarios {
             "before KIP-279 (2.0) the leader answers the follower's question about the second epoch, which it never had, "
                     + "with the start of its third: the follower keeps the second epoch's entries and the logs differ");
 
+    /**
+     * kip-101-failover's script. The fetch cut drops what the replicas send from their replication port at the
+     * fetcher's end, so the leader has seen the second follower's last fetch (which advances its high watermark once
+     * the first follower passes it, acknowledging writes) but the second follower never gets the reply that would tell
+     * it so: its high watermark stays a fetch round behind what was acknowledged. The second follower stops fetching
+     * just before the leader dies, so the first follower's log reaches at least as far as the second's: a first
+     * follower behind it would have appended (as a short-lived leader) where the second has the old leader's entries,
+     * a divergence that only KIP-279 (2.0) fixes, not the loss this scenario is about. The old leader cannot fetch
+     * from the first follower either, so once restarted it stays out of that follower's ISR and cannot be elected in
+     * the second follower's place. The leader is restarted at once: in ZooKeeper mode the ensemble runs on the same
+     * three nodes and needs its server back before the first follower dies (its broker waits for its old
+     * registration to expire, so the controller still sees it die). The first follower must die within
+     * replica.lag.time.max.ms (5 s) of leading, while the second is still in its ISR: it is killed as soon as the
+     * metadata names it leader.
+     */
+    private static final List<Step> KIP_101_FAILOVER_SCRIPT = List.of(waitS(8),
+            new Step.CutFetches(Map.of(Role.FOLLOWER_2, Set.of(Role.LEADER, Role.FOLLOWER_1), Role.LEADER, Set.of(Role.FOLLOWER_1))),
+            waitMs(200), new Step.Kill(Role.LEADER), new Step.Start(Role.LEADER), awaitLeader(Role.FOLLOWER_1),
+            new Step.Kill(Role.FOLLOWER_1), new Step.Heal(), awaitLeader(Role.FOLLOWER_2), waitS(4),
+            new Step.Start(Role.FOLLOWER_1), waitS(8));
+
     static final List<Scenario> ALL = List.of(
             new Scenario("acks-1-failover",
                     "acks=1: the leader is cut from every other node while it acknowledges writes nobody fetches, "
@@ -166,6 +191,25 @@ final class Scenarios {
                             BROKER_HW, lost("a restarted follower truncates to its high watermark and is then elected: the acked tail is gone")),
                     "--sut broker-impl --truncation high-watermark"),
             divergence(true),
+            new Scenario("kip-101-failover",
+                    "KIP-101's loss through leader changes, without a follower restart (rf=3, acks=all, "
+                            + "min.insync.replicas=2, unclean off): the second follower's fetches are cut (its connections "
+                            + "to the other replicas' replication port; ZooKeeper, the KRaft quorum and clients pass), and "
+                            + "the leader's to the first follower; at once the leader is killed and restarted; "
+                            + "the controller elects the first follower and the second, still in the ISR, follows it, which "
+                            + "before KIP-101 truncates its log to its high watermark, a fetch round behind what the leader "
+                            + "acknowledged; the first follower is killed before it drops the second from the ISR, the "
+                            + "second is elected and leads without what it cut",
+                    new Settings(3, 3, "all", false, 2, false),
+                    KIP_101_FAILOVER_SCRIPT,
+                    Map.of(KAFKA, valid("a follower truncates only where the new leader says its epoch ended (KIP-101), "
+                                    + "which it cannot ask while cut off, so it leads with everything acknowledged"),
+                            KAFKA + ":0.10.2.1", lost("before KIP-101 (0.11) a follower truncates to its high watermark on "
+                                    + "every leader change; it stays in the ISR and is elected without the acknowledged tail"),
+                            KAFKA + ":0.11.0.3", valid("leader epochs (KIP-101, new in 0.11): the follower waits for the "
+                                    + "leader's answer before it truncates, and leads with everything acknowledged"),
+                            BROKER, valid("leader-epoch truncation: the follower leads with everything acknowledged")),
+                    ""),
             new Scenario("fast-leader-failover",
                     "KIP-279's fast leader fail-over (rf=2, acks=all, min.insync.replicas=1, unclean on): the follower is "
                             + "cut from the leader and the ISR shrinks to the leader, which appends alone; the leader is "

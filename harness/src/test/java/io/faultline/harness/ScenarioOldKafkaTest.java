@@ -43,6 +43,23 @@ class ScenarioOldKafkaTest {
         assertTrue(o.asExpected());
     }
 
+    /**
+     * Issue 24, reproduction 1: KIP-101's loss on 0.10.2.1, through leader changes rather than a follower restart (which
+     * ZooKeeper mode cannot do within a session): the second follower truncates to its high watermark when the first
+     * is elected, stays in the ISR, and is elected next. Timing-dependent (the first follower must die within
+     * replica.lag.time.max.ms of leading), so the versions page's runs in docs/versions.md are the measure; this checks
+     * one seed.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
+    void highWatermarkTruncationOnALeaderChangeLosesAcknowledgedWritesOn0_10(@TempDir Path store) throws Exception {
+        var o = run("kip-101-failover", "apache-kafka:0.10.2.1", store, 12);
+        assertEquals(Verdict.INVALID, o.result().verdict(), "anomalies " + o.result().anomalies());
+        assertTrue(o.result().anomalies().stream().anyMatch(a -> a.startsWith("lost-write") || a.startsWith("inconsistent-offsets")),
+                "anomalies " + o.result().anomalies());
+        assertTrue(o.asExpected());
+    }
+
     /** KIP-279's case: before 2.0 the returning follower keeps the second epoch's entries (replica-agreement sees it). */
     @Test
     @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")

@@ -90,6 +90,34 @@ class ScenarioReplayTest {
     }
 
     @Test
+    void followersAreOrderedAsAnElectionTakesThemEvenWhereTheMetadataLosesTheAssignmentOrder() {
+        assertEquals(List.of(3, 2, 1), ScenarioSchedule.electionOrder(List.of(3, 2, 1), List.of(1, 2, 3), true),
+                "replicas in assignment order: taken as they are");
+        assertEquals(List.of(3, 2, 1), ScenarioSchedule.electionOrder(List.of(1, 2, 3), List.of(3, 2, 1), false),
+                "before 0.11 the replicas come as a set: the full ISR, first written in assignment order, gives it");
+        assertEquals(List.of(1, 2, 3), ScenarioSchedule.electionOrder(List.of(1, 2, 3), List.of(3, 2), false),
+                "a shrunk ISR tells nothing more");
+    }
+
+    @Test
+    void aFetchCutMakesEachReplicaDropOnlyTheNamedFetchersAndPrintsInOneOrder() {
+        var cut = new Scenario.Step.CutFetches(Map.of(Scenario.Role.FOLLOWER_2, Set.of(Scenario.Role.FOLLOWER_1, Scenario.Role.LEADER),
+                Scenario.Role.LEADER, Set.of(Scenario.Role.FOLLOWER_1)));
+        assertEquals("cut fetches: the leader from the first follower; the second follower from the leader and the first follower",
+                cut.toString(), "sorted: replay compares this text");
+        var roles = Map.of(Scenario.Role.LEADER, List.of("n2"), Scenario.Role.FOLLOWER_1, List.of("n3"),
+                Scenario.Role.FOLLOWER_2, List.of("n1"));
+        assertEquals(Map.of("n2", Set.of("n1"), "n3", Set.of("n1", "n2")), ScenarioSchedule.fetchGrudge(cut, roles).drops(),
+                "the first follower drops both fetchers, the leader only the second follower");
+        assertThrows(IllegalArgumentException.class, () -> new Scenario.Step.CutFetches(
+                Map.of(Scenario.Role.LEADER, Set.of(Scenario.Role.LEADER))));
+        Scenario s = Scenarios.named("kip-101-failover");
+        assertEquals(List.of("partition", "kill"), s.packages(), "a fetch cut acts through the partition package");
+        assertTrue(ScenarioSchedule.script(s).contains("wait 0.2 s"), "a sub-second wait prints as such");
+        assertEquals(s, ScenarioSchedule.of(Map.of("scenario", Map.of("name", s.name(), "script", ScenarioSchedule.script(s)))).orElseThrow());
+    }
+
+    @Test
     void aDivergenceRunReplaysTheVariantItRan(@TempDir Path dir) throws Exception {
         Scenario cut = Scenarios.divergence(false), power = Scenarios.divergence(true);
         assertTrue(cut.summary().contains("byte cutting") && power.summary().contains("power-loss filesystem"),

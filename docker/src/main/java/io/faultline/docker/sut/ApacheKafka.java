@@ -57,6 +57,11 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
         return metadata;
     }
 
+    @Override
+    public boolean metadataKeepsReplicaOrder() {
+        return version.metadataKeepsReplicaOrder();
+    }
+
     public KafkaVersion kafkaVersion() {
         return version;
     }

@@ -21,6 +21,12 @@ import org.apache.kafka.clients.admin.Admin;
  * CLIENT (9092, what clients bootstrap from), REPLICATION (9091) and CONTROLLER (9093; its Raft port is +1000).
  */
 public final class BrokerImpl extends KafkaProtocolSut implements ControllerAware {
+    /** broker-impl's followers fetch on a listener of their own. */
+    @Override
+    public int replicationPort() {
+        return REPLICATION_PORT;
+    }
+
     private static final String RESOURCES = "/io/faultline/docker/images/broker-impl/";
     public static final int REPLICATION_PORT = 9091;
     public static final int CONTROLLER_PORT = 9093;

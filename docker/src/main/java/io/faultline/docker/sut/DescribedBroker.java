@@ -31,6 +31,12 @@ import java.util.stream.Stream;
  * a way, the active controller) come from the Admin API, which any Kafka-protocol broker answers.
  */
 public class DescribedBroker extends KafkaProtocolSut {
+    /** A described broker has one port, for clients and peers alike. */
+    @Override
+    public int replicationPort() {
+        return descriptor.port();
+    }
+
     private final BrokerDescriptor descriptor;
     private final KafkaSettings settings;
     private final String clusterId = Uuid.randomUuid().toString();

@@ -110,6 +110,14 @@ public record KafkaVersion(String text, List<Integer> parts) implements Comparab
         return !atLeast("0.11");
     }
 
+    /**
+     * Whether the Metadata response lists a partition's replicas in assignment order: not before 0.11, whose
+     * UpdateMetadata request carries them as a set (PartitionState.replicas), so brokers answer them in hash order.
+     */
+    public boolean metadataKeepsReplicaOrder() {
+        return atLeast("0.11");
+    }
+
     /** Log4j 2 from 4.0; log4j 1 (or reload4j) before. */
     public boolean usesLog4j2() {
         return atLeast("4.0");

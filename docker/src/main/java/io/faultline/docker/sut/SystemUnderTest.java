@@ -51,6 +51,23 @@ public interface SystemUnderTest {
         return Duration.ofSeconds(5);
     }
 
+    /**
+     * The port on which a node's followers fetch from it (Kafka's inter-broker listener, which in ZooKeeper mode also
+     * carries the controller's requests to the broker), so a fault can cut replication alone.
+     */
+    default int replicationPort() {
+        return KafkaProtocolSut.PORT;
+    }
+
+    /**
+     * Whether the Metadata response lists a partition's replicas in assignment order, the order in which a clean
+     * election picks the first live in-sync replica (false: in some other order; the ISR as first written, in
+     * assignment order, is then the best the cluster tells).
+     */
+    default boolean metadataKeepsReplicaOrder() {
+        return true;
+    }
+
     /** Paths inside a node worth copying out after a run: logs and data directories. */
     List<String> collectedPaths();
 }

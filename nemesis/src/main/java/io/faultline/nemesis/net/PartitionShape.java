@@ -116,4 +116,25 @@ public sealed interface PartitionShape {
             return "grudge " + grudge;
         }
     }
+
+    /**
+     * Cuts only the TCP connections the listed peers of each node of the grudge open to {@code port} on it: the peers
+     * drop what the node sends from that port, so those connections never complete and no reply on one already open
+     * arrives; all other traffic between them passes, e.g. a follower's replication fetches to a broker's port are
+     * cut while ZooKeeper, the KRaft quorum and clients still reach it.
+     */
+    record PortCut(Grudge grudge, int port) implements PartitionShape {
+        public PortCut {
+            if (port <= 0 || port > 65535) throw new IllegalArgumentException("port " + port);
+        }
+
+        public Grudge grudge(ClusterView view, Random random) {
+            return new Explicit(grudge).grudge(view, random);
+        }
+
+        @Override
+        public String toString() {
+            return "port " + port + " grudge " + grudge;
+        }
+    }
 }

@@ -18,9 +18,10 @@ import java.util.function.Consumer;
 
 /**
  * Applies grudges with iptables inside the nodes: for each node and each peer it drops, one
- * {@code iptables -A INPUT -s <peer ip> -j DROP}. It remembers exactly the rules it added so that healing deletes
- * those and nothing else, and it re-applies a node's rules whenever that node starts again, because a container
- * restart starts with empty tables.
+ * {@code iptables -A INPUT -s <peer ip> -j DROP}; a {@link PartitionShape.PortCut} drops only the connections the
+ * peer opens to one port of the node ({@code -s <node ip> -p tcp --sport <port>} in the peer). It remembers exactly the rules it
+ * added so that healing deletes those and nothing else, and it re-applies a node's rules whenever that node starts
+ * again, because a container restart starts with empty tables.
  *
  * <p>Ops: {@code start-partition} (value: a {@link PartitionShape}; replaces any partition in force) and
  * {@code stop-partition}.
@@ -30,7 +31,7 @@ public final class Partitioner implements Nemesis {
     public static final String STOP = "stop-partition";
     private static final Logger LOG = LoggerFactory.getLogger(Partitioner.class);
 
-    /** Node name -> addresses of the peers whose packets it drops: exactly the rules in force. */
+    /** Node name -> the match of each DROP rule it holds (e.g. {@code -s 10.0.0.2}): exactly the rules in force. */
     private final Map<String, List<String>> rules = new TreeMap<>();
     private final Map<Node, Consumer<Node>> listeners = new HashMap<>();
     private Grudge current = Grudge.none();
@@ -58,6 +59,10 @@ public final class Partitioner implements Nemesis {
                     throw new IllegalArgumentException(START + " needs a PartitionShape, got " + op.value());
                 }
                 Grudge grudge = shape.grudge(ctx, ctx.random());
+                if (shape instanceof PartitionShape.PortCut cut) {
+                    apply(ctx, grudge, cut.port());
+                    yield op.completed("cut the connections to port " + cut.port() + " " + grudge);
+                }
                 apply(ctx, grudge);
                 yield op.completed("cut " + grudge);
             }
@@ -71,15 +76,28 @@ public final class Partitioner implements Nemesis {
 
     /** Heals any partition in force, then cuts the links of the grudge. */
     public synchronized void apply(NemesisContext ctx, Grudge grudge) {
+        apply(ctx, grudge, 0);
+    }
+
+    /**
+     * Heals any partition in force, then, with {@code port} > 0, cuts only the TCP connections each node's listed
+     * peers open to that port of it (every other traffic between them passes: the nodes stay
+     * connected, so {@link #current()} is empty); with 0, cuts the links of the grudge.
+     */
+    public synchronized void apply(NemesisContext ctx, Grudge grudge, int port) {
         heal(ctx);
         Map<String, String> ips = new HashMap<>();
         ctx.nodes().forEach(n -> ips.put(n.name(), n.ip()));
-        grudge.drops().forEach((node, from) -> rules.put(node, from.stream().map(ips::get).toList()));
-        current = grudge;
+        if (port > 0) {
+            rules.putAll(portRules(grudge, ips, port));
+        } else {
+            grudge.drops().forEach((node, from) -> rules.put(node, from.stream().map(peer -> "-s " + ips.get(peer)).toList()));
+        }
+        current = port > 0 ? Grudge.none() : grudge;
         Concurrently.forEach(rules.keySet(), "partition", name -> {
             Node node = ctx.node(name);
             // a node that is down gets its rules from the start listener when it comes back
-            if (node.isRunning()) run(node, addCommand(rules.get(name)));
+            if (node.isRunning()) run(node, addRules(rules.get(name)));
         });
     }
 
@@ -89,7 +107,7 @@ public final class Partitioner implements Nemesis {
         Concurrently.forEach(rules.entrySet(), "partition", e -> {
             Node node = ctx.node(e.getKey());
             // a stopped node lost its rules already; deleting a rule that is gone is not an error
-            if (node.isRunning()) run(node, deleteCommand(e.getValue()));
+            if (node.isRunning()) run(node, deleteRules(e.getValue()));
         });
         rules.clear();
         current = Grudge.none();
@@ -105,7 +123,7 @@ public final class Partitioner implements Nemesis {
         List<String> mine = rules.get(node.name());
         if (mine == null || mine.isEmpty()) return;
         LOG.info("{} restarted during a partition: re-applying {} rules", node.name(), mine.size());
-        run(node, addCommand(mine));
+        run(node, addRules(mine));
     }
 
     @Override
@@ -119,19 +137,43 @@ public final class Partitioner implements Nemesis {
         listeners.clear();
     }
 
-    /** Adds each rule unless an identical one is there (-C), so a re-application never duplicates a rule. */
+    /**
+     * The DROP matches of a port cut, per node: each peer drops what the node sends from the port. A new connection
+     * never completes (the SYN-ACK is lost) and no reply arrives on one already open, while whatever the peer sent
+     * before the cut still reaches the node. Dropping at the node instead would let a reply under way through, e.g.
+     * a fetch response carrying the high watermark the peer's last fetch advanced, and a Kafka follower never sends
+     * the next fetch before the last one's reply: cut at the peer, the node has seen a fetch whose reply the peer
+     * never gets.
+     */
+    static Map<String, List<String>> portRules(Grudge grudge, Map<String, String> ips, int port) {
+        Map<String, List<String>> matches = new TreeMap<>();
+        grudge.drops().forEach((node, from) -> from.forEach(peer ->
+                matches.computeIfAbsent(peer, k -> new ArrayList<>()).add("-s " + ips.get(node) + " -p tcp --sport " + port)));
+        return matches;
+    }
+
+    /** Drops everything from these peers, each rule added unless an identical one is there. */
     static String addCommand(List<String> peerIps) {
+        return addRules(peerIps.stream().map(ip -> "-s " + ip).toList());
+    }
+
+    static String deleteCommand(List<String> peerIps) {
+        return deleteRules(peerIps.stream().map(ip -> "-s " + ip).toList());
+    }
+
+    /** Adds each DROP rule unless an identical one is there (-C), so a re-application never duplicates a rule. */
+    static String addRules(List<String> matches) {
         var sb = new StringBuilder("set -e\n");
-        for (String ip : peerIps) {
-            sb.append("iptables -w -C INPUT -s ").append(ip).append(" -j DROP 2>/dev/null || iptables -w -A INPUT -s ")
-                    .append(ip).append(" -j DROP\n");
+        for (String m : matches) {
+            sb.append("iptables -w -C INPUT ").append(m).append(" -j DROP 2>/dev/null || iptables -w -A INPUT ")
+                    .append(m).append(" -j DROP\n");
         }
         return sb.toString();
     }
 
-    static String deleteCommand(List<String> peerIps) {
+    static String deleteRules(List<String> matches) {
         var sb = new StringBuilder();
-        for (String ip : peerIps) sb.append("iptables -w -D INPUT -s ").append(ip).append(" -j DROP 2>/dev/null || true\n");
+        for (String m : matches) sb.append("iptables -w -D INPUT ").append(m).append(" -j DROP 2>/dev/null || true\n");
         return sb.toString();
     }
 

@@ -148,6 +148,22 @@ class GrudgesTest {
     }
 
     @Test
+    void aPortCutDropsOnlyConnectionsToThatPort() {
+        String add = Partitioner.addRules(List.of("-s 10.0.0.2 -p tcp --dport 9092"));
+        assertTrue(add.contains("-C INPUT -s 10.0.0.2 -p tcp --dport 9092 -j DROP 2>/dev/null || iptables -w -A INPUT -s 10.0.0.2 -p tcp --dport 9092 -j DROP"), add);
+        assertEquals("iptables -w -D INPUT -s 10.0.0.2 -p tcp --dport 9092 -j DROP 2>/dev/null || true\n",
+                Partitioner.deleteRules(List.of("-s 10.0.0.2 -p tcp --dport 9092")));
+        Grudge g = new Grudge(Map.of("n1", Set.of("n2")));
+        assertEquals(Map.of("n2", List.of("-s 10.0.0.1 -p tcp --sport 9092")),
+                Partitioner.portRules(g, Map.of("n1", "10.0.0.1", "n2", "10.0.0.2"), 9092),
+                "n2 drops what n1 sends from its port: n2's connections there get no reply, n1 sees no new fetch");
+        assertEquals(g, new PartitionShape.PortCut(g, 9092).grudge(ClusterView.of(FIVE), new Random()));
+        assertThrows(IllegalArgumentException.class, () -> new PartitionShape.PortCut(g, 0));
+        assertThrows(IllegalArgumentException.class, () -> new PartitionShape.PortCut(new Grudge(Map.of("n9", Set.of("n1"))), 9092)
+                .grudge(ClusterView.of(FIVE), new Random()));
+    }
+
+    @Test
     void iptablesScriptsAddIdempotentlyAndDeleteExactlyTheirRules() {
         String add = Partitioner.addCommand(List.of("10.0.0.2", "10.0.0.3"));
         assertTrue(add.contains("-C INPUT -s 10.0.0.2 -j DROP 2>/dev/null || iptables -w -A INPUT -s 10.0.0.2 -j DROP"));
