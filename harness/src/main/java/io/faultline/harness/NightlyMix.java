@@ -13,9 +13,8 @@ import java.util.Map;
 /**
  * The nightly mix (`--mix nightly`, the default of `campaign`): a workload shape and fault compositions meant to expose
  * bugs nobody predicted, generic over any particular one. The workload is the queue with more going on at once:
- * several producers per key (every worker writes every key), each with several small batches in flight (up to 8 sends
- * per op, batches of a couple of records, a short linger, kafka-clients' default of 5 requests in flight, unbounded
- * retries), keys that retire after {@code maxWritesPerKey} values so fresh partitions keep being created and elected,
+ * several producers per key (every worker writes every key), half of them with several one-record batches of a
+ * partition in flight (up to 8 sends per op, kafka-clients' default of 5 requests in flight, unbounded retries), keys that retire after {@code maxWritesPerKey} values so fresh partitions keep being created and elected,
  * consumers that subscribe (a group, rebalancing) and part of the time assign by hand, client crashes and restarts
  * (each restart is a new producer id), and the final writes after the heal that prove a lost tail. The faults are
  * role-aware compositions ({@link CompositionKind}), drawn at random or guided by coverage.
@@ -29,8 +28,12 @@ final class NightlyMix {
     /** test.json's key for the mix a run performed (what replay reads). */
     static final String TEST_JSON_KEY = "mix";
 
-    /** Producer settings of the nightly queue unless `--producer-prop` says otherwise: small batches that pipeline. */
-    static final Map<String, String> PRODUCER_DEFAULTS = Map.of("linger.ms", "2", "batch.size", "256");
+    /**
+     * Producer settings of the nightly queue unless `--producer-prop` says otherwise: a short linger. Batch sizes are
+     * the queue's own (KafkaQueueClient: half the workers send one-record batches, pipelined; half batch an op's
+     * records). batch.size=256 was tried here and put a whole op of up to 8 small records in one batch.
+     */
+    static final Map<String, String> PRODUCER_DEFAULTS = Map.of("linger.ms", "2");
 
     /** The nightly queue's op mix on top of the run's key settings. */
     static QueueOps.Options keyOptions(QueueOps.Options base) {

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -91,6 +92,10 @@ class KafkaQueueClientTest {
         assertEquals(false, p.get("enable.idempotence"));
         assertEquals(3, p.get("retries"));
         assertEquals("7", p.get("linger.ms"));
+        assertEquals(1, KafkaQueueClient.producerProps(cfg, 0, "x").get("batch.size"), "even workers pipeline");
+        assertNull(KafkaQueueClient.producerProps(cfg, 1, "x").get("batch.size"), "odd workers batch");
+        QueueWorkloadConfig set = cfg.withSettings(cfg.settings().withExtra(Map.of("batch.size", "512"), Map.of()));
+        assertEquals("512", KafkaQueueClient.producerProps(set, 0, "x").get("batch.size"), "--producer-prop wins");
         Properties c = KafkaQueueClient.consumerProps(cfg, "x");
         assertEquals("read_uncommitted", c.get("isolation.level"));
         assertEquals(cfg.groupId(), c.get("group.id"));
