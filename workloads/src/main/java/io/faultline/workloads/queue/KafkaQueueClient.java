@@ -61,18 +61,29 @@ public final class KafkaQueueClient implements Client {
     }
 
     /**
-     * The producer of worker {@code thread}. Even workers send batches of one or two records ({@code batch.size=1}),
-     * so an op's records of one partition leave as several batches, pipelined up to kafka-clients' 5 requests in
-     * flight: the producer-state code a broker needs for that (sequence numbers across in-flight batches, a retry of
-     * the first after the second landed) runs in every run. Odd workers keep the client's batching, so an op's
-     * records of one partition share one multi-record batch. Measured against broker-impl (100 ops of 3 records to
-     * one partition, kafka-clients 4.4): 204 requests with batch.size=1 against 109 with the default (and 104 with
-     * batch.size=256 and linger.ms=2, which still put a whole op in one batch). {@code --producer-prop} overrides both.
+     * The producer of worker {@code thread}: the workers differ in how they batch and compress, so the broker code
+     * for each shape runs in every run. Even workers send batches of one or two records ({@code batch.size=1}), so an
+     * op's records of one partition leave as several batches, pipelined up to kafka-clients' 5 requests in flight:
+     * the producer-state code that needs (sequence numbers across in-flight batches, a retry of the first after the
+     * second landed) runs. Odd workers keep the client's batching, so an op's records of one partition share one
+     * multi-record batch. Measured against broker-impl (100 ops of 3 records to one partition, kafka-clients 4.4): 204
+     * requests with batch.size=1 against 109 with the default (and 104 with batch.size=256 and linger.ms=2, which
+     * still put a whole op in one batch). Workers 2 and 3 of every 4 compress (gzip, lz4: codecs every Kafka release
+     * since 0.8.2 accepts), so compressed batches are validated, replicated, recovered and served under faults.
+     * {@code --producer-prop} overrides each setting for every worker.
      */
     static Properties producerProps(QueueWorkloadConfig cfg, int thread, String id) {
         Properties p = producerProps(cfg, id);
-        if (thread % 2 == 0 && !cfg.settings().extraProducer().containsKey(ProducerConfig.BATCH_SIZE_CONFIG)) {
+        Map<String, String> set = cfg.settings().extraProducer();
+        if (thread % 2 == 0 && !set.containsKey(ProducerConfig.BATCH_SIZE_CONFIG)) {
             p.put(ProducerConfig.BATCH_SIZE_CONFIG, 1);
+        }
+        if (!set.containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG)) {
+            p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, switch (thread % 4) {
+                case 2 -> "gzip";
+                case 3 -> "lz4";
+                default -> "none";
+            });
         }
         return p;
     }
