@@ -14,7 +14,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * broker-impl as a three-node cluster in containers, seen through the real Admin client: the controller quorum places
@@ -22,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BrokerImplClusterTest {
     @Test
-    void threeNodesShareMetadataAndSurviveAKilledController(@TempDir Path collected) throws Exception {
+    void threeNodesShareMetadataAndSurviveAKilledController() throws Exception {
+        // The nodes' logs and data stay in target/ after the run, so a failure can be read from them.
+        Path collected = NodeLogs.freshDir("BrokerImplClusterTest");
         var kafka = SutCluster.start(new BrokerImpl(KafkaSettings.defaults()), 3, Duration.ofSeconds(120));
         try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
             KafkaAdmin.createTopics(admin, Duration.ofSeconds(60), new NewTopic("rf3", 1, (short) 3));

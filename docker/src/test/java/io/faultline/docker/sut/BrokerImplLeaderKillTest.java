@@ -24,7 +24,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Real clients on a 3-node broker-impl cluster (RF 3, min ISR 2): an idempotent acks=all producer keeps writing
@@ -36,7 +35,9 @@ class BrokerImplLeaderKillTest {
     private static final String TOPIC = "leader-kill";
 
     @Test
-    void acknowledgedWritesSurviveAKilledAndRestartedLeader(@TempDir Path collected) throws Exception {
+    void acknowledgedWritesSurviveAKilledAndRestartedLeader() throws Exception {
+        // The nodes' logs and data stay in target/ after the run, so a failure can be read from them.
+        Path collected = NodeLogs.freshDir("BrokerImplLeaderKillTest");
         var kafka = SutCluster.start(new BrokerImpl(KafkaSettings.defaults()), 3, Duration.ofSeconds(120));
         Writer writer = null;
         try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
