@@ -119,6 +119,14 @@ public record TestConfig(
                     ? "--truncation is a broker-impl setting: Apache Kafka always truncates by leader epoch (KIP-101, since 0.11)"
                     : e.getKey() + " is a broker-impl setting; Apache Kafka has no such property");
         }
+        // broker-impl refuses a seeded bug without the allowance and every node exits at start: say so before any cluster
+        for (var e : brokerProperties.entrySet()) {
+            String k = e.getKey();
+            if (!k.startsWith(SeededBugCatalog.PREFIX) || !"true".equalsIgnoreCase(e.getValue())) continue;
+            require("true".equals(brokerProperties.get(SeededBugCatalog.ALLOWED)), k + " is a seeded bug: broker-impl "
+                    + "runs it only with " + SeededBugCatalog.ALLOWED + "=true; use --bug "
+                    + k.substring(SeededBugCatalog.PREFIX.length()) + ", which sets both");
+        }
         for (String k : producerProperties.keySet()) {
             require(k.matches("[A-Za-z0-9._-]+"), "producer property: bad name '" + k + "'");
             require(!CHECKED_PRODUCER_SETTINGS.contains(k), "producer property " + k + " is set by --acks, --idempotence "

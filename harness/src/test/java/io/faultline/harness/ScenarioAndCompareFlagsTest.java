@@ -48,6 +48,10 @@ class ScenarioAndCompareFlagsTest {
                 "--truncation must be leader-epoch or high-watermark, got sideways");
         assertOneLineError(CliTestSupport.run("test", "--broker-prop", "faultline.bug.x=true"),
                 "faultline.bug.x is a broker-impl setting");
+        // every broker-impl node would refuse it at start and exit: refused here, before any cluster
+        assertOneLineError(CliTestSupport.run("test", "--sut", "broker-impl", "--broker-prop", "faultline.bug.read-past-hw=true"),
+                "faultline.bug.read-past-hw is a seeded bug: broker-impl runs it only with faultline.bugs.allowed=true; "
+                        + "use --bug read-past-hw, which sets both");
         assertOneLineError(CliTestSupport.run("compare", "--sut", "apache-kafka,broker-impl", "--truncation", "high-watermark"),
                 "run one --sut at a time");
 

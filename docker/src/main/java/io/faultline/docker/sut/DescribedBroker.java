@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -119,13 +120,16 @@ public class DescribedBroker extends KafkaProtocolSut {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         var missing = new TreeSet<String>();
-        while (System.nanoTime() < deadline) {
+        Set<String> exited = Set.of();
+        for (int round = 1; System.nanoTime() < deadline; round++) {
             missing.clear();
             for (Node n : cluster.nodes()) if (!accepts(n.ip(), descriptor.port())) missing.add(n.name());
             if (missing.isEmpty()) return;
+            if (round % 8 == 0 && !(exited = exited(cluster)).isEmpty()) break;
             sleep(250);
         }
-        var msg = new StringBuilder(name() + " did not come up within " + timeout.toSeconds() + " s: port "
+        var msg = new StringBuilder(name() + (exited.isEmpty() ? " did not come up within " + timeout.toSeconds() + " s: "
+                : " did not come up: the program of " + exited + " exited while starting; ") + "port "
                 + descriptor.port() + " closed on " + missing);
         for (String n : missing) msg.append("\n--- last lines of ").append(n).append(" ---\n").append(logTail(cluster.node(n), 30));
         throw new ClusterNotReadyException(msg.toString());

@@ -27,25 +27,45 @@ public abstract class KafkaProtocolSut implements SystemUnderTest, LeaderAware, 
     public void awaitReady(Cluster cluster, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Set<Integer> seen = Set.of();
+        Set<String> exited = Set.of();
         try (ClusterAdmin admin = ClusterAdmin.open(bootstrapServers(cluster), clientLine())) {
-            while (System.nanoTime() < deadline) {
+            for (int round = 1; System.nanoTime() < deadline; round++) {
                 try {
                     seen = admin.brokerIds();
                     if (seen.size() == cluster.nodes().size()) return;
                 } catch (Exception notYet) {
                     // brokers still starting
                 }
+                if (round % 8 == 0 && !(exited = exited(cluster)).isEmpty()) break;
                 sleep(250);
             }
         }
         Set<String> missing = new TreeSet<>();
         for (Node n : cluster.nodes()) if (!seen.contains(brokerId(n))) missing.add(n.name());
-        var msg = new StringBuilder(name() + " did not come up within " + timeout.toSeconds() + " s: "
+        var msg = new StringBuilder(name() + (exited.isEmpty() ? " did not come up within " + timeout.toSeconds() + " s: "
+                : " did not come up: the program of " + exited + " exited while starting; ")
                 + (seen.isEmpty() ? "no broker answered" : "missing " + missing));
         for (String name : missing) {
             msg.append("\n--- last lines of ").append(name).append(" ---\n").append(logTail(cluster.node(name), 30));
         }
         throw new ClusterNotReadyException(msg.toString());
+    }
+
+    /**
+     * The nodes whose program has exited. Nothing restarts a node while the cluster starts (no fault runs yet), so one
+     * that exited (a refused configuration, a crash at start-up) can never make the cluster ready: waiting out the
+     * whole bound would only hide it for minutes.
+     */
+    protected static Set<String> exited(Cluster cluster) {
+        Set<String> out = new TreeSet<>();
+        for (Node n : cluster.nodes()) {
+            try {
+                if (!n.isRunning()) out.add(n.name());
+            } catch (RuntimeException engineHiccup) {
+                // the engine did not answer this once: the next round asks again
+            }
+        }
+        return out;
     }
 
     /** The last lines of the node's log file (or its console when the file is missing), and whether it runs. */

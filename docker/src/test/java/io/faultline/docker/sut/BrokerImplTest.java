@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Our own broker in the same container runtime as Apache Kafka, driven by the same real clients. */
@@ -44,5 +45,19 @@ class BrokerImplTest {
         }
         assertTrue(Files.isDirectory(collected.resolve("n1/data/broker/roundtrip-0")), "partition data collected");
         assertTrue(Files.size(collected.resolve("n1/console.log")) > 0, "console log collected");
+    }
+
+    /**
+     * A node whose program exits while the cluster starts can never make it ready: the wait ends at once with the
+     * node named and its last lines, instead of after the whole bound (here a bound no run reaches).
+     */
+    @Test
+    void aNodeThatExitsAtStartEndsTheWaitWithItsReason() {
+        var settings = KafkaSettings.defaults().withReplicationFactor(1).withMinInsyncReplicas(1)
+                .withProperty("faultline.bug.read-past-hw", "true"); // refused without faultline.bugs.allowed
+        var e = assertThrows(ClusterNotReadyException.class,
+                () -> SutCluster.start(new BrokerImpl(settings), 1, Duration.ofHours(2)));
+        assertTrue(e.getMessage().contains("the program of [n1] exited while starting"), e.getMessage());
+        assertTrue(e.getMessage().contains("faultline.bugs.allowed"), "the node's own reason: " + e.getMessage());
     }
 }
