@@ -23,10 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * catalog mix: no script, nothing aimed at a transaction). lso-ignores-open-txn shows in any run with aborts, so one
  * short run is in the default suite. zombie-not-fenced (under its entry's transaction.version=1) and
  * aborted-index-not-recovered need a fault at the right moment (a client's send timing out and retried after its
- * fencing; a restarted replica leading before the final read), which a 20 s run gets in about one run of three, so
- * they run the `bugs` length behind -Pscenarios. markers-skipped-on-failover is in no test: this mix has not
- * detected it under transaction.version 2 (0 of 6 runs on 3 December, though the bug fired in each). Measured
- * rates: docs/seeded-bugs.md.
+ * fencing; a restarted replica leading before the final read), which 20-30 s runs got in 2 and 1 of 6, so they
+ * run the `bugs` length behind -Pscenarios. markers-skipped-on-failover is in no test: this mix did not detect it
+ * in 8 runs on 3 December (either transaction version), though the bug fired in each. Measured rates:
+ * docs/seeded-bugs.md.
  */
 @DockerBacked
 class TxnSeededBugsEndToEndTest {
