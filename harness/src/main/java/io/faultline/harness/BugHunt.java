@@ -24,8 +24,28 @@ final class BugHunt {
         }
     }
 
-    /** The runs a hunt may do, decided before any starts: per bug up to N configurations, per mix N clean ones. */
-    record Plan(long seed, Map<SeededBugCatalog.Entry, List<TestConfig>> bugs, Map<SeededBugCatalog.Mix, List<TestConfig>> clean) {
+    /**
+     * What the unseeded broker runs under as a bug's false-alarm control: its mix and its entry's broker properties.
+     * A bug whose entry sets properties (zombie-not-fenced: transaction.version=1) gets a control of its own, since
+     * the clean broker under the mix's defaults says nothing about false alarms under those properties; bugs that
+     * share a mix and properties share one control.
+     */
+    record Control(SeededBugCatalog.Mix mix, Map<String, String> brokerProperties) {
+        Control {
+            brokerProperties = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(brokerProperties));
+        }
+
+        static Control of(SeededBugCatalog.Entry e) {
+            return new Control(e.mix(), e.brokerProperties());
+        }
+
+        String describe() {
+            return SeededBugCatalog.describe(mix, brokerProperties);
+        }
+    }
+
+    /** The runs a hunt may do, decided before any starts: per bug up to N configurations, per control N clean ones. */
+    record Plan(long seed, Map<SeededBugCatalog.Entry, List<TestConfig>> bugs, Map<Control, List<TestConfig>> clean) {
         /**
          * The points `--shard` splits: each bug (all its seeds, since it stops at the first detection), then each
          * mix's unseeded runs, named as on the page ("bug NAME", "unseeded MIX").
@@ -40,7 +60,7 @@ final class BugHunt {
         /** The part of the plan shard {@code part} runs: point k when k mod N = I. */
         Plan shard(Shard part) {
             Map<SeededBugCatalog.Entry, List<TestConfig>> someBugs = new LinkedHashMap<>();
-            Map<SeededBugCatalog.Mix, List<TestConfig>> someClean = new LinkedHashMap<>();
+            Map<Control, List<TestConfig>> someClean = new LinkedHashMap<>();
             int k = 0;
             for (var e : bugs.entrySet()) if (part.owns(k++)) someBugs.put(e.getKey(), e.getValue());
             for (var e : clean.entrySet()) if (part.owns(k++)) someClean.put(e.getKey(), e.getValue());
@@ -102,19 +122,24 @@ final class BugHunt {
                 : only.stream().distinct().map(SeededBugCatalog::named).toList();
         var random = new SplittableRandom(huntSeed);
         Map<SeededBugCatalog.Entry, List<TestConfig>> bugs = new LinkedHashMap<>();
-        Map<SeededBugCatalog.Mix, List<TestConfig>> clean = new LinkedHashMap<>();
+        Map<Control, List<TestConfig>> clean = new LinkedHashMap<>();
         for (var e : chosen) {
             List<TestConfig> cs = new ArrayList<>();
             for (int i = 0; i < seeds; i++) {
+                // the entry's own properties, then the switch: the switch is the only difference from its control
                 cs.add(config(e.mix(), shape, random.nextLong() & Long.MAX_VALUE)
+                        .withBrokerProperties(e.brokerProperties())
                         .withBrokerProperties(SeededBugCatalog.properties(List.of(e.name()))));
             }
             if (!none) bugs.put(e, cs);
-            clean.putIfAbsent(e.mix(), new ArrayList<>());
+            clean.putIfAbsent(Control.of(e), new ArrayList<>());
         }
         if (cleanSeeds == 0) clean.clear();
         for (var m : clean.entrySet()) {
-            for (int i = 0; i < cleanSeeds; i++) m.getValue().add(config(m.getKey(), shape, random.nextLong() & Long.MAX_VALUE));
+            for (int i = 0; i < cleanSeeds; i++) {
+                m.getValue().add(config(m.getKey().mix(), shape, random.nextLong() & Long.MAX_VALUE)
+                        .withBrokerProperties(m.getKey().brokerProperties()));
+            }
         }
         return new Plan(huntSeed, bugs, clean);
     }
@@ -151,17 +176,17 @@ final class BugHunt {
             var entry = e.getKey();
             List<BugsPage.Attempt> attempts = series(e.getValue(), true, c -> runner.run(c, entry.mix()), out, stopped,
                     c -> out.printf("faultline: bugs: run %d (at most %d): bug %s, seed %d, %s%n", ++done[0], total,
-                            entry.name(), c.seed(), entry.mix().describe()),
+                            entry.name(), c.seed(), entry.describe()),
                     (c, a, soFar) -> {
                         afterEachRun.accept(input(plan, startedAt, bugs, entry, soFar, List.of()));
                         out.printf("faultline: bugs: %s seed %d: %s%n", entry.name(), c.seed(), a.invalid()
                                 ? "DETECTED (" + String.join(", ", a.anomalies()) + ")" : "not detected (" + a.verdict() + ")");
                     });
-            bugs.add(new BugsPage.Bug(entry.name(), entry.mistake(), entry.mix().describe(), attempts));
+            bugs.add(new BugsPage.Bug(entry.name(), entry.mistake(), entry.describe(), attempts));
         }
         List<BugsPage.Clean> clean = new ArrayList<>();
         for (var m : plan.clean().entrySet()) {
-            List<BugsPage.Attempt> attempts = series(m.getValue(), false, c -> runner.run(c, m.getKey()), out, stopped,
+            List<BugsPage.Attempt> attempts = series(m.getValue(), false, c -> runner.run(c, m.getKey().mix()), out, stopped,
                     c -> out.printf("faultline: bugs: run %d (at most %d): unseeded broker, seed %d, %s%n", ++done[0], total,
                             c.seed(), m.getKey().describe()),
                     (c, a, soFar) -> {
@@ -210,7 +235,7 @@ final class BugHunt {
     private static BugsPage.Input input(Plan plan, String startedAt, List<BugsPage.Bug> done, SeededBugCatalog.Entry current,
                                         List<BugsPage.Attempt> currentAttempts, List<BugsPage.Clean> clean) {
         List<BugsPage.Bug> bugs = new ArrayList<>(done);
-        if (current != null) bugs.add(new BugsPage.Bug(current.name(), current.mistake(), current.mix().describe(), currentAttempts));
+        if (current != null) bugs.add(new BugsPage.Bug(current.name(), current.mistake(), current.describe(), currentAttempts));
         return new BugsPage.Input("Seeded bugs: " + bugs.stream().filter(BugsPage.Bug::detected).count() + " of "
                 + bugs.size() + " detected", startedAt, plan.seed(), bugs, clean);
     }

@@ -18,7 +18,8 @@ import java.util.concurrent.Callable;
         description = "Run every seeded bug of broker-impl under its fault mix (up to --seeds runs each, stopping at the"
                 + " first detection), then the unseeded broker under the same mixes, and write the score page.")
 final class BugsCommand implements Callable<Integer> {
-    @Option(names = "--seeds", description = "Runs at most per bug, and runs of the unseeded broker per fault mix (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seeds", description = "Runs at most per bug, and runs of the unseeded broker per fault mix and"
+            + " bug broker properties (default: ${DEFAULT-VALUE})")
     int seeds = 3;
 
     @Option(names = "--time-limit", description = "Seconds of workload and faults per run (default: ${DEFAULT-VALUE})")
@@ -28,7 +29,8 @@ final class BugsCommand implements Callable<Integer> {
             + " unseeded broker). Known: "
             + "hw-from-leader-leo, acks-all-leader-only, min-isr-ignored, follower-no-truncate, election-ignores-isr, "
             + "epoch-not-bumped, fenced-leader-serves, read-past-hw, isr-shrink-local, dedup-not-rebuilt, "
-            + "offset-commit-unreplicated, recovery-keeps-torn-batch")
+            + "offset-commit-unreplicated, recovery-keeps-torn-batch, lso-ignores-open-txn, markers-skipped-on-failover, "
+            + "zombie-not-fenced (runs with transaction.version=1), aborted-index-not-recovered")
     List<String> only = List.of();
 
     @Option(names = "--clean-seeds", description = "Runs of the unseeded broker per fault mix (default: --seeds; 0: none)")

@@ -53,8 +53,41 @@ final class SeededBugCatalog {
         }
     }
 
-    /** One seeded bug: its name, the mistake in one line, the mix that exposes it and why that mix. */
-    record Entry(String name, String mistake, Mix mix, String why) {}
+    /**
+     * One seeded bug: its name, the mistake in one line, the mix that exposes it and why that mix; and broker
+     * properties its runs need besides the switch (usually none), with the reason in one line. `bugs` sets them on
+     * this bug's runs and on the unseeded control runs of the same mix and properties, never on another bug's runs;
+     * they land in test.json's broker-props like any other, so `replay` runs the same broker.
+     */
+    record Entry(String name, String mistake, Mix mix, String why, Map<String, String> brokerProperties,
+                 String brokerPropertiesWhy) {
+        Entry {
+            // sorted and unmodifiable: the page, the plan's keys and test.json all see one order
+            brokerProperties = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(brokerProperties));
+            if (brokerProperties.keySet().stream().anyMatch(k -> k.startsWith("faultline.bug"))) {
+                throw new IllegalArgumentException(name + ": the bug switches are not entry properties");
+            }
+            if (!brokerProperties.isEmpty() && (brokerPropertiesWhy == null || brokerPropertiesWhy.isBlank())) {
+                throw new IllegalArgumentException(name + ": broker properties need their reason");
+            }
+        }
+
+        Entry(String name, String mistake, Mix mix, String why) {
+            this(name, mistake, mix, why, Map.of(), null);
+        }
+
+        /** The mix and, when set, the broker properties: how the page and the progress lines name this bug's runs. */
+        String describe() {
+            return SeededBugCatalog.describe(mix, brokerProperties);
+        }
+    }
+
+    /** A mix, with the broker properties its runs add (as the page shows them). */
+    static String describe(Mix mix, Map<String, String> brokerProperties) {
+        if (brokerProperties.isEmpty()) return mix.describe();
+        return mix.describe() + ", broker " + brokerProperties.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(java.util.stream.Collectors.joining(" "));
+    }
 
     // Leader-aimed partitions and kills, one every ~6 s (a fault window and a healthy one of ~3 s each): an isolated
     // or killed leader is where every replication mistake bites, and a divergence shows once a deposed leader leads
@@ -123,7 +156,10 @@ final class SeededBugCatalog {
                             + "without markers: its partitions keep it open, so the last stable offset stops there"),
             new Entry("zombie-not-fenced", "a fenced producer's later batches are accepted", TXN_QUEUE_FAULTS,
                     "an abort marker with a bumped epoch (a reopened client or a timed-out transaction) does not fence "
-                            + "the old producer; what it still sends joins the next transaction on that partition"),
+                            + "the old producer; what it still sends joins the next transaction on that partition",
+                    Map.of("transaction.version", "1"),
+                    "under version 2 (broker-impl's default) the coordinator refuses the old epoch when the late batch's "
+                            + "partition is added, which masks the bug (ZombieUnderTransactionVersionsTest)"),
             new Entry("aborted-index-not-recovered", "the aborted-transaction index is lost on load", TXN_QUEUE_FAULTS,
                     "a killed and restarted replica, or one that truncated, forgets which transactions aborted; "
                             + "leading, it hands their records to read_committed consumers"));

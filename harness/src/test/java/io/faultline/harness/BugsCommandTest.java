@@ -96,8 +96,8 @@ class BugsCommandTest {
         var shape = BugHunt.Shape.defaults(30);
         BugHunt.Plan plan = BugHunt.plan(List.of(), 3, shape, 99);
         assertEquals(CONTRACT.size(), plan.bugs().size());
-        Set<SeededBugCatalog.Mix> mixes = new HashSet<>();
-        SeededBugCatalog.ALL.forEach(e -> mixes.add(e.mix()));
+        Set<BugHunt.Control> mixes = new HashSet<>();
+        SeededBugCatalog.ALL.forEach(e -> mixes.add(BugHunt.Control.of(e)));
         assertEquals(mixes, plan.clean().keySet());
         Set<Long> seeds = new HashSet<>();
         plan.bugs().forEach((e, cs) -> {
@@ -106,15 +106,18 @@ class BugsCommandTest {
                 seeds.add(c.seed());
                 assertEquals(List.of(e.name()), SeededBugCatalog.switchedOn(c));
                 assertEquals("true", c.brokerProperties().get("faultline.bugs.allowed"));
+                e.brokerProperties().forEach((k, v) -> assertEquals(v, c.brokerProperties().get(k), e.name() + " " + k));
             });
         });
         plan.clean().forEach((m, cs) -> cs.forEach(c -> {
             seeds.add(c.seed());
             assertEquals(List.of(), c.brokerProperties().keySet().stream().filter(k -> k.startsWith("faultline.")).toList(),
                     "the clean broker has no switch at all");
-            assertEquals(m.scenario() == null ? Map.of() : Scenarios.named(m.scenario()).settings().brokerProps(),
-                    c.brokerProperties(), "only the scenario's own settings");
-            assertEquals(m.workload(), c.workload());
+            var expected = new java.util.TreeMap<>(m.mix().scenario() == null ? Map.<String, String>of()
+                    : Scenarios.named(m.mix().scenario()).settings().brokerProps());
+            expected.putAll(m.brokerProperties());
+            assertEquals(expected, c.brokerProperties(), "only the scenario's own settings and the control's");
+            assertEquals(m.mix().workload(), c.workload());
         }));
         assertEquals(3 * CONTRACT.size() + 3 * mixes.size(), seeds.size(), "every run its own seed");
         assertEquals(plan.seedLines(), BugHunt.plan(List.of(), 3, shape, 99).seedLines(), "the hunt replays from its seed");
