@@ -61,7 +61,14 @@ public final class TestOptions {
             throw new IllegalArgumentException("--bug switches on a seeded bug of broker-impl; " + sutName
                     + " has none: use --sut broker-impl");
         }
-        var bugProperties = SeededBugCatalog.properties(bugs);
+        // a bug's own broker properties (e.g. zombie-not-fenced's transaction.version=1), unless --broker-prop sets them
+        var bugProperties = new java.util.LinkedHashMap<String, String>();
+        for (String b : bugs) {
+            SeededBugCatalog.named(b).brokerProperties().forEach((k, v) -> {
+                if (!shape.brokerProperties().containsKey(k)) bugProperties.put(k, v);
+            });
+        }
+        bugProperties.putAll(SeededBugCatalog.properties(bugs));
         return shape.config(faults, acks, idempotent, effectiveMinIsr, unclean, shape.seedOrRandom()).withSut(sutName)
                 .withBrokerProperties(bugProperties).withFlush(flushMessages, flushMs);
     }

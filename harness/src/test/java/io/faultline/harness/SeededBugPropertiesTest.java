@@ -110,4 +110,17 @@ class SeededBugPropertiesTest {
         String html = Files.readString(BugsPage.write(in, dir.resolve("page")));
         assertTrue(html.contains("faults every ~5 s, broker transaction.version=1"), "the page names the property");
     }
+
+    @Test
+    void testWithTheBugAppliesItsPropertiesUnlessTheUserSetsThem() {
+        var options = new TestOptions();
+        options.shape.sut = "broker-impl";
+        options.bugs = List.of(ZOMBIE);
+        assertEquals("1", options.toConfig().brokerProperties().get(TV), "test --bug zombie-not-fenced runs version 1");
+        options.shape.brokerProps.put(TV, "2");
+        assertEquals("2", options.toConfig().brokerProperties().get(TV), "--broker-prop wins");
+        options.bugs = List.of("lso-ignores-open-txn");
+        options.shape.brokerProps.clear();
+        assertNull(options.toConfig().brokerProperties().get(TV));
+    }
 }
