@@ -98,6 +98,7 @@ final class GroupCommits {
     private final Map<String, Map<Integer, Floors>> floors = new HashMap<>();
     private long commits;
     private long judged;
+    private long handovers;
 
     GroupCommits(List<Op> ops, Sink sink) {
         this.ops = ops;
@@ -112,6 +113,14 @@ final class GroupCommits {
     /** Ok group polls judged against the commits acknowledged before they began. */
     long judgedPolls() {
         return judged;
+    }
+
+    /**
+     * Reads of a key bound by another member's commit (the key changed hands in between, or both read it): the
+     * case the contract is about, counted so a run shows whether it was exercised at all.
+     */
+    long handovers() {
+        return handovers;
     }
 
     void run() {
@@ -171,6 +180,9 @@ final class GroupCommits {
             int i = f == null || c.invokedAt < 0 ? -1 : f.before(c.invokedAt);
             if (i >= 0) {
                 long floor = f.floor[i];
+                if (ops.get(f.byPos[i]).process() != op.process()) {
+                    handovers++;
+                }
                 int below = 0;
                 MicroOp.Record lowest = null;
                 for (MicroOp.Record r : recs) {

@@ -547,6 +547,7 @@ final class QueueAnalysis {
         stats.put("polled-records", readRecords);
         stats.put("group-commits", groupCommits.commits());
         stats.put("group-polls-judged", groupCommits.judgedPolls());
+        stats.put("group-handovers", groupCommits.handovers());
         Verdict verdict;
         String why = null;
         if (invalid) {

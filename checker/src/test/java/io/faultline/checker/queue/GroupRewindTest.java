@@ -158,8 +158,9 @@ class GroupRewindTest {
     @Test
     void statsSayHowMuchWasJudged() {
         CheckResult r = check(committedFive().subscribe(2, false, G, OpType.OK, 0).poll(2, 0, 5, 15).ops());
-        assertEquals(Map.of("group-commits", 2L, "group-polls-judged", 2L),
+        assertEquals(Map.of("group-commits", 2L, "group-polls-judged", 2L, "group-handovers", 1L),
                 Map.of("group-commits", r.stats().get("group-commits"),
-                        "group-polls-judged", r.stats().get("group-polls-judged")));
+                        "group-polls-judged", r.stats().get("group-polls-judged"),
+                        "group-handovers", r.stats().get("group-handovers")));
     }
 }
