@@ -21,6 +21,7 @@ final class AnomalyGlossary {
             Map.entry("assigned-poll-skip", "A consumer with a manual assignment (no group) resumed past values it should have read next."),
             Map.entry("assigned-nonmonotonic-poll", "A consumer with a manual assignment went back to, or repeated, a point it had already read, without a seek."),
             Map.entry("offset-gap", "A consumer with a manual assignment read two offsets in a row with a hole between them (no value known there)."),
+            Map.entry("group-rewind", "A consumer group member polled records below an offset its group had committed, and had been told so, before the poll began."),
             Map.entry("int-poll-skip", "Within one poll, consecutive records of a key skip over part of the log."),
             Map.entry("int-nonmonotonic-poll", "Within one poll, consecutive records of a key go backwards or repeat."),
             Map.entry("nonmonotonic-send", "A process's send landed at or before its previous send to the same key."),

@@ -62,6 +62,9 @@ public final class EdnReader {
         Object err = m.get(new Keyword("error"));
         String error = err == null ? null : err instanceof Keyword k ? k.name() : String.valueOf(err);
         OpValue value = HistoryJson.toValue(f, keywordsToStrings(m.get(new Keyword("value"))), seek);
+        if (m.get(new Keyword("group")) instanceof String group && value instanceof OpValue.Keys k) {
+            value = k.withGroup(group);
+        }
         return new Op(index, type, process, time, f, value, error);
     }
 

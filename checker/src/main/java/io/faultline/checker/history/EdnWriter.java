@@ -61,6 +61,10 @@ public final class EdnWriter {
         if (op.value() instanceof OpValue.Keys k && k.seekToBeginning()) {
             sb.append(", :seek-to-beginning? true");
         }
+        if (op.value() instanceof OpValue.Keys k && k.group() != null) {
+            sb.append(", :group ");
+            appendString(sb, k.group());
+        }
         if (op.error() != null) {
             sb.append(", :error ");
             appendString(sb, op.error());

@@ -186,6 +186,7 @@ final class FastJsonl {
             String f = null;
             String error = null;
             boolean seek = false;
+            String group = null;
             OpValue value = OpValue.None.INSTANCE;
             List<Integer> keys = null; // an assign/subscribe value: built at the end, when seek is known
             if (peek() != '}') {
@@ -207,6 +208,7 @@ final class FastJsonl {
                         }
                         case "error" -> error = peek() == 'n' ? literal("null", null) : string();
                         case "seekToBeginning" -> seek = peek() == 't' ? literal("true", true) : literal("false", false);
+                        case "group" -> group = peek() == 'n' ? literal("null", null) : string();
                         case "value" -> {
                             keys = null;
                             byte c = peek();
@@ -228,7 +230,7 @@ final class FastJsonl {
             }
             expect('}');
             if (!blankFrom(pos) || type == null || f == null) throw NotCanonical.INSTANCE;
-            if (keys != null) value = new OpValue.Keys(keys, seek);
+            if (keys != null) value = new OpValue.Keys(keys, seek, group);
             return new Op(index, type, process, time, f, value, error);
         }
 

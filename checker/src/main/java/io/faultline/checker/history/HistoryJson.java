@@ -20,6 +20,7 @@ import java.util.Map;
  * {"index":4,"type":"ok","process":1,"time":1200,"f":"send","value":[["send",3,[12,7]]]}
  * {"index":5,"type":"ok","process":0,"time":1300,"f":"poll","value":[["poll",{"3":[[12,7]]}]]}
  * {"index":6,"type":"invoke","process":2,"time":1400,"f":"assign","value":[1,2],"seekToBeginning":true}
+ * {"index":7,"type":"ok","process":3,"time":1500,"f":"subscribe","value":[1,2],"group":"q-group"}
  * </pre>
  * A send whose offset is unknown is written bare ({@code ["send",3,7]}), which is how the reader tells them apart.
  * Streaming Jackson rather than databind: it is several times faster and the shape is ours to define.
@@ -64,6 +65,9 @@ public final class HistoryJson {
         writeValue(g, op.value());
         if (op.value() instanceof OpValue.Keys k && k.seekToBeginning()) {
             g.writeBooleanField("seekToBeginning", true);
+        }
+        if (op.value() instanceof OpValue.Keys k && k.group() != null) {
+            g.writeStringField("group", k.group());
         }
         if (op.error() != null) {
             g.writeStringField("error", op.error());
@@ -135,6 +139,7 @@ public final class HistoryJson {
         String f = null;
         String error = null;
         boolean seek = false;
+        String group = null;
         // The value's meaning depends on f, which may come after it; parse it to a neutral form first.
         Object rawValue = null;
         boolean sawValue = false;
@@ -149,6 +154,7 @@ public final class HistoryJson {
                 case "f" -> f = canonical(p.getText());
                 case "error" -> error = t == JsonToken.VALUE_NULL ? null : p.getText();
                 case "seekToBeginning" -> seek = p.getBooleanValue();
+                case "group" -> group = t == JsonToken.VALUE_NULL ? null : p.getText();
                 case "value" -> {
                     // Our writer puts f first, so the usual send/poll value is read straight into micro-ops.
                     OpValue fast = t == JsonToken.START_ARRAY && f != null && !Op.ASSIGN.equals(f)
@@ -164,6 +170,7 @@ public final class HistoryJson {
         }
         OpValue value = !sawValue ? OpValue.None.INSTANCE
                 : rawValue instanceof OpValue v ? v : toValue(f, rawValue, seek);
+        if (group != null && value instanceof OpValue.Keys k) value = k.withGroup(group);
         return new Op(index, type, process, time, f, value, error);
     }
 

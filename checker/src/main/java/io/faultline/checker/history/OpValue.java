@@ -21,11 +21,21 @@ public sealed interface OpValue permits OpValue.Txn, OpValue.Keys, OpValue.None,
 
     /**
      * The keys of an :assign or :subscribe. {@code seekToBeginning} is Jepsen's op-level
-     * {@code :seek-to-beginning?} flag; we keep it with the keys because it only makes sense there.
+     * {@code :seek-to-beginning?} flag; we keep it with the keys because it only makes sense there. {@code group}:
+     * on a completed subscribe, the consumer group the consumer joined (null when not recorded: invocations, assigns,
+     * and histories written before the field existed), so a checker knows which group's commits bind its polls.
      */
-    record Keys(List<Integer> keys, boolean seekToBeginning) implements OpValue {
+    record Keys(List<Integer> keys, boolean seekToBeginning, String group) implements OpValue {
         public Keys {
             keys = List.copyOf(keys);
+        }
+
+        public Keys(List<Integer> keys, boolean seekToBeginning) {
+            this(keys, seekToBeginning, null);
+        }
+
+        public Keys withGroup(String newGroup) {
+            return new Keys(keys, seekToBeginning, newGroup);
         }
     }
 

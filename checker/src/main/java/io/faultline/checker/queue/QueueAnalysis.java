@@ -40,6 +40,7 @@ final class QueueAnalysis {
     private long okSendValues;
     private long okPolls;
     private long readRecords;
+    private GroupCommits groupCommits;
 
     QueueAnalysis(List<Op> ops, QueueChecker.Options options) {
         this.ops = ops;
@@ -58,6 +59,8 @@ final class QueueAnalysis {
         }
         reportDivergenceAndDuplicates();
         walkHistory();
+        groupCommits = new GroupCommits(ops, (key, why, idxs) -> add(QueueAnomaly.GROUP_REWIND, key, why, idxs));
+        groupCommits.run();
         for (KeyLog log : logs.values()) {
             lostAndUnseen(log);
         }
@@ -542,6 +545,9 @@ final class QueueAnalysis {
         stats.put("ok-sent-values", okSendValues);
         stats.put("ok-polls", okPolls);
         stats.put("polled-records", readRecords);
+        stats.put("group-commits", groupCommits.commits());
+        stats.put("group-polls-judged", groupCommits.judgedPolls());
+        stats.put("group-handovers", groupCommits.handovers());
         Verdict verdict;
         String why = null;
         if (invalid) {

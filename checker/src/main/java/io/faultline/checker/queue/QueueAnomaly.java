@@ -32,6 +32,13 @@ public enum QueueAnomaly {
      * offsets) and without compaction is dense, so a reader going forward sees every offset.
      */
     OFFSET_GAP("offset-gap"),
+    /**
+     * A consumer group member's poll returned a record of a partition below an offset the same group had committed
+     * for that partition, where the commit was acknowledged (the committing poll completed ok) before this poll began:
+     * a committed offset lost or moved back, a commit from a stale generation accepted, or an offset fetch that served
+     * stale data. At-least-once delivery redelivers only what was read after the last acknowledged commit.
+     */
+    GROUP_REWIND("group-rewind"),
     /** Within one poll, two consecutive records of a key skip over part of the log. */
     INT_POLL_SKIP("int-poll-skip"),
     /** Within one poll, two consecutive records of a key go backwards or repeat. */

@@ -36,6 +36,9 @@ class HistoryRoundTripTest {
         r.complete(1, OpType.INFO, OpValue.None.INSTANCE, null);
         r.invoke(0, Op.SUBSCRIBE, new OpValue.Keys(List.of(3), false));
         r.complete(0, OpType.FAIL, new OpValue.Keys(List.of(3), false), "no group");
+        // a completed subscribe names the group its consumer joined (absent from older histories)
+        r.invoke(0, Op.SUBSCRIBE, new OpValue.Keys(List.of(3), true));
+        r.complete(0, OpType.OK, new OpValue.Keys(List.of(3), true, "q-group-new-\"1\""), null);
         return r.ops();
     }
 
@@ -108,6 +111,18 @@ class HistoryRoundTripTest {
                 + ":value [[:poll {1 [[0 10]], 2 []}]]}", lines.get(5));
         assertTrue(lines.get(8).contains(":process :nemesis"));
         assertTrue(lines.get(9).contains(":f :crash, :value nil"));
+        assertEquals("{:index 14, :type :ok, :process 0, :time 15000, :f :subscribe, :value [3], "
+                + ":seek-to-beginning? true, :group \"q-group-new-\\\"1\\\"\"}", lines.get(14));
+    }
+
+    @Test
+    void aSubscribeWithoutAGroupReadsAsBefore() throws IOException {
+        String old = "{\"index\":1,\"type\":\"ok\",\"process\":0,\"time\":5,\"f\":\"subscribe\",\"value\":[1,2]}";
+        Op op = HistoryJson.fromJson(old);
+        assertEquals(new OpValue.Keys(List.of(1, 2), false, null), op.value());
+        String withGroup = "{\"index\":1,\"type\":\"ok\",\"process\":0,\"time\":5,\"f\":\"subscribe\","
+                + "\"value\":[1,2],\"group\":\"g\"}";
+        assertEquals(new OpValue.Keys(List.of(1, 2), false, "g"), HistoryJson.fromJson(withGroup).value());
     }
 
     @Test

@@ -93,6 +93,26 @@ final class H {
         return pair(process, Op.SUBSCRIBE, v, OpType.OK, v, null);
     }
 
+    /** A subscribe with its outcome; {@code group}: the group its completion names (null: not recorded). */
+    H subscribe(int process, boolean seekToBeginning, String group, OpType type, Integer... keys) {
+        OpValue.Keys v = new OpValue.Keys(List.of(keys), seekToBeginning);
+        return pair(process, Op.SUBSCRIBE, v, type, type == OpType.OK ? v.withGroup(group) : v,
+                type == OpType.OK ? null : "boom");
+    }
+
+    /** Only the invocation of a poll (its completion comes later, with {@link #pollDone}): ops that overlap. */
+    H pollInvoked(int process) {
+        ops.add(new Op(ops.size(), OpType.INVOKE, process, ops.size() * 10L, Op.POLL,
+                OpValue.Txn.of(MicroOp.Poll.invoke()), null));
+        return this;
+    }
+
+    H pollDone(int process, OpType type, Map<Integer, List<MicroOp.Record>> reads) {
+        ops.add(new Op(ops.size(), type, process, ops.size() * 10L, Op.POLL, OpValue.Txn.of(MicroOp.poll(reads)),
+                type == OpType.OK ? null : "commit failed"));
+        return this;
+    }
+
     H crash(int process) {
         return pair(process, Op.CRASH, OpValue.None.INSTANCE, OpType.INFO, OpValue.None.INSTANCE, null);
     }

@@ -43,6 +43,8 @@ public final class KafkaQueueClient implements Client {
     private final String id;
     private boolean hasAssignment;
     private boolean hasSubscription;
+    /** The consumer's group.id (null without one); a subscribe's completion names it, for the group-rewind check. */
+    private String group;
 
     public KafkaQueueClient(QueueWorkloadConfig cfg, TopicManager topics, int thread) {
         this.cfg = cfg;
@@ -51,9 +53,10 @@ public final class KafkaQueueClient implements Client {
         this.id = cfg.topicPrefix() + "-w" + thread;
         this.producer = new KafkaProducer<>(producerProps(cfg, thread, id), new StringSerializer(),
                 new StringSerializer());
+        Properties consumerProps = consumerProps(cfg, id);
+        this.group = consumerProps.getProperty(ConsumerConfig.GROUP_ID_CONFIG); // as the client sees it, extras included
         try {
-            this.consumer = new KafkaConsumer<>(consumerProps(cfg, id), new StringDeserializer(),
-                    new StringDeserializer());
+            this.consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new StringDeserializer());
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
             throw e;
@@ -267,10 +270,12 @@ public final class KafkaQueueClient implements Client {
             // A subscribe "from the beginning" joins a consumer group of its own, new for this op: with no
             // committed offsets it reads from the earliest (auto.offset.reset), and it is the group's only member.
             Properties p = consumerProps(cfg, id);
-            p.put(ConsumerConfig.GROUP_ID_CONFIG, cfg.groupId() + "-new-" + java.util.UUID.randomUUID());
+            String freshGroup = cfg.groupId() + "-new-" + java.util.UUID.randomUUID();
+            p.put(ConsumerConfig.GROUP_ID_CONFIG, freshGroup);
             KafkaConsumer<String, String> fresh = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
             consumer.close(Duration.ZERO);
             consumer = fresh;
+            group = freshGroup;
             hasAssignment = false;
         }
         if (hasAssignment) {
@@ -279,7 +284,7 @@ public final class KafkaQueueClient implements Client {
         }
         consumer.subscribe(mapping.topicsOf(keys.keys()));
         hasSubscription = !keys.keys().isEmpty();
-        return Completion.ok(keys);
+        return Completion.ok(keys.withGroup(group));
     }
 
     @Override

@@ -83,6 +83,37 @@ class KafkaQueueClientTest {
     }
 
     @Test
+    void aSubscribeNamesTheGroupItsConsumerJoined() {
+        // subscribe is local to the client (no topic creation here), so this needs no broker
+        QueueWorkloadConfig cfg = unreachable(false).withSettings(unreachable(false).settings()
+                .withConsumer(QueueSettings.ConsumerMode.SUBSCRIBE, "read_uncommitted"));
+        try (TopicManager topics = new TopicManager(cfg);
+             KafkaQueueClient client = new KafkaQueueClient(cfg, topics, 0)) {
+            var keys = new io.faultline.checker.history.OpValue.Keys(List.of(0, 1), false);
+            var shared = client.invoke(Op.SUBSCRIBE, keys);
+            assertEquals(OpType.OK, shared.type());
+            assertEquals(keys.withGroup(cfg.groupId()), shared.value());
+            // from the beginning: a new group of its own, a different one each time, kept by later subscribes
+            var fresh = new io.faultline.checker.history.OpValue.Keys(List.of(0, 1), true);
+            String first = ((io.faultline.checker.history.OpValue.Keys) client.invoke(Op.SUBSCRIBE, fresh).value()).group();
+            String second = ((io.faultline.checker.history.OpValue.Keys) client.invoke(Op.SUBSCRIBE, fresh).value()).group();
+            assertTrue(first.startsWith(cfg.groupId() + "-new-"), first);
+            assertFalse(first.equals(second), first);
+            assertEquals(second, ((io.faultline.checker.history.OpValue.Keys) client.invoke(Op.SUBSCRIBE, keys).value()).group());
+            // an assign records no group: its consumer does not commit
+            var assign = client.invoke(Op.ASSIGN, keys);
+            assertEquals(keys, assign.value());
+        }
+        // a group.id among the extra consumer properties is the one the consumer uses, so the one recorded
+        QueueWorkloadConfig overridden = cfg.withSettings(cfg.settings().withExtra(Map.of(), Map.of("group.id", "mine")));
+        try (TopicManager topics = new TopicManager(overridden);
+             KafkaQueueClient client = new KafkaQueueClient(overridden, topics, 0)) {
+            var keys = new io.faultline.checker.history.OpValue.Keys(List.of(0), false);
+            assertEquals("mine", ((io.faultline.checker.history.OpValue.Keys) client.invoke(Op.SUBSCRIBE, keys).value()).group());
+        }
+    }
+
+    @Test
     void propertiesFollowTheSettings() {
         QueueWorkloadConfig cfg = unreachable(false).withSettings(QueueSettings.defaults().withAcks("1", false)
                 .withRetries(3).withConsumer(QueueSettings.ConsumerMode.SUBSCRIBE, "read_uncommitted")
