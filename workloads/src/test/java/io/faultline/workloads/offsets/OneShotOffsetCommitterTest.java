@@ -16,6 +16,7 @@ import org.apache.kafka.common.requests.RequestHeader;
 import org.apache.kafka.common.requests.RequestUtils;
 import org.apache.kafka.common.requests.ResponseHeader;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.DataInputStream;
@@ -144,6 +145,21 @@ class OneShotOffsetCommitterTest {
 
     FakeCoordinator fake;
 
+    /**
+     * A bound no answered request reaches: where the fake answers, the bound must not decide the outcome (ci22 saw the
+     * first commit of a fresh JVM, at load ~25 on 2 cores, take over 5 s and end FAIL).
+     */
+    static final int AMPLE_MS = 60_000;
+
+    /** One answered commit first, so class loading and JIT warm-up are not inside a test's bound. */
+    @BeforeAll
+    static void warmUp() throws Exception {
+        try (FakeCoordinator warm = new FakeCoordinator(n -> Reaction.NONE);
+             OneShotOffsetCommitter c = new OneShotOffsetCommitter(warm.bootstrap(), AMPLE_MS, "warm-up")) {
+            assertEquals(OpType.OK, complete(c, 1).type());
+        }
+    }
+
     @AfterEach
     void stop() throws IOException {
         if (fake != null) fake.close();
@@ -157,7 +173,7 @@ class OneShotOffsetCommitterTest {
     @Test
     void anAnsweredCommitIsOkAndWasSentOnce() throws Exception {
         fake = new FakeCoordinator(n -> Reaction.NONE);
-        try (OneShotOffsetCommitter c = new OneShotOffsetCommitter(fake.bootstrap(), 5000, "test")) {
+        try (OneShotOffsetCommitter c = new OneShotOffsetCommitter(fake.bootstrap(), AMPLE_MS, "test")) {
             assertEquals(OpType.OK, complete(c, 41).type());
             assertEquals(OpType.OK, complete(c, 42).type());
         }
@@ -170,7 +186,7 @@ class OneShotOffsetCommitterTest {
     @Test
     void aHangUpAfterTheRequestIsIndeterminateAndNeverReSent() throws Exception {
         fake = new FakeCoordinator(n -> n == 1 ? Reaction.HANG_UP : Reaction.NONE);
-        try (OneShotOffsetCommitter c = new OneShotOffsetCommitter(fake.bootstrap(), 5000, "test")) {
+        try (OneShotOffsetCommitter c = new OneShotOffsetCommitter(fake.bootstrap(), AMPLE_MS, "test")) {
             Client.Completion first = complete(c, 7);
             assertEquals(OpType.INFO, first.type(), first.error());
             assertEquals(1, fake.commits.size(), "the admin client would have re-sent here");
@@ -184,7 +200,7 @@ class OneShotOffsetCommitterTest {
     @Test
     void noAnswerBeforeTheTimeoutIsIndeterminate() throws Exception {
         fake = new FakeCoordinator(n -> Reaction.SILENT);
-        try (OneShotOffsetCommitter c = new OneShotOffsetCommitter(fake.bootstrap(), 2000, "test")) {
+        try (OneShotOffsetCommitter c = new OneShotOffsetCommitter(fake.bootstrap(), 6000, "test")) {
             Client.Completion done = complete(c, 9);
             assertEquals(OpType.INFO, done.type());
             assertTrue(done.error().contains("no answer"), done.error());
@@ -195,7 +211,7 @@ class OneShotOffsetCommitterTest {
     @Test
     void coordinatorErrorsAreInfoUnlessTheyComeBeforeAnyWrite() throws Exception {
         fake = new FakeCoordinator(n -> n == 1 ? Reaction.NOT_COORDINATOR : Reaction.LOAD_IN_PROGRESS);
-        try (OneShotOffsetCommitter c = new OneShotOffsetCommitter(fake.bootstrap(), 5000, "test")) {
+        try (OneShotOffsetCommitter c = new OneShotOffsetCommitter(fake.bootstrap(), AMPLE_MS, "test")) {
             Client.Completion notCoordinator = complete(c, 1);
             assertEquals(OpType.INFO, notCoordinator.type(), "NOT_COORDINATOR can follow an append a new leader keeps");
             assertTrue(notCoordinator.error().contains("NOT_COORDINATOR"), notCoordinator.error());
