@@ -26,6 +26,11 @@ public final class Interpreter {
     private final HistoryRecorder recorder;
     private final Client.Factory clients;
 
+    /** How long stopping waits, in all, for workers to finish their ops before interrupting them. */
+    private static final java.time.Duration STOP_WAIT = java.time.Duration.ofSeconds(30);
+    /** How long it then waits, in all, for the interrupted ones. */
+    private static final java.time.Duration INTERRUPTED_WAIT = java.time.Duration.ofSeconds(5);
+
     public Interpreter(HistoryRecorder recorder, Client.Factory clients) {
         this.recorder = recorder;
         this.clients = clients;
@@ -155,24 +160,33 @@ public final class Interpreter {
             for (BlockingQueue<Invocation> inbox : inboxes) {
                 inbox.add(STOP);
             }
-            for (int t = 0; t < workers.size(); t++) {
-                Thread w = workers.get(t);
-                if (claims.get(t).isAbandoned()) {
-                    // its op is closed as info already: the worker ends on its own once the call returns (bounded by
-                    // the client's timeouts) and closes its client then; interrupting it would cut that close short
-                    continue;
-                }
-                w.join(TimeUnit.SECONDS.toMillis(30));
-                if (w.isAlive()) {
-                    w.interrupt();
-                    w.join(TimeUnit.SECONDS.toMillis(5));
-                }
-                if (w.isAlive()) {
+            // A worker whose op is abandoned already (closed as info) ends on its own once its call returns (bounded
+            // by the client's timeouts) and closes its client then; interrupting it would cut that close short.
+            List<Integer> waited = new ArrayList<>();
+            for (int t = 0; t < workers.size(); t++) if (!claims.get(t).isAbandoned()) waited.add(t);
+            // One deadline for all of them, not one per worker: ten workers stuck in client calls once held an
+            // interrupted run in its workload phase for minutes (30 s each, one after another).
+            joinAll(workers, waited, STOP_WAIT);
+            for (int t : waited) workers.get(t).interrupt(); // a no-op for the ones that stopped
+            joinAll(workers, waited, INTERRUPTED_WAIT);
+            for (int t : waited) {
+                if (workers.get(t).isAlive()) {
                     // Still stuck in a client call: its op may or may not happen. Close it as info so the next
                     // phase can use this thread; the stuck call's late completion is dropped.
                     recorder.abandon(t, "worker did not stop: abandoned as indeterminate");
                 }
             }
+        }
+    }
+
+    /** Waits until every listed worker has ended or {@code bound} has passed, whichever is first. */
+    private static void joinAll(List<Thread> workers, List<Integer> which, java.time.Duration bound)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        for (int t : which) {
+            long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (leftMs <= 0) return;
+            workers.get(t).join(leftMs);
         }
     }
 
