@@ -46,6 +46,10 @@ class SeededBugsEndToEndTest {
      * controller is), so no producer retries them and the new leader acknowledges other values at those offsets; the
      * new leader is killed only once the old one is back in its ISR, so the old one always leads again and the drain
      * reads its kept tail (the seeded follower cuts back only to the new leader's batch boundary, so it does return).
+     * One outcome is not the script's to decide: when the returning follower's kept tail ends beyond the new leader's
+     * log end, the bug keeps it waiting for the leader to pass it instead of truncating, and it may never rejoin the
+     * ISR. A CI run on a busy machine ended so: invalid by the liveness check (unrecovered-isr, unwritable-key), no
+     * divergence read. That is the same bug seen; a clean follower truncates and returns.
      */
     @Test
     void aDivergenceBugIsDetectedByOneScriptedRun(@TempDir Path store) throws Exception {
@@ -56,7 +60,9 @@ class SeededBugsEndToEndTest {
         BugsPage.Input score = hunt(new BugHunt.Plan(1130, Map.of(entry, List.of(config)), Map.of()), keptOr(store));
         var divergence = score.bugs().get(0);
         assertTrue(divergence.detected(), "follower-no-truncate: " + divergence.attempts());
-        assertTrue(divergence.categories().contains("inconsistent-offsets"), "a divergence: " + divergence.categories());
+        assertTrue(divergence.categories().contains("inconsistent-offsets")
+                || divergence.categories().contains("liveness/unrecovered-isr"),
+                "a divergence, or the follower stuck on its divergent tail: " + divergence.categories());
         assertDetectionReplays(divergence, "follower-no-truncate", "diverged-leader-returns");
     }
 

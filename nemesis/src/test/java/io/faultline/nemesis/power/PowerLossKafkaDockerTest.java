@@ -21,7 +21,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +37,7 @@ import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -49,12 +54,16 @@ class PowerLossKafkaDockerTest {
     /** One node at a time loses power while a producer runs: a copy always survives, so nothing may be lost. */
     @Test
     void oneNodeAtATimeLosesNothing() throws Exception {
-        try (var kafka = start(KafkaSettings.defaults())) {
+        // The nodes' logs stay in target/collected/ after the run: a CI failure (Kafka went on trying a powered-off
+        // node for minutes, once) can then be read from them.
+        Path collected = freshDir("PowerLossKafkaDockerTest-oneNodeAtATime");
+        var kafka = start(KafkaSettings.defaults());
+        AtomicBoolean stop = new AtomicBoolean();
+        try {
             var ctx = NemesisContext.builder(kafka).seed(18).build();
             var power = new PowerNemesis();
             power.setup(ctx);
             Set<String> acked = new ConcurrentSkipListSet<>();
-            AtomicBoolean stop = new AtomicBoolean();
             Thread producer = new Thread(() -> produceUntil(kafka, acked, stop), "producer");
             producer.start();
             for (int round = 0; round < 3; round++) {
@@ -72,7 +81,21 @@ class PowerLossKafkaDockerTest {
             assertTrue(promise.promised(), promise.explanation());
             Set<String> lost = lost(kafka, acked);
             assertEquals(Set.of(), lost, acked.size() + " acknowledged; " + promise.explanation());
+        } finally {
+            stop.set(true);
+            kafka.teardown(collected);
         }
+    }
+
+    /** target/collected/NAME, emptied first (a previous run's files would mislead). */
+    private static Path freshDir(String name) throws IOException {
+        Path dir = Path.of("target", "collected", name).toAbsolutePath();
+        if (Files.exists(dir)) {
+            try (Stream<Path> all = Files.walk(dir)) {
+                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+            }
+        }
+        return Files.createDirectories(dir);
     }
 
     /** With an fsync per message, even every node losing power at once keeps every acknowledged record. */
