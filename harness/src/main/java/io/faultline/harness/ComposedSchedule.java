@@ -109,7 +109,9 @@ final class ComposedSchedule implements FaultSchedule {
     static List<Composition> plan(TestConfig config, NightlyMix.Spec spec, int partitions) {
         boolean clock = config.nemesis().contains(FaultPackages.CLOCK);
         boolean links = config.nemesis().contains(FaultPackages.LINK);
-        var shape = new CompositionKind.Shape(config.nemesisIntervalSeconds() * 1000L, NightlyMix.sessionTimeoutMillis(config), clock, links);
+        boolean disk = config.nemesis().contains(FaultPackages.DISK);
+        var shape = new CompositionKind.Shape(config.nemesisIntervalSeconds() * 1000L, NightlyMix.sessionTimeoutMillis(config),
+                clock, links, disk);
         var options = new Composer.Options(spec.kinds(), partitions, shape, spec.density(), spec.healthySeconds() * 1000L, 0.25);
         CoverageMap coverage = spec.guided() ? (spec.coverage() == null ? new CoverageMap() : CoverageMap.fromJson(spec.coverage())) : null;
         return Composer.plan(options, config.seed(), config.timeLimitSeconds() * 1000L, coverage);

@@ -98,9 +98,12 @@ final class NightlyMix {
         }
     }
 
-    /** The fault packages the compositions act through (the run's --nemesis, for the report and replay). */
+    /**
+     * The fault packages the compositions act through (the run's --nemesis, for the report and replay): disk faults
+     * only when torn-write-crash is among them, so a stored spec without it replays with the packages it had.
+     */
     static List<String> packages(Spec spec) {
-        return StepOps.packages(true, spec.links());
+        return StepOps.packages(true, spec.links(), spec.kinds().contains(CompositionKind.TORN_WRITE_CRASH));
     }
 
     /** A run's configuration under the nightly mix: the nightly queue, the compositions' packages, its producer settings. */

@@ -30,7 +30,13 @@ public enum CompositionKind {
     /** The leader's clock skewed and its links slowed, then it is killed or cut off. */
     SKEWED_SLOW_LEADER("skewed-slow-leader", List.of("isr-shrink", "leader-moved", "controller-moved")),
     /** Several nodes restarted one after another (followers and leader in a drawn order). */
-    ROLLING_RESTART("rolling-restart", List.of("controller-moved", "leader-moved", "broker-fenced", "isr-full"));
+    ROLLING_RESTART("rolling-restart", List.of("controller-moved", "leader-moved", "broker-fenced", "isr-full")),
+    /**
+     * A node crashes with its last write torn (machine crash: the last page of the partition's newest segment never
+     * reached the disk), restarts and recovers; then the other replicas restart one after another, so the recovered
+     * log may have to serve or lead.
+     */
+    TORN_WRITE_CRASH("torn-write-crash", List.of("broker-fenced", "isr-shrink", "isr-expand", "leader-moved"));
 
     private final String id;
     private final List<String> aims;
@@ -56,9 +62,14 @@ public enum CompositionKind {
     }
 
     /** What shapes the steps: hold times, the broker session, and which fault kinds the run has set up. */
-    public record Shape(long holdMillis, long sessionTimeoutMillis, boolean clock, boolean links) {
+    public record Shape(long holdMillis, long sessionTimeoutMillis, boolean clock, boolean links, boolean disk) {
         public Shape {
             if (holdMillis < 100) throw new IllegalArgumentException("hold must be at least 100 ms");
+        }
+
+        /** Without disk faults (torn-write-crash is not possible). */
+        public Shape(long holdMillis, long sessionTimeoutMillis, boolean clock, boolean links) {
+            this(holdMillis, sessionTimeoutMillis, clock, links, false);
         }
 
         /** About one hold: uniform in [hold/2, 3·hold/2). */
@@ -67,8 +78,9 @@ public enum CompositionKind {
         }
     }
 
-    /** Whether this kind can run with what the run has set up (skewed-slow-leader needs clocks). */
+    /** Whether this kind can run with what the run has set up (skewed-slow-leader needs clocks or links, torn-write-crash disk faults). */
     public boolean possibleWith(Shape shape) {
+        if (this == TORN_WRITE_CRASH) return shape.disk();
         return this != SKEWED_SLOW_LEADER || shape.clock() || shape.links();
     }
 
@@ -159,6 +171,20 @@ public enum CompositionKind {
                     out.add(new Step.Kill(role));
                     out.add(new Step.Wait(between(r, 300, 3000)));
                     out.add(new Step.Start(role));
+                    out.add(new Step.Wait(between(r, 1000, 4000)));
+                }
+            }
+            case TORN_WRITE_CRASH -> {
+                List<Role> order = new ArrayList<>(List.of(Role.FOLLOWER_1, Role.FOLLOWER_2, Role.LEADER));
+                Collections.shuffle(order, r);
+                Role torn = order.get(0);
+                // a batch's header is 61 bytes: tears from inside the last record to across several small batches
+                out.add(new Step.CrashTorn(torn, between(r, 8, 512)));
+                out.add(new Step.Wait(s.hold(r))); // it recovers and catches up (or not)
+                for (Role other : order.subList(1, order.size())) {
+                    out.add(new Step.Kill(other));
+                    out.add(new Step.Wait(between(r, 300, 3000)));
+                    out.add(new Step.Start(other));
                     out.add(new Step.Wait(between(r, 1000, 4000)));
                 }
             }

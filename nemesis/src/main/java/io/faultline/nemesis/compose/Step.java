@@ -81,6 +81,18 @@ public sealed interface Step {
         }
     }
 
+    /**
+     * A machine crash that tears the last write: the role's node is killed (-9), the newest segment of the bound
+     * partition loses its last {@code bytes} (zeroed, length kept: the page never reached the disk) and the node is
+     * started again. Only ever a minority of the nodes (the disk package's budget).
+     */
+    record CrashTorn(Role role, long bytes) implements Step {
+        @Override
+        public String toString() {
+            return "crash " + role.label() + " tearing its last " + bytes + " bytes, restart it";
+        }
+    }
+
     /** Every clock back to real time. */
     record ResetClocks() implements Step {
         @Override

@@ -4,6 +4,8 @@ import io.faultline.nemesis.FaultOp;
 import io.faultline.nemesis.FaultPackages;
 import io.faultline.nemesis.clock.ClockChange;
 import io.faultline.nemesis.clock.ClockNemesis;
+import io.faultline.nemesis.disk.DiskFault;
+import io.faultline.nemesis.disk.DiskNemesis;
 import io.faultline.nemesis.link.LinkFault;
 import io.faultline.nemesis.link.LinkNemesis;
 import io.faultline.nemesis.link.LinkTarget;
@@ -37,12 +39,13 @@ public final class StepOps {
     }
 
     /** The fault packages a plan of these kinds acts through (what the run must set up), in heal order. */
-    public static List<String> packages(boolean clock, boolean links) {
+    public static List<String> packages(boolean clock, boolean links, boolean disk) {
         List<String> out = new ArrayList<>(List.of(FaultPackages.PARTITION));
         if (links) out.add(FaultPackages.LINK);
         out.add(FaultPackages.PAUSE);
         if (clock) out.add(FaultPackages.CLOCK);
         out.add(FaultPackages.KILL);
+        if (disk) out.add(FaultPackages.DISK);
         return out;
     }
 
@@ -84,6 +87,11 @@ public final class StepOps {
                     new LinkFault.Slow(new LinkTarget.NodeLinks(nodes.get(0)), s.latencyMs(), s.latencyMs() / 4))));
         }
         if (step instanceof Step.HealLinks) return Optional.of(new Invocation(FaultPackages.LINK, FaultOp.of(LinkNemesis.STOP)));
+        if (step instanceof Step.CrashTorn t) {
+            List<String> nodes = roles.nodes(t.role());
+            return nodes.isEmpty() ? Optional.empty() : Optional.of(new Invocation(FaultPackages.DISK, FaultOp.of(DiskNemesis.TEAR,
+                    new DiskFault.Tear(new Target.Nodes(nodes), t.bytes(), roles.partition()))));
+        }
         throw new IllegalArgumentException("unknown step " + step);
     }
 

@@ -12,9 +12,14 @@ public sealed interface DiskFault {
     /**
      * Zeroes the last {@code bytes} of the newest segment file, keeping its length: a power cut after the file grew
      * (the size is metadata, journaled) but before its last page reached the disk. The last batch keeps its header
-     * and length and fails its CRC.
+     * and length and fails its CRC. {@code partition} names the partition directory whose newest segment is torn
+     * (the one being written, where a torn write lands); null tears a partition drawn at random.
      */
-    record Tear(Target target, long bytes) implements DiskFault {}
+    record Tear(Target target, long bytes, String partition) implements DiskFault {
+        public Tear(Target target, long bytes) {
+            this(target, bytes, null);
+        }
+    }
 
     /** Inverts {@code bits} distinct random bits of the newest segment file. */
     record BitFlip(Target target, int bits) implements DiskFault {}

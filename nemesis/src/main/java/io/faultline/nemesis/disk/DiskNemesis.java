@@ -132,7 +132,9 @@ public final class DiskNemesis implements Nemesis {
                 what = "emptied (node was down) " + paths;
             }
         } else {
-            var segment = SegmentFiles.newestSegment(entries, random);
+            var segment = fault instanceof DiskFault.Tear t && t.partition() != null
+                    ? SegmentFiles.newestSegmentOf(entries, t.partition())
+                    : SegmentFiles.newestSegment(entries, random);
             if (segment.isEmpty()) return "no segment files";
             String path = logDir + "/" + segment.get().relativePath();
             if (wasRunning) node.kill();

@@ -95,6 +95,12 @@ final class SegmentFiles {
         return Optional.of(segments.get(segments.size() - 1));
     }
 
+    /** The newest non-empty segment of one partition directory (e.g. {@code topic-0}), if it has any here. */
+    static Optional<Entry> newestSegmentOf(List<Entry> entries, String partitionDir) {
+        List<Entry> segments = segmentsByPartition(entries).get(partitionDir);
+        return segments == null || segments.isEmpty() ? Optional.empty() : Optional.of(segments.get(segments.size() - 1));
+    }
+
     /** The index files (.index, .timeindex) of one partition. */
     static List<Entry> indexFiles(List<Entry> entries, String partitionDir) {
         return entries.stream().filter(e -> e.partitionDir().equals(partitionDir))

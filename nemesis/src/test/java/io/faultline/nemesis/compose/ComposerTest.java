@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The composition generator without a cluster: plans are pure functions of options, seed and coverage. */
 class ComposerTest {
-    static final CompositionKind.Shape SHAPE = new CompositionKind.Shape(5000, 2000, true, true);
+    static final CompositionKind.Shape SHAPE = new CompositionKind.Shape(5000, 2000, true, true, true);
 
     static Composer.Options options(List<CompositionKind> kinds) {
         return new Composer.Options(kinds, 4, SHAPE, 0.5, 3000, 0.25);
@@ -71,6 +71,8 @@ class ComposerTest {
         }
         var none = new CompositionKind.Shape(5000, 2000, false, false);
         assertThrows(IllegalArgumentException.class, () -> new Composer.Options(List.of(CompositionKind.SKEWED_SLOW_LEADER), 1, none, 0.5, 0, 0));
+        assertTrue(!o.kinds().contains(CompositionKind.TORN_WRITE_CRASH), "no disk package, no torn writes");
+        assertThrows(IllegalArgumentException.class, () -> new Composer.Options(List.of(CompositionKind.TORN_WRITE_CRASH), 1, none, 0.5, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new Composer.Options(List.of(CompositionKind.ROLLING_RESTART), 1, none, 1.5, 0, 0));
     }
 
@@ -129,6 +131,16 @@ class ComposerTest {
                         assertTrue(kills.size() >= 2 && kills.stream().distinct().count() == kills.size(), "several nodes in a row: " + text);
                         for (int i = 0; i < ops.size(); i += 2) {
                             assertEquals(ops.get(i).replace("kill", "start"), ops.get(i + 1), "one at a time: " + text);
+                        }
+                    }
+                    case TORN_WRITE_CRASH -> {
+                        assertTrue(ops.get(0).matches("tear-segment Tear\\[target=\\[(n1|n2|n3)], bytes=\\d+, partition=t-0]"), text);
+                        String torn = ops.get(0).replaceAll(".*target=(\\[n.]).*", "$1");
+                        List<String> rest = ops.subList(1, ops.size());
+                        assertEquals(4, rest.size(), "the two others restarted: " + text);
+                        for (int i = 0; i < rest.size(); i += 2) {
+                            assertTrue(rest.get(i).startsWith("kill ") && !rest.get(i).endsWith(torn), text);
+                            assertEquals(rest.get(i).replace("kill", "start"), rest.get(i + 1), "one at a time: " + text);
                         }
                     }
                 }

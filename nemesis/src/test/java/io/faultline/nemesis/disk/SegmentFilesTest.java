@@ -28,6 +28,17 @@ class SegmentFilesTest {
     }
 
     @Test
+    void aNamedPartitionsNewestSegmentIsItsOwnOrNone() {
+        var more = new java.util.ArrayList<>(ENTRIES);
+        more.add(new SegmentFiles.Entry("v-0/00000000000000000007.log", 70));
+        more.add(new SegmentFiles.Entry("v-0/00000000000000000100.log", 50));
+        assertEquals("v-0/00000000000000000100.log", SegmentFiles.newestSegmentOf(more, "v-0").orElseThrow().relativePath());
+        assertEquals("t-0/00000000000000000042.log", SegmentFiles.newestSegmentOf(more, "t-0").orElseThrow().relativePath());
+        assertTrue(SegmentFiles.newestSegmentOf(more, "u-1").isEmpty(), "an empty segment is not torn");
+        assertTrue(SegmentFiles.newestSegmentOf(more, "w-0").isEmpty(), "not hosted here");
+    }
+
+    @Test
     void indexFilesAreTheOffsetAndTimeIndexes() {
         assertEquals(2, SegmentFiles.indexFiles(ENTRIES, "t-0").size());
         assertTrue(SegmentFiles.indexFiles(ENTRIES, "u-1").isEmpty());
