@@ -49,11 +49,11 @@ class CompositionsBrokerImplDockerTest {
              Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic("c-0", 1, (short) 3))).all().get(60, TimeUnit.SECONDS);
             var ctx = NemesisContext.builder(cluster).seed(3).build();
-            var packages = FaultPackages.create(List.of("partition", "pause", "clock", "kill"), ctx, FaultOptions.defaults());
+            var packages = FaultPackages.create(List.of("partition", "pause", "clock", "kill", "disk"), ctx, FaultOptions.defaults());
             var scheduler = new Scheduler(ctx, packages);
             scheduler.setup();
             List<String> log = new ArrayList<>();
-            var shape = new CompositionKind.Shape(2000, settings.brokerSessionTimeoutMs(), true, false);
+            var shape = new CompositionKind.Shape(2000, settings.brokerSessionTimeoutMs(), true, false, true);
             try (var observer = new MetadataObserver(cluster.bootstrapServers(), t -> t.equals("c-0"), Duration.ofMillis(300),
                     ctx::now, t -> { })) {
                 observer.start();
@@ -84,6 +84,10 @@ class CompositionsBrokerImplDockerTest {
                     }
                     if (kind == CompositionKind.ISOLATE_LEADER_THEN_KILL || kind == CompositionKind.LAGGING_REPLICA_ELECTION) {
                         assertTrue(seen(observer, done, "leader-", ctx::now), kind.id() + ": the partition changed leader: " + observer.transitions());
+                    }
+                    if (kind == CompositionKind.TORN_WRITE_CRASH) {
+                        assertTrue(done.ops().get(0).contains("zeroed the last") && done.ops().get(0).contains("c-0/"),
+                                kind.id() + ": the bound partition's newest segment is torn: " + done.ops());
                     }
                     if (kind == CompositionKind.PAUSE_LEADER_PAST_SESSION) {
                         assertTrue(seen(observer, done, "broker-fenced", ctx::now), kind.id() + ": the frozen leader is fenced: " + observer.transitions());
