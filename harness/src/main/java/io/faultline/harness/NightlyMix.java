@@ -15,7 +15,8 @@ import java.util.Map;
  * bugs nobody predicted, generic over any particular one. The workload is the queue with more going on at once:
  * several producers per key (every worker writes every key), half of them with several one-record batches of a
  * partition in flight (up to 8 sends per op, kafka-clients' default of 5 requests in flight, unbounded retries), keys that retire after {@code maxWritesPerKey} values so fresh partitions keep being created and elected,
- * consumers that subscribe (a group, rebalancing) and part of the time assign by hand, client crashes and restarts
+ * consumers that subscribe (a group, rebalancing) and part of the time assign by hand (half of those assigns start
+ * at the partitions' ends: tail readers, which read records moments after they are written), client crashes and restarts
  * (each restart is a new producer id), and the final writes after the heal that prove a lost tail. The faults are
  * role-aware compositions ({@link CompositionKind}), drawn at random or guided by coverage.
  */
@@ -37,7 +38,7 @@ final class NightlyMix {
 
     /** The nightly queue's op mix on top of the run's key settings. */
     static QueueOps.Options keyOptions(QueueOps.Options base) {
-        return base.withMix(8, 0.5, 1.0 / 32, 1.0 / 200).withAssignShare(0.5);
+        return base.withMix(8, 0.5, 1.0 / 32, 1.0 / 200).withAssignShare(0.5).withTailShare(0.5);
     }
 
     /**

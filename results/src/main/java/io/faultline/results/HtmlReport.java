@@ -568,7 +568,7 @@ public final class HtmlReport {
                         .collect(Collectors.joining(", ", "{", "}")) + "]";
             }).collect(Collectors.joining(" "));
         } else if (value instanceof OpValue.Keys k) {
-            s = k.keys() + (k.seekToBeginning() ? " seek-to-beginning" : "");
+            s = k.keys() + (k.seekToBeginning() ? " seek-to-beginning" : "") + (k.seekToEnd() ? " seek-to-end" : "");
         } else if (value instanceof OpValue.Text t) {
             s = t.text();
         } else {

@@ -65,6 +65,9 @@ public final class EdnReader {
         if (m.get(new Keyword("group")) instanceof String group && value instanceof OpValue.Keys k) {
             value = k.withGroup(group);
         }
+        if (Boolean.TRUE.equals(m.get(new Keyword("seek-to-end?"))) && value instanceof OpValue.Keys k && !k.seekToBeginning()) {
+            value = new OpValue.Keys(k.keys(), false, k.group(), true);
+        }
         return new Op(index, type, process, time, f, value, error);
     }
 

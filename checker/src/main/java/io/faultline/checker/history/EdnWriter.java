@@ -58,6 +58,9 @@ public final class EdnWriter {
         sb.append(", :f :").append(op.f());
         sb.append(", :value ");
         appendValue(sb, op.value());
+        if (op.value() instanceof OpValue.Keys k && k.seekToEnd()) {
+            sb.append(", :seek-to-end? true");
+        }
         if (op.value() instanceof OpValue.Keys k && k.seekToBeginning()) {
             sb.append(", :seek-to-beginning? true");
         }

@@ -186,6 +186,7 @@ final class FastJsonl {
             String f = null;
             String error = null;
             boolean seek = false;
+            boolean seekToEnd = false;
             String group = null;
             OpValue value = OpValue.None.INSTANCE;
             List<Integer> keys = null; // an assign/subscribe value: built at the end, when seek is known
@@ -208,6 +209,7 @@ final class FastJsonl {
                         }
                         case "error" -> error = peek() == 'n' ? literal("null", null) : string();
                         case "seekToBeginning" -> seek = peek() == 't' ? literal("true", true) : literal("false", false);
+                        case "seekToEnd" -> seekToEnd = peek() == 't' ? literal("true", true) : literal("false", false);
                         case "group" -> group = peek() == 'n' ? literal("null", null) : string();
                         case "value" -> {
                             keys = null;
@@ -230,7 +232,10 @@ final class FastJsonl {
             }
             expect('}');
             if (!blankFrom(pos) || type == null || f == null) throw NotCanonical.INSTANCE;
-            if (keys != null) value = new OpValue.Keys(keys, seek, group);
+            if (keys != null) {
+                if (seek && seekToEnd) throw NotCanonical.INSTANCE; // the general reader reports it
+                value = new OpValue.Keys(keys, seek, group, seekToEnd);
+            }
             return new Op(index, type, process, time, f, value, error);
         }
 

@@ -66,6 +66,9 @@ public final class HistoryJson {
         if (op.value() instanceof OpValue.Keys k && k.seekToBeginning()) {
             g.writeBooleanField("seekToBeginning", true);
         }
+        if (op.value() instanceof OpValue.Keys k && k.seekToEnd()) {
+            g.writeBooleanField("seekToEnd", true);
+        }
         if (op.value() instanceof OpValue.Keys k && k.group() != null) {
             g.writeStringField("group", k.group());
         }
@@ -139,6 +142,7 @@ public final class HistoryJson {
         String f = null;
         String error = null;
         boolean seek = false;
+        boolean seekToEnd = false;
         String group = null;
         // The value's meaning depends on f, which may come after it; parse it to a neutral form first.
         Object rawValue = null;
@@ -154,6 +158,7 @@ public final class HistoryJson {
                 case "f" -> f = canonical(p.getText());
                 case "error" -> error = t == JsonToken.VALUE_NULL ? null : p.getText();
                 case "seekToBeginning" -> seek = p.getBooleanValue();
+                case "seekToEnd" -> seekToEnd = p.getBooleanValue();
                 case "group" -> group = t == JsonToken.VALUE_NULL ? null : p.getText();
                 case "value" -> {
                     // Our writer puts f first, so the usual send/poll value is read straight into micro-ops.
@@ -171,6 +176,10 @@ public final class HistoryJson {
         OpValue value = !sawValue ? OpValue.None.INSTANCE
                 : rawValue instanceof OpValue v ? v : toValue(f, rawValue, seek);
         if (group != null && value instanceof OpValue.Keys k) value = k.withGroup(group);
+        if (seekToEnd && value instanceof OpValue.Keys k) {
+            if (k.seekToBeginning()) throw new IOException("op " + index + " seeks both to the beginning and to the end");
+            value = new OpValue.Keys(k.keys(), false, k.group(), true);
+        }
         return new Op(index, type, process, time, f, value, error);
     }
 

@@ -24,18 +24,35 @@ public sealed interface OpValue permits OpValue.Txn, OpValue.Keys, OpValue.None,
      * {@code :seek-to-beginning?} flag; we keep it with the keys because it only makes sense there. {@code group}:
      * on a completed subscribe, the consumer group the consumer joined (null when not recorded: invocations, assigns,
      * and histories written before the field existed), so a checker knows which group's commits bind its polls.
+     * {@code seekToEnd}: an assign that moves every assigned partition to its end (a tail reader, which reads records
+     * moments after they are written); like a seek to the beginning, it drops the positions the consumer had.
      */
-    record Keys(List<Integer> keys, boolean seekToBeginning, String group) implements OpValue {
+    record Keys(List<Integer> keys, boolean seekToBeginning, String group, boolean seekToEnd) implements OpValue {
         public Keys {
             keys = List.copyOf(keys);
+            if (seekToBeginning && seekToEnd) throw new IllegalArgumentException("seek to the beginning or to the end, not both");
         }
 
         public Keys(List<Integer> keys, boolean seekToBeginning) {
-            this(keys, seekToBeginning, null);
+            this(keys, seekToBeginning, null, false);
+        }
+
+        public Keys(List<Integer> keys, boolean seekToBeginning, String group) {
+            this(keys, seekToBeginning, group, false);
+        }
+
+        /** An assign of these keys that starts at their ends. */
+        public static Keys tail(List<Integer> keys) {
+            return new Keys(keys, false, null, true);
         }
 
         public Keys withGroup(String newGroup) {
-            return new Keys(keys, seekToBeginning, newGroup);
+            return new Keys(keys, seekToBeginning, newGroup, seekToEnd);
+        }
+
+        /** Whether this op moves the consumer's positions (either way), so none it had before holds. */
+        public boolean seeks() {
+            return seekToBeginning || seekToEnd;
         }
     }
 

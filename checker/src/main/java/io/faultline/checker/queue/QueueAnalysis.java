@@ -214,9 +214,9 @@ final class QueueAnalysis {
                     lastPoll.remove(op.process());
                 }
                 // A new assignment keeps a process's position only on the keys it still has; a seek to the
-                // beginning deliberately rewinds, so those keys start afresh too.
+                // beginning or the end deliberately moves it, so those keys start afresh too.
                 Set<Integer> kept = new HashSet<>(keys.keys());
-                retain(lastPoll.get(op.process()), kept, keys.seekToBeginning());
+                retain(lastPoll.get(op.process()), kept, keys.seeks());
                 retain(lastSend.get(op.process()), kept, false);
                 continue;
             }

@@ -53,6 +53,7 @@ class FastJsonlTest {
                 new Op(0, OpType.INVOKE, 0, 1, Op.ASSIGN, new OpValue.Keys(List.of(0, 1, 2), true), null),
                 new Op(1, OpType.OK, 0, 2, Op.SUBSCRIBE, new OpValue.Keys(List.of(), false), null),
                 new Op(1, OpType.OK, 0, 2, Op.SUBSCRIBE, new OpValue.Keys(List.of(4), true, "fl-group-new-\"x\""), null),
+                new Op(1, OpType.OK, 0, 2, Op.ASSIGN, OpValue.Keys.tail(List.of(4, 5)), null),
                 new Op(2, OpType.INFO, Op.NEMESIS, 3, "kill", new OpValue.Text("primaries [fl-3-0]"), null),
                 new Op(3, OpType.FAIL, 4, 4, Op.SEND, OpValue.Txn.of(new MicroOp.Send(-3, -7, null)), "timeout: x"),
                 new Op(4, OpType.OK, 4, 5, Op.SEND, OpValue.Txn.of(new MicroOp.Send(3, 7, 0L),

@@ -39,6 +39,9 @@ class HistoryRoundTripTest {
         // a completed subscribe names the group its consumer joined (absent from older histories)
         r.invoke(0, Op.SUBSCRIBE, new OpValue.Keys(List.of(3), true));
         r.complete(0, OpType.OK, new OpValue.Keys(List.of(3), true, "q-group-new-\"1\""), null);
+        // a tail reader's assign starts at the ends
+        r.invoke(0, Op.ASSIGN, OpValue.Keys.tail(List.of(1, 3)));
+        r.complete(0, OpType.OK, OpValue.Keys.tail(List.of(1, 3)), null);
         return r.ops();
     }
 

@@ -84,6 +84,22 @@ class DenseLogTest {
     }
 
     @Test
+    void aSeekToTheEndMovesAnAssignedReaderOnWithoutASkip() {
+        // process 1 read 0, then assigned the same key again starting at its end: its next read is offset 2
+        H tail = threeSends().subscribe(2, K).assign(1, false, K).poll(1, K, 0, 10).tail(1, K).poll(1, K, 2, 12)
+                .poll(9, K, 0, 10, 1, 11, 2, 12);
+        CheckResult r = dense(tail, true);
+        assertEquals(Verdict.VALID, r.verdict(), r::toString);
+        assertEquals(Map.of(), nonZero(r));
+        // the same reads after a plain re-assign (it keeps its position) are a skip
+        H kept = threeSends().subscribe(2, K).assign(1, false, K).poll(1, K, 0, 10).assign(1, false, K).poll(1, K, 2, 12)
+                .poll(9, K, 0, 10, 1, 11, 2, 12);
+        CheckResult k = dense(kept, true);
+        assertEquals(Verdict.INVALID, k.verdict(), k::toString);
+        assertEquals(Map.of("assigned-poll-skip", 1L), nonZero(k));
+    }
+
+    @Test
     void anAssignedConsumerSkippingInAGroupRunIsNamedApartAndForbidden() {
         // process 2 subscribes (so poll-skip is allowed for group members); process 1 is assigned and skips 11
         H h = threeSends().subscribe(2, K).poll(2, K, 0, 10).poll(2, K, 2, 12)

@@ -88,6 +88,12 @@ final class H {
         return pair(process, Op.ASSIGN, v, OpType.OK, v, null);
     }
 
+    /** An assign that starts at the partitions' ends (a tail reader). */
+    H tail(int process, Integer... keys) {
+        OpValue.Keys v = OpValue.Keys.tail(List.of(keys));
+        return pair(process, Op.ASSIGN, v, OpType.OK, v, null);
+    }
+
     H subscribe(int process, Integer... keys) {
         OpValue.Keys v = new OpValue.Keys(List.of(keys), false);
         return pair(process, Op.SUBSCRIBE, v, OpType.OK, v, null);

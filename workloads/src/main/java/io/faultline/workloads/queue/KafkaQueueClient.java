@@ -260,6 +260,8 @@ public final class KafkaQueueClient implements Client {
         hasAssignment = !tps.isEmpty();
         if (keys.seekToBeginning()) {
             consumer.seekToBeginning(tps);
+        } else if (keys.seekToEnd()) {
+            consumer.seekToEnd(tps); // lazy: the first poll starts at the ends as they are then
         }
         return Completion.ok(keys);
     }

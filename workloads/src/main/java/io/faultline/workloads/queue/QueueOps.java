@@ -39,21 +39,31 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
      * @param subscribe       use subscribe (consumer group) rather than assign
      * @param assignShare     when subscribing, the share of (re-)assign ops that assign manually instead, so consumers
      *                        move between the group and manual assignment (each move is a rebalance); 0: never
+     * @param tailShare       the share of manual assigns that start at the partitions' ends (tail readers: they read
+     *                        records moments after they are written, where a broker serving what it has not yet
+     *                        committed shows); 0: never
      */
     public record Options(int activeKeys, int maxWritesPerKey, KeyDistribution distribution, int maxSendMops,
                           double sendFraction, double reassignChance, double crashChance, boolean subscribe,
-                          double assignShare) {
+                          double assignShare, double tailShare) {
         public Options {
             if (activeKeys < 1 || maxWritesPerKey < 1 || maxSendMops < 1) {
                 throw new IllegalArgumentException("activeKeys, maxWritesPerKey and maxSendMops must be ≥ 1");
             }
             if (assignShare < 0 || assignShare > 1) throw new IllegalArgumentException("assignShare must be in [0, 1]");
+            if (tailShare < 0 || tailShare > 1) throw new IllegalArgumentException("tailShare must be in [0, 1]");
         }
 
         public Options(int activeKeys, int maxWritesPerKey, KeyDistribution distribution, int maxSendMops,
                        double sendFraction, double reassignChance, double crashChance, boolean subscribe) {
             this(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance, crashChance,
-                    subscribe, 0);
+                    subscribe, 0, 0);
+        }
+
+        /** Manual assigns that start at the partitions' ends in this share of them. */
+        public Options withTailShare(double share) {
+            return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
+                    crashChance, subscribe, assignShare, share);
         }
 
         public static Options defaults() {
@@ -63,22 +73,22 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         /** Subscribing consumers that also assign manually in this share of their keys ops. */
         public Options withAssignShare(double share) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, subscribe, share);
+                    crashChance, subscribe, share, tailShare);
         }
 
         public Options withKeys(int active, int maxWrites, KeyDistribution dist) {
             return new Options(active, maxWrites, dist, maxSendMops, sendFraction, reassignChance, crashChance,
-                    subscribe, assignShare);
+                    subscribe, assignShare, tailShare);
         }
 
         public Options withMix(int maxMops, double sends, double reassign, double crash) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxMops, sends, reassign, crash,
-                    subscribe, assignShare);
+                    subscribe, assignShare, tailShare);
         }
 
         public Options withSubscribe(boolean sub) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, sub, assignShare);
+                    crashChance, sub, assignShare, tailShare);
         }
     }
 
@@ -101,7 +111,7 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         if (t < needsAssign.length && needsAssign[t]) {
             boolean[] needs = needsAssign.clone();
             needs[t] = false;
-            Rng after = mixesConsumers() ? rng.advance() : rng; // no draw without the mix: older seeds' streams stay
+            Rng after = afterKeysOp(rng); // no draw without the mix: older seeds' streams stay
             return Step.emit(keysOp(t, ctx.time(), rng),
                     new QueueOps(options, after, activeKeys, writes, nextKey, needs));
         }
@@ -113,7 +123,7 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
                     new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign));
         }
         if (u < options.crashChance() + options.reassignChance()) {
-            Rng after = mixesConsumers() ? r.advance() : r;
+            Rng after = afterKeysOp(r);
             return Step.emit(keysOp(t, ctx.time(), r), new QueueOps(options, after, activeKeys, writes, nextKey, needsAssign));
         }
         double v = r.unit();
@@ -166,7 +176,16 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         return options.subscribe() && options.assignShare() > 0;
     }
 
-    /** An assign or subscribe of the active keys; with the consumer mix, {@code r}'s next draw decides which. */
+    /** The stream after a keys op: one draw for the consumer mix, one for tail readers, each only when on. */
+    private Rng afterKeysOp(Rng r) {
+        Rng after = mixesConsumers() ? r.advance() : r;
+        return options.tailShare() > 0 ? after.advance() : after;
+    }
+
+    /**
+     * An assign or subscribe of the active keys; with the consumer mix, {@code r}'s next draw decides which, and
+     * with tail readers the draw after it whether an assign starts at the ends.
+     */
     private Invocation keysOp(int thread, long time, Rng r) {
         List<Integer> keys = new ArrayList<>();
         for (int k : activeKeys) {
@@ -174,7 +193,11 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         }
         keys.sort(null);
         boolean subscribe = options.subscribe() && !(mixesConsumers() && r.unit() < options.assignShare());
-        return new Invocation(thread, time, subscribe ? Op.SUBSCRIBE : Op.ASSIGN, new OpValue.Keys(keys, false));
+        if (subscribe) return new Invocation(thread, time, Op.SUBSCRIBE, new OpValue.Keys(keys, false));
+        // drawn only when tail readers are on, so mixes without them keep their sequences
+        Rng second = mixesConsumers() ? r.advance() : r;
+        boolean tail = options.tailShare() > 0 && second.unit() < options.tailShare();
+        return new Invocation(thread, time, Op.ASSIGN, tail ? OpValue.Keys.tail(keys) : new OpValue.Keys(keys, false));
     }
 
     /** Maps a uniform draw to a key slot under the configured distribution. */

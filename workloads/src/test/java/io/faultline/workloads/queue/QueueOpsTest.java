@@ -19,6 +19,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class QueueOpsTest {
@@ -149,5 +150,22 @@ class QueueOpsTest {
         QueueOps.Options plain = opts(2, 50, QueueOps.KeyDistribution.UNIFORM).withSubscribe(true).withMix(3, 0.5, 0.2, 0);
         assertTrue(drive(QueueOps.create(plain, 3, 4), 4, 400).stream().noneMatch(o -> o.f().equals(Op.ASSIGN)),
                 "without the share, subscribing consumers only subscribe");
+    }
+
+    @Test
+    void aTailShareStartsThatShareOfManualAssignsAtTheEndsAndLeavesSubscribesAlone() {
+        QueueOps.Options base = opts(2, 50, QueueOps.KeyDistribution.UNIFORM).withSubscribe(true).withAssignShare(0.5)
+                .withMix(3, 0.5, 0.2, 0);
+        List<Invocation> ops = drive(QueueOps.create(base.withTailShare(0.5), 3, 4), 4, 600);
+        long tails = ops.stream().filter(o -> o.value() instanceof OpValue.Keys k && k.seekToEnd()).count();
+        long plainAssigns = ops.stream().filter(o -> o.f().equals(Op.ASSIGN)
+                && o.value() instanceof OpValue.Keys k && !k.seekToEnd()).count();
+        assertTrue(tails > 5 && plainAssigns > 5, tails + " tail assigns, " + plainAssigns + " plain ones");
+        assertTrue(ops.stream().filter(o -> o.value() instanceof OpValue.Keys k && k.seekToEnd())
+                .allMatch(o -> o.f().equals(Op.ASSIGN)), "only manual assigns seek");
+        assertEquals(ops, drive(QueueOps.create(base.withTailShare(0.5), 3, 4), 4, 600), "same seed, same ops");
+        assertTrue(drive(QueueOps.create(base, 3, 4), 4, 600).stream()
+                .noneMatch(o -> o.value() instanceof OpValue.Keys k && k.seekToEnd()), "no share, no tail readers");
+        assertThrows(IllegalArgumentException.class, () -> base.withTailShare(1.5));
     }
 }
