@@ -42,28 +42,38 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
      * @param tailShare       the share of manual assigns that start at the partitions' ends (tail readers: they read
      *                        records moments after they are written, where a broker serving what it has not yet
      *                        committed shows); 0: never
+     * @param readers         how many threads (the first ones) only poll, never send: a send waits on a partition
+     *                        that cannot commit, so workers that also send soon all wait there, and nothing reads
+     *                        while a fault lasts; readers go on reading through it
      */
     public record Options(int activeKeys, int maxWritesPerKey, KeyDistribution distribution, int maxSendMops,
                           double sendFraction, double reassignChance, double crashChance, boolean subscribe,
-                          double assignShare, double tailShare) {
+                          double assignShare, double tailShare, int readers) {
         public Options {
             if (activeKeys < 1 || maxWritesPerKey < 1 || maxSendMops < 1) {
                 throw new IllegalArgumentException("activeKeys, maxWritesPerKey and maxSendMops must be ≥ 1");
             }
             if (assignShare < 0 || assignShare > 1) throw new IllegalArgumentException("assignShare must be in [0, 1]");
             if (tailShare < 0 || tailShare > 1) throw new IllegalArgumentException("tailShare must be in [0, 1]");
+            if (readers < 0) throw new IllegalArgumentException("readers must be at least 0");
         }
 
         public Options(int activeKeys, int maxWritesPerKey, KeyDistribution distribution, int maxSendMops,
                        double sendFraction, double reassignChance, double crashChance, boolean subscribe) {
             this(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance, crashChance,
-                    subscribe, 0, 0);
+                    subscribe, 0, 0, 0);
+        }
+
+        /** The first {@code n} threads only poll (at least one thread always sends: see {@link QueueOps#create}). */
+        public Options withReaders(int n) {
+            return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
+                    crashChance, subscribe, assignShare, tailShare, n);
         }
 
         /** Manual assigns that start at the partitions' ends in this share of them. */
         public Options withTailShare(double share) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, subscribe, assignShare, share);
+                    crashChance, subscribe, assignShare, share, readers);
         }
 
         public static Options defaults() {
@@ -73,22 +83,22 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         /** Subscribing consumers that also assign manually in this share of their keys ops. */
         public Options withAssignShare(double share) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, subscribe, share, tailShare);
+                    crashChance, subscribe, share, tailShare, readers);
         }
 
         public Options withKeys(int active, int maxWrites, KeyDistribution dist) {
             return new Options(active, maxWrites, dist, maxSendMops, sendFraction, reassignChance, crashChance,
-                    subscribe, assignShare, tailShare);
+                    subscribe, assignShare, tailShare, readers);
         }
 
         public Options withMix(int maxMops, double sends, double reassign, double crash) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxMops, sends, reassign, crash,
-                    subscribe, assignShare, tailShare);
+                    subscribe, assignShare, tailShare, readers);
         }
 
         public Options withSubscribe(boolean sub) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, sub, assignShare, tailShare);
+                    crashChance, sub, assignShare, tailShare, readers);
         }
     }
 
@@ -128,7 +138,7 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         }
         double v = r.unit();
         r = r.advance();
-        if (v >= options.sendFraction()) {
+        if (v >= options.sendFraction() || isReader(t)) {
             return Step.emit(new Invocation(t, ctx.time(), Op.POLL, OpValue.Txn.of(MicroOp.Poll.invoke())),
                     new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign));
         }
@@ -170,6 +180,11 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         boolean[] needs = needsAssign.clone();
         needs[t] = true;
         return new QueueOps(options, rng, activeKeys, writes, nextKey, needs);
+    }
+
+    /** Whether thread t only polls; with as many readers as threads, the last thread still sends. */
+    private boolean isReader(int t) {
+        return t < Math.min(options.readers(), needsAssign.length - 1);
     }
 
     private boolean mixesConsumers() {

@@ -19,6 +19,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -167,5 +168,21 @@ class QueueOpsTest {
         assertTrue(drive(QueueOps.create(base, 3, 4), 4, 600).stream()
                 .noneMatch(o -> o.value() instanceof OpValue.Keys k && k.seekToEnd()), "no share, no tail readers");
         assertThrows(IllegalArgumentException.class, () -> base.withTailShare(1.5));
+    }
+
+    @Test
+    void readerThreadsOnlyPollAndTheOthersStillSend() {
+        QueueOps.Options base = opts(3, 100, QueueOps.KeyDistribution.UNIFORM).withMix(3, 0.5, 0.05, 0);
+        List<Invocation> mixed = drive(QueueOps.create(base.withReaders(2), 5, 4), 4, 800);
+        for (Invocation inv : mixed) {
+            if (inv.thread() < 2) assertFalse(inv.f().equals(Op.SEND), "thread " + inv.thread() + " reads only: " + inv);
+        }
+        assertTrue(mixed.stream().filter(i -> i.thread() >= 2).anyMatch(i -> i.f().equals(Op.SEND)), "the others send");
+        assertTrue(mixed.stream().filter(i -> i.thread() < 2).filter(i -> i.f().equals(Op.POLL)).count() > 100);
+        // with every thread a reader, the last one still sends
+        List<Invocation> all = drive(QueueOps.create(base.withReaders(4), 5, 4), 4, 200);
+        assertTrue(all.stream().anyMatch(i -> i.f().equals(Op.SEND) && i.thread() == 3), "someone writes");
+        assertTrue(all.stream().noneMatch(i -> i.f().equals(Op.SEND) && i.thread() < 3));
+        assertThrows(IllegalArgumentException.class, () -> base.withReaders(-1));
     }
 }
