@@ -35,8 +35,13 @@ final class KafkaTestClients {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 50);
         p.put(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 100);
-        p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
-        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 100);
+        // A dead leader's address must spend long enough in reconnect backoff: kafka-clients sends a metadata request
+        // to a connecting node before a merely connectable one, and waits while any node is connecting, so with a
+        // backoff (100 ms) far below the connection attempt (1-2 s, longer while ARP gives up) a producer whose only
+        // connection was to the killed leader kept reconnecting to it and never learned the new leader (CI, 3 Dec:
+        // BrokerImplLeaderKillTest, 60 s without an acknowledgement while the brokers had elected one in 2.2 s).
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, 1000);
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 2000);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
         // a killed container's address never answers: fail connects fast, as the workload's clients do
         p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
@@ -52,8 +57,8 @@ final class KafkaTestClients {
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
         p.put(ConsumerConfig.RETRY_BACKOFF_MS_CONFIG, 50);
-        p.put(ConsumerConfig.RECONNECT_BACKOFF_MS_CONFIG, 50);
-        p.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 100);
+        p.put(ConsumerConfig.RECONNECT_BACKOFF_MS_CONFIG, 1000); // as the producer's, above
+        p.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 2000);
         p.put(ConsumerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
         p.put(ConsumerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2000);
         return new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());

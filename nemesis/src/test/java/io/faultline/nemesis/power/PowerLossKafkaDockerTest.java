@@ -170,7 +170,11 @@ class PowerLossKafkaDockerTest {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 50);
-        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+        // Long enough that a powered-off node is mostly in backoff, not connecting: kafka-clients waits with its
+        // metadata request while any node is connecting, so a short backoff kept this producer on the dead node for
+        // 240 s once (CI, 3 Dec), never learning the new leader.
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MS_CONFIG, 1000);
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 2000);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
         // A powered-off node's address stops answering (no RST): with the default connection setup timeout (10 s,
         // growing to 30 s) the producer can spend most of a round waiting on it for metadata (as the workloads do).
