@@ -66,7 +66,7 @@ public final class EdnReader {
             value = k.withGroup(group);
         }
         if (Boolean.TRUE.equals(m.get(new Keyword("seek-to-end?"))) && value instanceof OpValue.Keys k && !k.seekToBeginning()) {
-            value = new OpValue.Keys(k.keys(), false, k.group(), true);
+            value = k.withSeekToEnd();
         }
         return new Op(index, type, process, time, f, value, error);
     }

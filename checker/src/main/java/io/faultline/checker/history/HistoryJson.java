@@ -178,7 +178,7 @@ public final class HistoryJson {
         if (group != null && value instanceof OpValue.Keys k) value = k.withGroup(group);
         if (seekToEnd && value instanceof OpValue.Keys k) {
             if (k.seekToBeginning()) throw new IOException("op " + index + " seeks both to the beginning and to the end");
-            value = new OpValue.Keys(k.keys(), false, k.group(), true);
+            value = k.withSeekToEnd();
         }
         return new Op(index, type, process, time, f, value, error);
     }

@@ -46,6 +46,11 @@ public sealed interface OpValue permits OpValue.Txn, OpValue.Keys, OpValue.None,
             return new Keys(keys, false, null, true);
         }
 
+        /** The same keys and group, starting at the ends (a history reader's view of a stored seek-to-end flag). */
+        public Keys withSeekToEnd() {
+            return new Keys(keys, false, group, true);
+        }
+
         public Keys withGroup(String newGroup) {
             return new Keys(keys, seekToBeginning, newGroup, seekToEnd);
         }
