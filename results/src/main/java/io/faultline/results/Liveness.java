@@ -34,12 +34,17 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
     public static final String LOG_FLOOD = "liveness/log-flood";
     /** A consumer that joined a new consumer group after the final heal never got a record. */
     public static final String UNREADABLE_GROUP = "liveness/unreadable-group";
+    /**
+     * A workload partition's last stable offset stayed below its high watermark after the heal: a transaction nobody
+     * decides (Kafka's "hanging transaction"), which read_committed consumers can never read past.
+     */
+    public static final String HANGING_TRANSACTION = "liveness/hanging-transaction";
     /** The cluster, started on a healthy network before any fault, did not come up within the readiness bound. */
     public static final String NEVER_READY = "liveness/never-ready";
 
     /** Every anomaly name, in report order. */
     public static final List<String> NAMES = List.of(UNRESPONSIVE_BROKER, FENCED_BROKER, NO_LEADER, UNRECOVERED_ISR,
-            UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD, NEVER_READY);
+            HANGING_TRANSACTION, UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD, NEVER_READY);
 
     public Liveness {
         anomalies = anomalies == null ? List.of() : List.copyOf(anomalies);

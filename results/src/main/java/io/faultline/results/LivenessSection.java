@@ -15,6 +15,7 @@ final class LivenessSection {
             Liveness.UNRECOVERED_ISR, "a partition's ISR did not get its full replica set back",
             Liveness.UNWRITABLE_KEY, "no write to a key succeeded after the final heal",
             Liveness.UNREADABLE_KEY, "no read after the final heal returned a key's records",
+            Liveness.HANGING_TRANSACTION, "a transaction stayed open after the final heal: read_committed readers stop below it",
             Liveness.UNREADABLE_GROUP, "a consumer that joined a new group after the final heal never got a record",
             Liveness.LOG_FLOOD, "a node's logs grew faster than the limit",
             Liveness.NEVER_READY, "the cluster, started with no fault, did not come up within the readiness bound");

@@ -25,12 +25,27 @@ public record NodeView(String node, int brokerId, String error, Set<Integer> bro
         return error == null;
     }
 
-    /** One partition as this broker describes it; {@code error}: the partition's error name, null for none. */
+    /**
+     * One partition as this broker describes it; {@code error}: the partition's error name, null for none. The leader
+     * also says where its log's committed data ends for each isolation level: {@code highWatermark} (what
+     * read_uncommitted consumers reach) and {@code lastStable} (read_committed: below the first open transaction);
+     * -1 where not asked (a follower's view, an internal topic, a broker too old for isolation levels) or refused.
+     */
     public record PartitionView(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr,
-                                String error) {
+                                String error, long highWatermark, long lastStable) {
         public PartitionView {
             replicas = List.copyOf(replicas);
             isr = List.copyOf(isr);
+        }
+
+        /** A view without end offsets. */
+        public PartitionView(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr,
+                             String error) {
+            this(topic, partition, leader, replicas, isr, error, -1, -1);
+        }
+
+        public PartitionView withEndOffsets(long highWatermark, long lastStable) {
+            return new PartitionView(topic, partition, leader, replicas, isr, error, highWatermark, lastStable);
         }
 
         public String id() {
@@ -41,6 +56,19 @@ public record NodeView(String node, int brokerId, String error, Set<Integer> bro
         public boolean recovered() {
             return error == null && leader >= 0 && replicas.contains(leader)
                     && isr.size() == replicas.size() && Set.copyOf(isr).equals(Set.copyOf(replicas));
+        }
+
+        /** Whether this view carries both end offsets. */
+        public boolean hasEndOffsets() {
+            return highWatermark >= 0 && lastStable >= 0;
+        }
+
+        /**
+         * No transaction holds read_committed readers back: the last stable offset has reached the high watermark.
+         * (The high watermark is asked first, so a write between the two answers can only make this look better.)
+         */
+        public boolean noOpenTransaction() {
+            return lastStable >= highWatermark;
         }
 
         public String describe() {

@@ -32,8 +32,11 @@ public final class RecoveryTracker {
         this.healedAt = healedAt;
     }
 
-    /** What a subject is: a broker (asked directly) or a partition (as every answering broker describes it). */
-    public enum Kind { BROKER, PARTITION }
+    /**
+     * What a subject is: a broker (asked directly), a partition (as every answering broker describes it), or the
+     * transactions on a partition (as its leader's end offsets show them).
+     */
+    public enum Kind { BROKER, PARTITION, TRANSACTIONS }
 
     /**
      * One subject's timeline. {@code firstOk}: when it was first fine after the heal (null: never); {@code problem}:
@@ -121,13 +124,39 @@ public final class RecoveryTracker {
                 }
             }
         }
+        boolean transactionsOk = recordTransactions(o, answering);
         if (brokersOk && brokersServingAt == null) brokersServingAt = o.at();
         if (partitionsOk && partitionsRecoveredAt == null) partitionsRecoveredAt = o.at();
-        lastAllOk = brokersOk && partitionsOk;
+        lastAllOk = brokersOk && partitionsOk && transactionsOk;
         if (lastAllOk && allRecoveredAt == null) allRecoveredAt = o.at();
     }
 
-    /** Whether the latest poll found every broker serving and every partition recovered. */
+    /**
+     * Each partition whose leader gave its end offsets: after the heal every transaction must be decided (the producers
+     * that opened them are gone, and a coordinator aborts what times out), so read_committed readers reach the high
+     * watermark. A last stable offset that stays below it is a hanging transaction: its records, and everything
+     * written after them, are never delivered to read_committed consumers. A partition no leader answered for is not
+     * judged in that poll. Returns whether every judged partition was free of open transactions.
+     */
+    private boolean recordTransactions(Observation o, List<NodeView> answering) {
+        boolean ok = true;
+        Map<String, NodeView.PartitionView> byLeader = new TreeMap<>();
+        for (NodeView n : answering) {
+            for (NodeView.PartitionView p : n.partitions()) {
+                if (p.leader() == n.brokerId() && p.hasEndOffsets()) byLeader.put(p.id(), p);
+            }
+        }
+        for (NodeView.PartitionView p : byLeader.values()) {
+            boolean open = !p.noOpenTransaction();
+            ok &= !open;
+            update("transactions on " + p.id(), Kind.TRANSACTIONS, o.at(), open ? Liveness.HANGING_TRANSACTION : null,
+                    (open ? "a transaction is open: " : "none open: ") + "last stable offset " + p.lastStable()
+                            + ", high watermark " + p.highWatermark() + " (leader " + p.leader() + ")");
+        }
+        return ok;
+    }
+
+    /** Whether the latest poll found every broker serving, every partition recovered and no transaction open. */
     public boolean lastAllOk() {
         return lastAllOk;
     }

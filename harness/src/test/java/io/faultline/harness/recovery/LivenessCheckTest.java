@@ -107,6 +107,35 @@ class LivenessCheckTest {
         assertEquals(List.of("liveness/no-leader partition t-0"), names(judge(List.of(o))));
     }
 
+    /** Every broker answers; t-0 is led by 1 with a full ISR, and 1 gives its end offsets. */
+    private static Observation ends(double seconds, long highWatermark, long lastStable) {
+        var all = Set.of(1, 2, 3);
+        var follower = Observations.partition(1, List.of(1, 2, 3));
+        var leader = follower.withEndOffsets(highWatermark, lastStable);
+        return new Observation(at(seconds), List.of(Observations.answering(1, all, leader),
+                Observations.answering(2, all, follower), Observations.answering(3, all, follower)));
+    }
+
+    @Test
+    void aTransactionLeftOpenPastTheBoundIsAHangingTransactionWithTheOffsetsSeen() {
+        var l = judge(List.of(ends(0, 120, 80), ends(30, 131, 80), ends(61, 131, 80)));
+        assertEquals(Verdict.INVALID, l.verdict());
+        assertEquals(List.of("liveness/hanging-transaction transactions on t-0"), names(l));
+        String last = l.anomalies().get(0).timeline().get(l.anomalies().get(0).timeline().size() - 1).state();
+        assertTrue(last.contains("last stable offset 80, high watermark 131 (leader 1)"), last);
+        assertNull(l.timings().allRecovered(), "an open transaction keeps the cluster from counting as recovered");
+    }
+
+    @Test
+    void aTransactionDecidedWithinTheBoundIsFineAndFollowersViewsAreNotJudged() {
+        // open at the heal (a producer's transaction that times out), aborted 25 s later: the LSO reaches the HW
+        var l = judge(List.of(ends(0, 120, 80), ends(25, 122, 122), ends(61, 122, 122)));
+        assertEquals(Verdict.VALID, l.verdict(), names(l).toString());
+        assertEquals(25.0, l.timings().allRecovered());
+        // a write between the two answers may put the LSO above the HW first asked: no open transaction
+        assertEquals(Verdict.VALID, judge(List.of(ends(0, 40, 41), ends(61, 41, 41))).verdict());
+    }
+
     @Test
     void recoveringOnlyAfterTheBoundIsAViolationThoughTheEndLooksFine() {
         var l = judge(List.of(n3Paused(0), n3Paused(59), healthy(70), healthy(75)));
