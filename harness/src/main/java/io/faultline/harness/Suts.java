@@ -95,6 +95,15 @@ final class Suts {
     }
 
     /**
+     * Whether OffsetFetch can ask for stable offsets (require_stable, OffsetFetch v7: Kafka 2.5, KIP-447), as Kafka's
+     * own consumer always does where the broker knows it. Assumed for broker-impl and for described brokers.
+     */
+    static boolean hasStableOffsetFetch(String name) {
+        if (!name.startsWith(APACHE_KAFKA + ":")) return true;
+        return KafkaVersion.parse(name.split(":")[1]).atLeast("2.5");
+    }
+
+    /**
      * unclean.leader.election.enable where a run does not set it: the release's own default for apache-kafka:VERSION
      * (true before 0.11, KIP-106), false for the reference release and broker-impl.
      */

@@ -18,6 +18,11 @@ class VersionedSutsTest {
         assertTrue(Suts.named("apache-kafka:0.11.0.3").transactions());
         assertFalse(Suts.hasTransactionalProtocol("apache-kafka:0.10.2.1"));
         assertTrue(Suts.hasTransactionalProtocol("broker-impl"));
+        // the nightly registers read as Kafka's consumer does: require_stable from 2.5 on (OffsetFetch v7)
+        assertFalse(Suts.hasStableOffsetFetch("apache-kafka:2.1.1"));
+        assertTrue(Suts.hasStableOffsetFetch("apache-kafka:2.5.0"));
+        assertTrue(Suts.hasStableOffsetFetch("apache-kafka"));
+        assertTrue(Suts.hasStableOffsetFetch("broker-impl"));
     }
 
     @Test

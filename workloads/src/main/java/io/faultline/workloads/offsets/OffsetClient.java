@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Reads are plain OffsetFetch unless {@code requireStable}: Kafka answers a plain one from the coordinator's state
  * at its high watermark, which right after a coordinator failover can lag commits the previous coordinator
  * acknowledged; a require-stable one is answered from the latest state once the high watermark reaches it (Kafka
- * 4.x's GroupCoordinatorService.fetchOffsets). A plain read is what a read_uncommitted consumer's committed() sends.
+ * 4.x's GroupCoordinatorService.fetchOffsets). Kafka's own consumer (both implementations) always asks for stable
+ * offsets where the broker knows the flag (OffsetFetch v7, Kafka 2.5); the Admin client does not by default.
  */
 public final class OffsetClient implements Client {
     private final Admin admin;
