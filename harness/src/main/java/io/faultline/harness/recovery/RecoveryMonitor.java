@@ -66,10 +66,14 @@ public final class RecoveryMonitor {
     public RecoveryTracker.Findings finish(Duration settle) {
         stopBackground();
         Instant until = later(healedAt.plus(bound), clock.instant().plus(settle));
+        // A poll takes time, so "polled until the bound" must mean a poll that *began* at or after it: a last poll
+        // begun just before the bound judges nothing (the check would call a cluster stuck for good unknown).
+        Instant giveUp = until.plus(pollInterval.multipliedBy(4)); // backstop for a source whose polls all fail
         try {
             pollOnce();
-            while (!tracker.lastAllOk() && clock.instant().isBefore(until)) {
-                sleeper.sleep(pollInterval);
+            while (!lastAllOk() && !polledAtOrAfter(until) && clock.instant().isBefore(giveUp)) {
+                Duration left = Duration.between(clock.instant(), until);
+                sleeper.sleep(left.isNegative() || left.isZero() || left.compareTo(pollInterval) > 0 ? pollInterval : left);
                 pollOnce();
             }
         } catch (InterruptedException e) {
@@ -126,6 +130,19 @@ public final class RecoveryMonitor {
         }
         synchronized (tracker) {
             tracker.record(o);
+        }
+    }
+
+    private boolean lastAllOk() {
+        synchronized (tracker) {
+            return tracker.lastAllOk();
+        }
+    }
+
+    private boolean polledAtOrAfter(Instant t) {
+        synchronized (tracker) {
+            Instant last = tracker.lastPollAt();
+            return last != null && !last.isBefore(t);
         }
     }
 

@@ -161,6 +161,11 @@ public final class RecoveryTracker {
         return lastAllOk;
     }
 
+    /** When the latest observation was taken (null before the first). */
+    public Instant lastPollAt() {
+        return lastAt;
+    }
+
     public int polls() {
         return polls;
     }

@@ -68,6 +68,21 @@ class RecoveryMonitorTest {
     }
 
     @Test
+    void pollsThatTakeTimeStillEndWithOneBegunAtOrAfterTheBoundSoAStuckClusterIsJudged() {
+        var clock = new Observations.ManualClock(HEAL);
+        // every poll takes 0.3 s: without care the last one begins 0.1 s before the bound and decides nothing
+        Observation.Source slow = () -> {
+            var o = Observations.n3Paused(Duration.between(HEAL, clock.instant()).toMillis() / 1000.0);
+            clock.advance(Duration.ofMillis(300));
+            return o;
+        };
+        var f = new RecoveryMonitor(slow, clock, clock::advance, BOUND, POLL).finish(Duration.ofSeconds(5));
+        assertFalse(java.time.Instant.parse(f.lastPollAt()).isBefore(HEAL.plus(BOUND)), f.lastPollAt());
+        var l = LivenessCheck.judge(record(f), null, List.of(), true);
+        assertEquals(Verdict.INVALID, l.verdict(), String.valueOf(l.reason()));
+    }
+
+    @Test
     void aFinalPhaseThatOutlastsTheBoundStillGetsItsSettleWindow() {
         var clock = new Observations.ManualClock(HEAL);
         // n3 comes back 93 s after the heal: after the bound, but within the settle window after a 90 s final phase
