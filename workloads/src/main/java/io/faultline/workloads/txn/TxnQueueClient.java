@@ -30,8 +30,10 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One worker's transactional producer (transactional.id per worker, so a reopened client fences its previous
- * incarnation) and read_committed consumer (assigned every key, positions from its group's committed offsets).
+ * One process's transactional producer (transactional.id per process: clients this process reopens after an error
+ * fence their previous incarnation; a process retired by an info completion is succeeded by one with a new id, see
+ * TxnQueueWorkload) and read_committed consumer (assigned every key, positions from its group's committed offsets;
+ * the group is named after the transactional.id, so a new process starts from the beginning).
  * A transaction runs its micro-ops in order, then commits with the consumer's positions sent to it, or aborts
  * (one in {@code abortOneIn}) and rewinds the consumer to where it began.
  *

@@ -9,6 +9,8 @@ import io.faultline.workloads.queue.TopicManager;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
 /**
@@ -37,9 +39,17 @@ public final class TxnQueueWorkload {
                 if (notWarm != null) {
                     System.err.println("faultline: the transaction coordinator did not answer before the workload: " + notWarm);
                 }
-                return Workload.Session.of(thread -> new TxnQueueClient(bootstrap, topics.mapping(), keys,
-                                c.topicPrefix() + "-t" + thread, clientTimeoutMs, ABORT_ONE_IN, c.seed() * 131 + thread,
-                                finalReadMs(cfg)),
+                // One transactional.id per process, as Jepsen's processes: a client replaced after an error keeps
+                // its id (the new producer fences the old), but a process retired by an info completion (its commit
+                // may or may not have happened) never returns, and its thread's next process takes a new id. What
+                // the retired one left open is then for the coordinator to decide (its recovery of a prepared
+                // commit, or the transaction timeout), not for a successor's fencing.
+                Map<Integer, Integer> processes = new ConcurrentHashMap<>();
+                return Workload.Session.of(thread -> {
+                            int n = processes.merge(thread, 1, Integer::sum) - 1;
+                            return new TxnQueueClient(bootstrap, topics.mapping(), keys, transactionalId(c.topicPrefix(), thread, n),
+                                    clientTimeoutMs, ABORT_ONE_IN, c.seed() * 131 + thread + 7919L * n, finalReadMs(cfg));
+                        },
                         List.copyOf(topics.mapping().topicsOf(all)), topics::close);
             } catch (RuntimeException e) {
                 topics.close();
@@ -48,6 +58,11 @@ public final class TxnQueueWorkload {
         };
         return new Workload("txn-queue", setup, mainGenerator(cfg.seed(), keys, cfg.opsPerSecond(), cfg.timeLimit()),
                 new TxnFinalReads(keys, cfg.finalTimeout().toNanos()), checkers);
+    }
+
+    /** The transactional.id (and consumer group) of a thread's {@code n}-th process, counting from 0. */
+    static String transactionalId(String prefix, int thread, int n) {
+        return prefix + "-t" + thread + (n == 0 ? "" : "-p" + n);
     }
 
     /** The final poll's own deadline: most of the final phase's bound, leaving time to record what it read. */
