@@ -154,7 +154,10 @@ final class RunAnalysis {
         return new Outcome(verdict, checks, summary, caveats, liveness);
     }
 
-    /** Written by a run whose cluster did not come up within the readiness bound: the readiness wait's message. */
+    /**
+     * Written by a run whose cluster did not come up within the readiness bound (the readiness wait's message), or
+     * came up and failed the workload's set-up before any fault (the refusal).
+     */
     static final String NEVER_READY_FILE = "never-ready.txt";
 
     /** Invalid (liveness/never-ready) when the run's cluster never came up; null otherwise. */
@@ -167,8 +170,8 @@ final class RunAnalysis {
         } catch (IOException e) {
             why = "(" + NEVER_READY_FILE + " cannot be read: " + e.getMessage() + ")";
         }
-        return Liveness.neverReady("Started on a healthy network with no fault injected, the cluster did not come up"
-                + " within the readiness bound: " + why, null);
+        return Liveness.neverReady("Started on a healthy network with no fault injected, the cluster never became"
+                + " usable: " + why, null);
     }
 
     /** The recovery check's verdict from recovery.json; null for a run that has none (made before the check existed). */

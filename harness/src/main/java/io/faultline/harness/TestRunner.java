@@ -242,8 +242,9 @@ final class TestRunner {
                     : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         } catch (io.faultline.docker.sut.ClusterNotReadyException e) {
             // the system's failure, not the harness's: kept so the check judges it (liveness/never-ready)
-            step("writing " + RunAnalysis.NEVER_READY_FILE, () -> Files.writeString(
-                    run.dir().resolve(RunAnalysis.NEVER_READY_FILE), e.getMessage() == null ? "" : e.getMessage()));
+            step("writing " + RunAnalysis.NEVER_READY_FILE, () -> Files.writeString(run.dir().resolve(
+                    RunAnalysis.NEVER_READY_FILE), "it did not come up within the readiness bound: "
+                    + (e.getMessage() == null ? "" : e.getMessage())));
             throw e;
         }
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
@@ -289,8 +290,16 @@ final class TestRunner {
                         Duration.between(monitor.healedAt(), Instant.now()).toMillis() / 1000.0, d.toSeconds()));
             }
         };
-        var outcome = PhaseRunner.run(workload, state.cluster.bootstrapServers(), state.recorder, nemesis,
-                Duration.ofSeconds(config.recoverySeconds()), recoveryWait, progress::phase);
+        PhaseRunner.Outcome outcome;
+        try {
+            outcome = PhaseRunner.run(workload, state.cluster.bootstrapServers(), state.recorder, nemesis,
+                    Duration.ofSeconds(config.recoverySeconds()), recoveryWait, progress::phase);
+        } catch (PhaseRunner.SetupRefused e) {
+            // judged like a cluster that never came up (liveness/never-ready), with the refusal as the reason
+            step("writing " + RunAnalysis.NEVER_READY_FILE, () -> Files.writeString(
+                    run.dir().resolve(RunAnalysis.NEVER_READY_FILE), e.getMessage() == null ? "" : e.getMessage()));
+            throw e;
+        }
         finishRecoveryCheck(state);
         state.drained = outcome.reached();
         if (!state.drained) log.line("the final drain did not reach every acknowledged offset in " + config.drainSeconds() + " s");

@@ -39,7 +39,10 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
      * decides (Kafka's "hanging transaction"), which read_committed consumers can never read past.
      */
     public static final String HANGING_TRANSACTION = "liveness/hanging-transaction";
-    /** The cluster, started on a healthy network before any fault, did not come up within the readiness bound. */
+    /**
+     * The cluster, started on a healthy network before any fault, did not come up within the readiness bound, or
+     * refused (or never answered) the workload's set-up, such as creating its topics.
+     */
     public static final String NEVER_READY = "liveness/never-ready";
 
     /** Every anomaly name, in report order. */

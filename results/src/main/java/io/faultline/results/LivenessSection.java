@@ -18,7 +18,7 @@ final class LivenessSection {
             Liveness.HANGING_TRANSACTION, "a transaction stayed open after the final heal: read_committed readers stop below it",
             Liveness.UNREADABLE_GROUP, "a consumer that joined a new group after the final heal never got a record",
             Liveness.LOG_FLOOD, "a node's logs grew faster than the limit",
-            Liveness.NEVER_READY, "the cluster, started with no fault, did not come up within the readiness bound");
+            Liveness.NEVER_READY, "the cluster, started with no fault, did not come up within the readiness bound or failed the workload's set-up");
 
     static String meaning(String name) {
         return MEANING.getOrDefault(name, "");

@@ -68,6 +68,27 @@ public final class PhaseRunner {
         void sleep(Duration d) throws InterruptedException;
     }
 
+    /**
+     * The cluster answered the workload's set-up (creating its topics, a first transactional producer id) with a
+     * refusal or never answered it, before any fault: on a healthy network that is the system's failure, like a
+     * cluster that never comes up, not the harness's.
+     */
+    public static final class SetupRefused extends Exception {
+        SetupRefused(RuntimeException cause) {
+            super("it came up but failed the workload's set-up before any fault: " + cause.getMessage(), cause);
+        }
+
+        /** A Kafka client error or a refusal the workload classified as definite, anywhere in the cause chain. */
+        static boolean isFromCluster(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof org.apache.kafka.common.KafkaException
+                        || t instanceof io.faultline.workloads.queue.ErrorClassifier.DefiniteFailure) return true;
+                if (t.getCause() == t) break;
+            }
+            return false;
+        }
+    }
+
     public static Outcome run(Workload workload, String bootstrapServers, HistoryRecorder recorder, Faults faults,
                               Duration recovery, Phases phases) throws Exception {
         return run(workload, bootstrapServers, recorder, faults, recovery, d -> Thread.sleep(d.toMillis()), phases);
@@ -76,7 +97,13 @@ public final class PhaseRunner {
     public static Outcome run(Workload workload, String bootstrapServers, HistoryRecorder recorder, Faults faults,
                               Duration recovery, Pause pause, Phases phases) throws Exception {
         phases.enter(SETUP);
-        try (Workload.Session session = workload.setup().open(bootstrapServers)) {
+        Workload.Session opened;
+        try {
+            opened = workload.setup().open(bootstrapServers);
+        } catch (RuntimeException e) {
+            throw SetupRefused.isFromCluster(e) ? new SetupRefused(e) : e;
+        }
+        try (Workload.Session session = opened) {
             Interpreter interpreter = new Interpreter(recorder, session.clients());
             phases.enter(START_FAULTS);
             faults.start(session.faultTargets());

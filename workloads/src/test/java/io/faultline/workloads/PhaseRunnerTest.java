@@ -154,4 +154,23 @@ class PhaseRunnerTest {
         assertEquals("heal failed", e.getMessage());
         assertEquals("close", events.get(events.size() - 1));
     }
+
+    @Test
+    void aClusterThatRefusesTheSetUpIsTheSystemsFailureAndAHarnessMistakeStaysOne() {
+        var rec = HistoryRecorder.inMemory(1, () -> 0L);
+        Workload refused = new Workload("w", bootstrap -> {
+            throw new io.faultline.workloads.queue.ErrorClassifier.DefiniteFailure("could not create topics",
+                    new org.apache.kafka.common.errors.InvalidConfigurationException("Unknown topic config segment.ms"));
+        }, Gens.once(Gens.op("main", OpValue.None.INSTANCE)), Workload.FinalReads.NONE, List.of());
+        var e = org.junit.jupiter.api.Assertions.assertThrows(PhaseRunner.SetupRefused.class, () -> PhaseRunner.run(
+                refused, "b:1", rec, faults, Duration.ZERO, PhaseRunner.Phases.NONE));
+        assertTrue(e.getMessage().contains("could not create topics"), e.getMessage());
+        assertFalse(events.stream().anyMatch(x -> x.startsWith("faults")), "no fault started: " + events);
+
+        Workload mistaken = new Workload("w", bootstrap -> {
+            throw new IllegalArgumentException("keys must be at least 1");
+        }, Gens.once(Gens.op("main", OpValue.None.INSTANCE)), Workload.FinalReads.NONE, List.of());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> PhaseRunner.run(
+                mistaken, "b:1", rec, faults, Duration.ZERO, PhaseRunner.Phases.NONE));
+    }
 }
