@@ -52,7 +52,12 @@ final class MutantHunt {
 
     /** The nightly mix of every run: random compositions over all roles, the default density and links. */
     static NightlyMix.Spec spec() {
-        return new NightlyMix.Spec(false, 0.5, 3, NightlyMix.Spec.allCompositions(), true, null);
+        return spec(false);
+    }
+
+    /** As {@link #spec()}; guided: each run's compositions planned from the coverage of the hunt's earlier runs. */
+    static NightlyMix.Spec spec(boolean guided) {
+        return new NightlyMix.Spec(guided, 0.5, 3, NightlyMix.Spec.allCompositions(), true, null);
     }
 
     static Plan plan(List<Mutant> mutants, int runs, int cleanRuns, Shape shape, long seed) {

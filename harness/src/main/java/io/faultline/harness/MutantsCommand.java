@@ -78,6 +78,11 @@ final class MutantsCommand implements Callable<Integer> {
     @Option(names = "--jar", description = "The broker-impl jar to mutate (default: the built one, docker/target/broker-impl-libs)")
     Path jar;
 
+    @Option(names = "--guided", description = "Plan each run's compositions from the coverage map of the hunt's runs"
+            + " before it (kept beside its page as coverage.json), preferring transitions not yet seen; without it"
+            + " they are drawn at random and the map is only recorded")
+    boolean guided;
+
     @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
     Path store = Path.of("store");
 
@@ -149,7 +154,8 @@ final class MutantsCommand implements Callable<Integer> {
         Path jarsDir = dir.resolve("jars");
         err.println("faultline: mutants page (rewritten after every run) " + dir.resolve(MutantsPage.PAGE));
         String setup = "broker-impl " + jars.brokerJar().getFileName() + ", packages " + String.join(", ", catalog.packages())
-                + "; each run: 3 nodes, rf 3, acks=all, idempotent, min ISR 2, the nightly mix (random compositions), "
+                + "; each run: 3 nodes, rf 3, acks=all, idempotent, min ISR 2, the nightly mix ("
+                + (guided ? "guided compositions" : "random compositions") + "), "
                 + timeLimit + " s; at most " + runs + " runs per mutant; unit tests: " + unitTests + ".";
 
         var stopping = new java.util.concurrent.atomic.AtomicBoolean();
@@ -164,10 +170,11 @@ final class MutantsCommand implements Callable<Integer> {
             UnitTests.Outcome o = tests.run(m, mutantJar, jars.brokerJar(), jarsDir);
             return new MutantHunt.Prepared(mutantJar, o.status().label(), o.detail() + " (" + Math.round(o.seconds()) + " s)");
         };
-        MutantHunt.Runner runner = (c, mutantJar) -> {
-            var r = new TestRunner(c, runStore, err, ComposedSchedule.factory(MutantHunt.spec(), null, s -> {}));
-            return (mutantJar == null ? r : r.withBrokerJar(mutantJar)).run();
-        };
+        // every run, mutated or not, adds what its observer saw to the hunt's map; only a guided hunt plans from it
+        Files.createDirectories(dir);
+        CoverageBook coverage = new CoverageBook(dir.resolve(CoverageBook.FILE));
+        NightlyMix.Spec mix = MutantHunt.spec(guided);
+        MutantHunt.Runner runner = (c, mutantJar) -> coverage.run(c, mix, runStore, err, mutantJar).result();
         MutantsPage.Input input = MutantHunt.run(plan, prepare, runner, err, started.toString(), setup, partial -> {
             try {
                 MutantsPage.write(partial, dir);

@@ -92,6 +92,10 @@ class MutantsCommandTest {
         TestConfig c = plan.clean().get(0);
         assertEquals(NightlyMix.WORKLOAD, c.workload());
         assertEquals(NightlyMix.packages(MutantHunt.spec()), c.nemesis());
+        // --guided plans from the hunt's coverage map; it draws from the same compositions and fault packages
+        assertTrue(MutantHunt.spec(true).guided());
+        assertFalse(MutantHunt.spec().guided());
+        assertEquals(NightlyMix.packages(MutantHunt.spec()), NightlyMix.packages(MutantHunt.spec(true)));
         assertEquals("broker-impl", c.sut());
         assertEquals(60, c.timeLimitSeconds());
         assertEquals(plan.seedLines(), MutantHunt.plan(List.of(A, B), 3, 2, shape, 99).seedLines());
