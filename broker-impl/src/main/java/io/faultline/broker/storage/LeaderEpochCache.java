@@ -75,6 +75,23 @@ public final class LeaderEpochCache {
         persistAndSwitch(next);
     }
 
+    /**
+     * Why a leadership in {@code leaderEpoch} is stale, or null when it is not: the log already holds a later epoch.
+     * The controller only ever raises a partition's epoch, so a later epoch in the log means a later leader existed;
+     * it happens when a restarted broker replays old leadership records from the metadata log before it reaches the
+     * current one. Assigning such an epoch would drop every newer epoch's entry (an assign removes the entries at or
+     * above its epoch), and followers asking about those epochs would be sent back to an offset they can never get
+     * past (seen: a follower truncating from 117 to 110 two thousand times). The log refuses it: starting such a
+     * leadership is an IllegalStateException (the metadata thread skips a stale change), a leader append in it is
+     * answered NOT_LEADER_OR_FOLLOWER, as a deposed leader's clients are.
+     */
+    public synchronized String staleLeadership(org.apache.kafka.common.TopicPartition tp, int leaderEpoch, String what) {
+        int latest = epochs.isEmpty() ? -1 : epochs.lastKey();
+        if (leaderEpoch >= latest) return null;
+        return tp + ": cannot " + what + " in epoch " + leaderEpoch + ": the log already holds epoch " + latest
+                + " (a stale leadership)";
+    }
+
     public synchronized Optional<Integer> latestEpoch() {
         return epochs.isEmpty() ? Optional.empty() : Optional.of(epochs.lastKey());
     }

@@ -15,6 +15,21 @@ final class LogFileNames {
     private LogFileNames() {
     }
 
+    /** Parses {@code <topic>-<partition>} from a partition directory name. */
+    static org.apache.kafka.common.TopicPartition topicPartitionOf(Path dir) {
+        String name = dir.getFileName().toString();
+        int dash = name.lastIndexOf('-');
+        if (dash <= 0 || dash == name.length() - 1) {
+            throw new IllegalArgumentException("not a <topic>-<partition> directory: " + dir);
+        }
+        return new org.apache.kafka.common.TopicPartition(name.substring(0, dash), Integer.parseInt(name.substring(dash + 1)));
+    }
+
+    /** Directory name for a partition: {@code <topic>-<partition>}. */
+    static String dirName(org.apache.kafka.common.TopicPartition tp) {
+        return tp.topic() + "-" + tp.partition();
+    }
+
     static String filenamePrefix(long offset) {
         return String.format("%020d", offset);
     }

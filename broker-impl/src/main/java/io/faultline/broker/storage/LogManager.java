@@ -96,7 +96,7 @@ public final class LogManager implements Closeable {
         for (Path d : dirs) {
             TopicPartition tp;
             try {
-                tp = PartitionLog.parseTopicPartition(d);
+                tp = LogFileNames.topicPartitionOf(d);
             } catch (IllegalArgumentException e) {
                 log.info("Ignoring {}: not a partition directory", d);
                 continue;
@@ -129,7 +129,7 @@ public final class LogManager implements Closeable {
         ensureOpen();
         return logs.computeIfAbsent(tp, t -> {
             try {
-                PartitionLog created = PartitionLog.open(dataDir.resolve(PartitionLog.dirName(t)), configFor.apply(t),
+                PartitionLog created = PartitionLog.open(dataDir.resolve(LogFileNames.dirName(t)), configFor.apply(t),
                         clock, RecoveryState.UNKNOWN);
                 // The new directory's entry in the data directory is durable only once the data directory is
                 // synced (POSIX): without this, power loss before the next checkpoint could take the whole

@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -50,9 +49,6 @@ public final class PartitionLog implements Closeable {
     public static final long EARLIEST_TIMESTAMP = -2L;
     public static final long MAX_TIMESTAMP = -3L;
 
-    private record PendingDelete(LogSegment segment, long deleteAtMs) {
-    }
-
     private final TopicPartition topicPartition;
     private final Path dir;
     private final Time clock;
@@ -64,7 +60,7 @@ public final class PartitionLog implements Closeable {
     private final ReentrantReadWriteLock structure = new ReentrantReadWriteLock();
     /** Serializes writers (appends, truncation, flush, retention, compaction, close). */
     private final ReentrantLock writer = new ReentrantLock();
-    private final List<PendingDelete> pendingDeletes = new ArrayList<>();
+    private final PendingDeletes pendingDeletes = new PendingDeletes();
 
     private volatile LogSegment active;
     private volatile long logEndOffset;
@@ -98,7 +94,7 @@ public final class PartitionLog implements Closeable {
     public static PartitionLog open(Path dir, LogConfig config, Time clock, RecoveryState state,
                                     io.faultline.broker.common.SeededBugs bugs) throws IOException {
         Files.createDirectories(dir);
-        TopicPartition tp = parseTopicPartition(dir);
+        TopicPartition tp = LogFileNames.topicPartitionOf(dir);
         LeaderEpochCache cache = new LeaderEpochCache(dir);
         LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock, state, cache, bugs);
         PartitionLog pl = new PartitionLog(tp, dir, config, clock, cache);
@@ -111,21 +107,6 @@ public final class PartitionLog implements Closeable {
         log.info("Opened {}: logStart={} logEnd={} highWatermark={} segments={} (clean shutdown: {})", dir,
                 pl.logStartOffset, pl.logEndOffset, pl.highWatermark, pl.segments.size(), state.cleanShutdown());
         return pl;
-    }
-
-    /** Parses {@code <topic>-<partition>} from a partition directory name. */
-    public static TopicPartition parseTopicPartition(Path dir) {
-        String name = dir.getFileName().toString();
-        int dash = name.lastIndexOf('-');
-        if (dash <= 0 || dash == name.length() - 1) {
-            throw new IllegalArgumentException("not a <topic>-<partition> directory: " + dir);
-        }
-        return new TopicPartition(name.substring(0, dash), Integer.parseInt(name.substring(dash + 1)));
-    }
-
-    /** Directory name for a partition: {@code <topic>-<partition>}. */
-    public static String dirName(TopicPartition tp) {
-        return tp.topic() + "-" + tp.partition();
     }
 
     /**
@@ -149,7 +130,8 @@ public final class PartitionLog implements Closeable {
             ensureOpen();
             LogConfig cfg = config;
             long now = clock.milliseconds();
-            requireNotStale(leaderEpoch, "append as leader");
+            String stale = epochCache.staleLeadership(topicPartition, leaderEpoch, "append as leader");
+            if (stale != null) throw new org.apache.kafka.common.errors.NotLeaderOrFollowerException(stale);
             var validated = AppendValidator.validateForLeader(records, logEndOffset, leaderEpoch, cfg, now, topicPartition,
                     fromCoordinator);
             List<BatchHeader> headers = validated.headers();
@@ -371,35 +353,13 @@ public final class PartitionLog implements Closeable {
         writer.lock();
         try {
             ensureOpen();
-            int latest = epochCache.latestEpoch().orElse(-1);
             // a stale role change, not a client's request: the metadata thread logs it and goes on
-            if (leaderEpoch < latest) throw new IllegalStateException(staleLeadership(leaderEpoch, "start leading", latest));
+            String stale = epochCache.staleLeadership(topicPartition, leaderEpoch, "start leading");
+            if (stale != null) throw new IllegalStateException(stale);
             epochCache.assign(leaderEpoch, logEndOffset);
         } finally {
             writer.unlock();
         }
-    }
-
-    /**
-     * A leadership older than an epoch this log already holds is stale: the controller only ever raises a
-     * partition's epoch, so a later epoch in the log means a later leader existed. It happens when a restarted
-     * broker replays old leadership records from the metadata log before it reaches the current one. Assigning
-     * such an epoch would drop every newer epoch's entry (an assign removes the entries at or above its epoch), and
-     * followers asking about those epochs would then be sent back to an offset they can never get past (seen: a
-     * follower truncating from 117 to 110 two thousand times). Starting such a leadership throws
-     * IllegalStateException (the metadata thread skips a stale change); a leader append in it is answered
-     * NOT_LEADER_OR_FOLLOWER, as a deposed leader's clients are, and the next metadata record moves the replica on.
-     */
-    private void requireNotStale(int leaderEpoch, String what) {
-        int latest = epochCache.latestEpoch().orElse(-1);
-        if (leaderEpoch < latest) {
-            throw new org.apache.kafka.common.errors.NotLeaderOrFollowerException(staleLeadership(leaderEpoch, what, latest));
-        }
-    }
-
-    private String staleLeadership(int leaderEpoch, String what, int latest) {
-        return topicPartition + ": cannot " + what + " in epoch " + leaderEpoch + ": the log already holds epoch "
-                + latest + " (a stale leadership)";
     }
 
     /** Latest leader epoch in the cache, if any. */
@@ -612,7 +572,7 @@ public final class PartitionLog implements Closeable {
                 for (LogSegment s : doomed) {
                     segments.remove(s.baseOffset());
                     s.renameWithSuffix(LogFileNames.DELETED);
-                    pendingDeletes.add(new PendingDelete(s, now + config.fileDeleteDelayMs()));
+                    pendingDeletes.add(s, now + config.fileDeleteDelayMs());
                     log.info("Retention deleted {} of {} (largest timestamp {}, now {})", s, topicPartition,
                             s.largestTimestamp(), now);
                 }
@@ -638,14 +598,7 @@ public final class PartitionLog implements Closeable {
     public void removeDeletedFiles() {
         writer.lock();
         try {
-            long now = clock.milliseconds();
-            for (var it = pendingDeletes.iterator(); it.hasNext(); ) {
-                PendingDelete p = it.next();
-                if (closed || now >= p.deleteAtMs()) {
-                    p.segment().deleteFiles();
-                    it.remove();
-                }
-            }
+            pendingDeletes.removeDue(closed ? Long.MAX_VALUE : clock.milliseconds());
         } catch (IOException e) {
             throw storageError("delete", e);
         } finally {
@@ -711,7 +664,7 @@ public final class PartitionLog implements Closeable {
             try {
                 closed = true;
                 for (LogSegment s : segments.values()) s.close();
-                for (PendingDelete p : pendingDeletes) p.segment().closeHandlers();
+                pendingDeletes.closeHandlers();
             } finally {
                 structure.writeLock().unlock();
             }
