@@ -34,8 +34,9 @@ import java.util.TreeSet;
 
 /**
  * Asks one broker directly, on its own connection, for ApiVersions, Metadata of every topic, and the end offsets of
- * the workload partitions it leads (for both isolation levels), each bounded by a short timeout: a broker that heartbeats to its controller but serves no client (deadlocked, frozen) fails here
- * even while the rest of the cluster still lists it. Uses Kafka's own request and response classes; never throws.
+ * the workload partitions it leads (for both isolation levels), each bounded by a short timeout: a broker that
+ * heartbeats to its controller but serves no client (deadlocked, frozen) fails here even while the rest of the
+ * cluster still lists it. Uses Kafka's own request and response classes; never throws.
  */
 public final class BrokerProbe {
     private static final String CLIENT_ID = "faultline-recovery";
