@@ -101,7 +101,7 @@ public final class QueueWorkload {
 
             @Override
             public Gen writesBeforeReads(List<Op> before) {
-                return topUp(FinalDrain.targetsFrom(before).keySet(), TOP_UP_WRITES, cfg.keys().maxWritesPerKey());
+                return topUp(topUpKeys(before), TOP_UP_WRITES, cfg.keys().maxWritesPerKey());
             }
 
             @Override
@@ -119,6 +119,20 @@ public final class QueueWorkload {
             g = Gens.stagger((long) (1e9 / cfg.opsPerSecond()), cfg.seed() * 31 + 7, g);
         }
         return Gens.timeLimit(cfg.timeLimit().toNanos(), g);
+    }
+
+    /**
+     * The keys the final writes go to: every key the main phase wrote to, acknowledged or not. A key that never got
+     * an acknowledged write still gets its writes after the heal, so a cluster that refused every write of the run
+     * is judged (liveness/unwritable-key) instead of leaving nothing to judge.
+     */
+    static java.util.Set<Integer> topUpKeys(List<Op> before) {
+        java.util.Set<Integer> keys = new java.util.TreeSet<>(FinalDrain.targetsFrom(before).keySet());
+        for (Op op : before) {
+            if (op.type() == OpType.INVOKE || op.process() == Op.NEMESIS) continue;
+            for (MicroOp m : op.mops()) if (m instanceof MicroOp.Send s) keys.add(s.key());
+        }
+        return keys;
     }
 
     /** Writes per key after the final heal (see {@link #topUp}). */

@@ -56,4 +56,18 @@ class TopUpTest {
         CheckResult kept = run(dir.resolve("kept.jsonl"), false);
         assertEquals(Verdict.VALID, kept.verdict(), kept::toString);
     }
+
+    @Test
+    void theFinalWritesGoToEveryKeyWrittenBeforeAcknowledgedOrNot() {
+        var rec = HistoryRecorder.inMemory(2, new java.util.concurrent.atomic.AtomicLong()::incrementAndGet);
+        // key 0: an acknowledged send; key 1: every send refused; key 2: a send that ended info; no key 3
+        rec.invoke(0, Op.SEND, new OpValue.Txn(List.of(MicroOp.Send.invoke(0, 1))));
+        rec.complete(0, OpType.OK, new OpValue.Txn(List.of(MicroOp.Send.invoke(0, 1).withOffset(0L))), null);
+        var refused = rec.invoke(1, Op.SEND, new OpValue.Txn(List.of(MicroOp.Send.invoke(1, 2))));
+        rec.complete(1, OpType.FAIL, refused.value(), "InvalidRecordException");
+        var unsure = rec.invoke(0, Op.SEND, new OpValue.Txn(List.of(MicroOp.Send.invoke(2, 3))));
+        rec.complete(0, OpType.INFO, unsure.value(), "timeout");
+        assertEquals(Set.of(0, 1, 2), QueueWorkload.topUpKeys(rec.ops()),
+                "a cluster that refused every write to a key is still asked after the heal, so liveness can judge it");
+    }
 }
