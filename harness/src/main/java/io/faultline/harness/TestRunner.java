@@ -242,9 +242,7 @@ final class TestRunner {
                     : SutCluster.start(sut, image, config.nodes(), READY_TIMEOUT);
         } catch (io.faultline.docker.sut.ClusterNotReadyException e) {
             // the system's failure, not the harness's: kept so the check judges it (liveness/never-ready)
-            step("writing " + RunAnalysis.NEVER_READY_FILE, () -> Files.writeString(run.dir().resolve(
-                    RunAnalysis.NEVER_READY_FILE), "it did not come up within the readiness bound: "
-                    + (e.getMessage() == null ? "" : e.getMessage())));
+            writeNeverReady(run, "it did not come up within the readiness bound: " + (e.getMessage() == null ? "" : e.getMessage()));
             throw e;
         }
         log.line(config.nodes() + " " + sut.name() + " nodes ready: " + state.cluster.bootstrapServers());
@@ -296,8 +294,7 @@ final class TestRunner {
                     Duration.ofSeconds(config.recoverySeconds()), recoveryWait, progress::phase);
         } catch (PhaseRunner.SetupRefused e) {
             // judged like a cluster that never came up (liveness/never-ready), with the refusal as the reason
-            step("writing " + RunAnalysis.NEVER_READY_FILE, () -> Files.writeString(
-                    run.dir().resolve(RunAnalysis.NEVER_READY_FILE), e.getMessage() == null ? "" : e.getMessage()));
+            writeNeverReady(run, e.getMessage() == null ? "" : e.getMessage());
             throw e;
         }
         finishRecoveryCheck(state);
@@ -305,6 +302,11 @@ final class TestRunner {
         if (!state.drained) log.line("the final drain did not reach every acknowledged offset in " + config.drainSeconds() + " s");
         Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
         state.complete = true;
+    }
+
+    /** Keeps why the cluster never became usable, for the check to judge (liveness/never-ready). */
+    private void writeNeverReady(RunDir run, String why) {
+        step("writing " + RunAnalysis.NEVER_READY_FILE, () -> Files.writeString(run.dir().resolve(RunAnalysis.NEVER_READY_FILE), why));
     }
 
     /**

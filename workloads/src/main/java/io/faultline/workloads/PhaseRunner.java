@@ -83,7 +83,6 @@ public final class PhaseRunner {
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof org.apache.kafka.common.KafkaException
                         || t instanceof io.faultline.workloads.queue.ErrorClassifier.DefiniteFailure) return true;
-                if (t.getCause() == t) break;
             }
             return false;
         }
