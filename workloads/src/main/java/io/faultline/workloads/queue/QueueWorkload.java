@@ -126,8 +126,8 @@ public final class QueueWorkload {
      * an acknowledged write still gets its writes after the heal, so a cluster that refused every write of the run
      * is judged (liveness/unwritable-key) instead of leaving nothing to judge.
      */
-    static java.util.Set<Integer> topUpKeys(List<Op> before) {
-        java.util.Set<Integer> keys = new java.util.TreeSet<>(FinalDrain.targetsFrom(before).keySet());
+    static Set<Integer> topUpKeys(List<Op> before) {
+        Set<Integer> keys = new java.util.TreeSet<>(FinalDrain.targetsFrom(before).keySet());
         for (Op op : before) {
             if (op.type() == OpType.INVOKE || op.process() == Op.NEMESIS) continue;
             for (MicroOp m : op.mops()) if (m instanceof MicroOp.Send s) keys.add(s.key());
