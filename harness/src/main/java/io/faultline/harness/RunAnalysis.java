@@ -115,7 +115,7 @@ final class RunAnalysis {
             pool.shutdownNow();
         }
         // replicas must agree below their high watermarks, whatever the history shows (clients read leaders only)
-        CheckResult agreement = io.faultline.results.ReplicaAgreement.check(run.nodesDir());
+        CheckResult agreement = io.faultline.results.ReplicaAgreement.check(run.nodesDir(), recoveredPartitions(run));
         if (agreement != null) checks.put(agreement.checker(), agreement);
         List<String> caveats = new java.util.ArrayList<>(readCaveats);
         caveats.addAll(ending.caveats());
@@ -172,6 +172,29 @@ final class RunAnalysis {
         }
         return Liveness.neverReady("Started on a healthy network with no fault injected, the cluster never became"
                 + " usable: " + why, null);
+    }
+
+    /**
+     * The partitions (topic-partition) whose whole replica set the recovery check last saw in the ISR: their replicas
+     * must hold the same committed log. Empty when the run has no readable recovery.json.
+     */
+    static java.util.Set<String> recoveredPartitions(RunDir run) {
+        java.nio.file.Path file = run.dir().resolve(RecoveryRecord.FILE);
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        try {
+            if (!java.nio.file.Files.isRegularFile(file)) return out;
+            RecoveryRecord record = StoredRun.JSON.readValue(file.toFile(), RecoveryRecord.class);
+            if (record.findings() == null) return out;
+            record.findings().subjects().forEach((name, t) -> {
+                if (t.kind() == io.faultline.harness.recovery.RecoveryTracker.Kind.PARTITION && t.lastOk()
+                        && name.startsWith(io.faultline.harness.recovery.RecoveryTracker.PARTITION_PREFIX)) {
+                    out.add(name.substring(io.faultline.harness.recovery.RecoveryTracker.PARTITION_PREFIX.length()));
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            out.clear(); // unreadable: compare below the lower high watermarks only
+        }
+        return out;
     }
 
     /** The recovery check's verdict from recovery.json; null for a run that has none (made before the check existed). */

@@ -40,6 +40,12 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
      */
     public static final String HANGING_TRANSACTION = "liveness/hanging-transaction";
     /**
+     * After the heal, with the whole replica set back in the ISR and the workload done, a replica's high watermark
+     * (as it checkpointed it when the cluster stopped) never reached the others': a follower that stops learning
+     * what is committed serves stale reads to a follower-fetching consumer, and leads with a stale high watermark.
+     */
+    public static final String UNCONVERGED_HIGH_WATERMARK = "liveness/unconverged-high-watermark";
+    /**
      * The cluster, started on a healthy network before any fault, did not come up within the readiness bound, or
      * refused (or never answered) the workload's set-up, such as creating its topics.
      */
@@ -47,7 +53,8 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
 
     /** Every anomaly name, in report order. */
     public static final List<String> NAMES = List.of(UNRESPONSIVE_BROKER, FENCED_BROKER, NO_LEADER, UNRECOVERED_ISR,
-            HANGING_TRANSACTION, UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD, NEVER_READY);
+            HANGING_TRANSACTION, UNCONVERGED_HIGH_WATERMARK, UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD,
+            NEVER_READY);
 
     public Liveness {
         anomalies = anomalies == null ? List.of() : List.copyOf(anomalies);

@@ -8,17 +8,19 @@ final class LivenessSection {
     private LivenessSection() {
     }
 
-    private static final Map<String, String> MEANING = Map.of(
-            Liveness.UNRESPONSIVE_BROKER, "a broker did not answer ApiVersions and Metadata sent to it directly",
-            Liveness.FENCED_BROKER, "a broker answered but the cluster did not list it as registered and unfenced",
-            Liveness.NO_LEADER, "a partition had no leader",
-            Liveness.UNRECOVERED_ISR, "a partition's ISR did not get its full replica set back",
-            Liveness.UNWRITABLE_KEY, "no write to a key succeeded after the final heal",
-            Liveness.UNREADABLE_KEY, "no read after the final heal returned a key's records",
-            Liveness.HANGING_TRANSACTION, "a transaction stayed open after the final heal: read_committed readers stop below it",
-            Liveness.UNREADABLE_GROUP, "a consumer that joined a new group after the final heal never got a record",
-            Liveness.LOG_FLOOD, "a node's logs grew faster than the limit",
-            Liveness.NEVER_READY, "the cluster, started with no fault, did not come up within the readiness bound or failed the workload's set-up");
+    private static final Map<String, String> MEANING = Map.ofEntries(
+            Map.entry(Liveness.UNRESPONSIVE_BROKER, "a broker did not answer ApiVersions and Metadata sent to it directly"),
+            Map.entry(Liveness.FENCED_BROKER, "a broker answered but the cluster did not list it as registered and unfenced"),
+            Map.entry(Liveness.NO_LEADER, "a partition had no leader"),
+            Map.entry(Liveness.UNRECOVERED_ISR, "a partition's ISR did not get its full replica set back"),
+            Map.entry(Liveness.UNWRITABLE_KEY, "no write to a key succeeded after the final heal"),
+            Map.entry(Liveness.UNREADABLE_KEY, "no read after the final heal returned a key's records"),
+            Map.entry(Liveness.HANGING_TRANSACTION, "a transaction stayed open after the final heal: read_committed readers stop below it"),
+            Map.entry(Liveness.UNCONVERGED_HIGH_WATERMARK, "with every replica back in the ISR and the workload done, a"
+                    + " replica's checkpointed high watermark still differed from the others' when the cluster stopped"),
+            Map.entry(Liveness.UNREADABLE_GROUP, "a consumer that joined a new group after the final heal never got a record"),
+            Map.entry(Liveness.LOG_FLOOD, "a node's logs grew faster than the limit"),
+            Map.entry(Liveness.NEVER_READY, "the cluster, started with no fault, did not come up within the readiness bound or failed the workload's set-up"));
 
     static String meaning(String name) {
         return MEANING.getOrDefault(name, "");

@@ -16,13 +16,21 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Replicas must agree below their high watermarks (the log a consumer may read is the same on every replica): a
- * check of the final data directories a run collects, not of the history. Clients read from the leader only, so a
- * follower that kept a divergent tail (KIP-101 scenario 2, KIP-279's fast leader fail-over) is invisible to the
- * history until it leads; here it is seen directly. For each workload partition and each pair of replicas it
- * compares the values at every offset below both replicas' checkpointed high watermarks
- * ({@code replication-offset-checkpoint}, written every few seconds, so it errs low). An unclean election may lose
- * data, but the replicas must still agree afterwards, so this holds under every setting.
+ * Replicas must agree on what was committed (the log a consumer may read is the same on every replica): a check of
+ * the final data directories a run collects, not of the history. Clients read from the leader only, so a follower
+ * that kept a divergent tail (KIP-101 scenario 2, KIP-279's fast leader fail-over) is invisible to the history until
+ * it leads; here it is seen directly. An unclean election may lose data, but the replicas must still agree
+ * afterwards, so this holds under every setting.
+ *
+ * <p>For each workload partition and each pair of replicas it compares the values at every offset below a bound
+ * taken from the replicas' checkpointed high watermarks ({@code replication-offset-checkpoint}, written every few
+ * seconds, so it errs low). Where the run's recovery check saw the partition's whole replica set back in the ISR
+ * after the final heal, the bound is the <em>higher</em> of the two: an offset below either high watermark was
+ * committed, and a replica in the ISR holds every committed offset, so a different value there, or a gap inside a
+ * replica's log, is a divergence. That matters because a follower's checkpoint can lag far behind (or, in a broken
+ * broker, never move), and the lower bound would then compare almost nothing. Elsewhere (a replica that may still
+ * be catching up, or no recovery check) the bound is the lower of the two, where a stale tail cannot be mistaken for
+ * a divergence.
  */
 public final class ReplicaAgreement {
     public static final String CHECKER = "replica-agreement", DIVERGENCE = "replica-divergence";
@@ -36,14 +44,22 @@ public final class ReplicaAgreement {
      * format this reader does not know: message format v2 only, i.e. Kafka 0.11 and later).
      */
     public static CheckResult check(Path nodesDir) {
+        return check(nodesDir, Set.of());
+    }
+
+    /**
+     * As {@link #check(Path)}, with the workload partitions (directory names, topic-partition) whose whole replica
+     * set the recovery check last saw in the ISR: those are compared up to the higher high watermark of each pair.
+     */
+    public static CheckResult check(Path nodesDir, Set<String> recoveredPartitions) {
         try {
-            return compare(nodesDir);
+            return compare(nodesDir, recoveredPartitions == null ? Set.of() : recoveredPartitions);
         } catch (RuntimeException e) {
             return CheckResult.failure(CHECKER, e);
         }
     }
 
-    private static CheckResult compare(Path nodesDir) {
+    private static CheckResult compare(Path nodesDir, Set<String> recovered) {
         Map<String, Map<String, Long>> hwByNode = highWatermarks(nodesDir);
         Map<String, List<String>> nodesByPartition = new TreeMap<>();
         hwByNode.forEach((node, hws) -> hws.keySet().forEach(p -> {
@@ -55,11 +71,14 @@ public final class ReplicaAgreement {
             if (e.getValue().size() < 2) continue;
             String partition = e.getKey();
             Map<String, Map<Long, ReplicaLogs.Entry>> logs = new TreeMap<>();
+            Map<String, long[]> span = new HashMap<>(); // node → first and last offset its log holds
             ReplicaLogs.read(nodesDir, partition).forEach((node, entries) -> {
                 Map<Long, ReplicaLogs.Entry> byOffset = new HashMap<>();
-                for (ReplicaLogs.Entry x : entries) if (x.value() != null) byOffset.put(x.offset(), x);
+                for (ReplicaLogs.Entry x : entries) byOffset.put(x.offset(), x);
                 logs.put(node, byOffset);
+                if (!entries.isEmpty()) span.put(node, new long[] {entries.get(0).offset(), entries.get(entries.size() - 1).offset()});
             });
+            boolean inIsr = recovered.contains(partition);
             List<String> nodes = new ArrayList<>(logs.keySet());
             // offsets already counted for this partition: one divergent offset counts once however many pairs differ
             Set<Long> seen = new java.util.HashSet<>();
@@ -68,21 +87,32 @@ public final class ReplicaAgreement {
                     String a = nodes.get(i), b = nodes.get(j);
                     Long hwA = hwByNode.getOrDefault(a, Map.of()).get(partition), hwB = hwByNode.getOrDefault(b, Map.of()).get(partition);
                     if (hwA == null || hwB == null) continue;
-                    long below = Math.min(hwA, hwB);
-                    for (var x : logs.get(a).entrySet()) {
-                        long offset = x.getKey();
-                        if (offset >= below) continue;
-                        ReplicaLogs.Entry y = logs.get(b).get(offset);
-                        if (y == null) continue;
-                        compared++;
-                        if (x.getValue().value().equals(y.value()) || !seen.add(offset)) continue;
-                        divergent++;
-                        if (examples.size() < MAX_EXAMPLES) {
-                            examples.add(new Example(DIVERGENCE, null, String.format(
-                                    "%s offset %d: %s has %s (leader epoch %d), %s has %s (leader epoch %d); both below "
-                                            + "their high watermarks (%s %d, %s %d)", partition, offset, a,
-                                    x.getValue().value(), x.getValue().leaderEpoch(), b, y.value(), y.leaderEpoch(),
-                                    a, hwA, b, hwB), List.of()));
+                    long below = inIsr ? Math.max(hwA, hwB) : Math.min(hwA, hwB);
+                    for (String[] pair : new String[][] {{a, b}, {b, a}}) {
+                        String x = pair[0], y = pair[1];
+                        long[] ySpan = span.get(y);
+                        for (var entry : logs.get(x).entrySet()) {
+                            long offset = entry.getKey();
+                            if (offset >= below) continue;
+                            ReplicaLogs.Entry mine = entry.getValue(), theirs = logs.get(y).get(offset);
+                            // a gap counts only where the other log goes on past it (its tail may be cut short)
+                            boolean gap = theirs == null && inIsr && ySpan != null && ySpan[0] <= offset && offset < ySpan[1];
+                            if (theirs == null && !gap) continue;
+                            if (theirs != null && x.equals(b)) continue; // a pair both hold is compared once, from a
+                            if (theirs != null && (mine.value() == null || theirs.value() == null)) continue;
+                            compared++;
+                            if ((theirs != null && mine.value().equals(theirs.value())) || !seen.add(offset)) continue;
+                            divergent++;
+                            if (examples.size() < MAX_EXAMPLES) {
+                                String what = theirs == null
+                                        ? String.format("%s offset %d: %s has %s (leader epoch %d), %s has nothing there though its log"
+                                                + " goes on to offset %d", partition, offset, x, mine.value(), mine.leaderEpoch(), y, ySpan[1])
+                                        : String.format("%s offset %d: %s has %s (leader epoch %d), %s has %s (leader epoch %d)",
+                                                partition, offset, x, mine.value(), mine.leaderEpoch(), y, theirs.value(), theirs.leaderEpoch());
+                                examples.add(new Example(DIVERGENCE, null, String.format("%s; %s (%s %d, %s %d)", what,
+                                        inIsr ? "committed: below the higher high watermark, and both replicas were back in the ISR"
+                                                : "both below their high watermarks", a, hwA, b, hwB), List.of()));
+                            }
                         }
                     }
                 }
@@ -97,7 +127,7 @@ public final class ReplicaAgreement {
     }
 
     /** Node → partition directory name (topic-partition) → its checkpointed high watermark. */
-    static Map<String, Map<String, Long>> highWatermarks(Path nodesDir) {
+    public static Map<String, Map<String, Long>> highWatermarks(Path nodesDir) {
         Map<String, Map<String, Long>> out = new TreeMap<>();
         if (nodesDir == null || !Files.isDirectory(nodesDir)) return out;
         for (Path node : LogExcerpts.list(nodesDir)) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -89,6 +90,37 @@ class ReplicaLogsTest {
         assertEquals(io.faultline.checker.Verdict.VALID, r.verdict());
         assertEquals(0L, r.count(ReplicaAgreement.DIVERGENCE));
         assertEquals(2L, r.stats().get("offsets-compared"), "offsets 0 and 1 once, for the pair n1, n2");
+    }
+
+    @Test
+    void afterRecoveryALaggingCheckpointStillBoundsTheComparisonByTheCommittedOffsets() throws Exception {
+        // n1's checkpoint stayed at 2 (a follower whose high watermark never moved), yet both were back in the ISR:
+        // offsets 2-3 are committed by n2's high watermark, so n1's different values there are a divergence
+        write("n1", batch(0, 0, "1", "2"), batch(2, 0, "10", "11"));
+        write("n2", batch(0, 0, "1", "2"), batch(2, 1, "20", "21"));
+        highWatermark("n1", 2);
+        highWatermark("n2", 4);
+        var recovered = ReplicaAgreement.check(tmp.resolve("nodes"), Set.of("fl9-3-0"));
+        assertEquals(io.faultline.checker.Verdict.INVALID, recovered.verdict());
+        assertEquals(2L, recovered.count(ReplicaAgreement.DIVERGENCE));
+        assertTrue(recovered.examples(ReplicaAgreement.DIVERGENCE).get(0).explanation().contains("committed"), recovered.toString());
+        assertEquals(io.faultline.checker.Verdict.VALID, ReplicaAgreement.check(tmp.resolve("nodes"), Set.of("other-0")).verdict(),
+                "a partition the recovery check did not see recovered is compared below the lower high watermark");
+    }
+
+    @Test
+    void afterRecoveryAGapInsideAReplicasLogIsADivergenceButAShortTailIsNot() throws Exception {
+        write("n1", batch(0, 0, "1", "2"), batch(3, 0, "4", "5"));
+        write("n2", batch(0, 0, "1", "2", "3", "4", "5"));
+        write("n3", batch(0, 0, "1", "2", "3"));
+        highWatermark("n1", 5);
+        highWatermark("n2", 5);
+        highWatermark("n3", 3);
+        var r = ReplicaAgreement.check(tmp.resolve("nodes"), Set.of("fl9-3-0"));
+        assertEquals(io.faultline.checker.Verdict.INVALID, r.verdict());
+        assertEquals(1L, r.count(ReplicaAgreement.DIVERGENCE), "offset 2 only: n3's log simply ends at 2");
+        assertTrue(r.examples(ReplicaAgreement.DIVERGENCE).get(0).explanation()
+                .contains("offset 2: n2 has 3 (leader epoch 0), n1 has nothing there though its log goes on to offset 4"), r.toString());
     }
 
     @Test

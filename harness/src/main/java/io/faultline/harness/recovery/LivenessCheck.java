@@ -77,10 +77,16 @@ public final class LivenessCheck {
                         + bounds.recoverySeconds() + " s)", t.samples()));
             }
         });
-        if (f.subjects().keySet().stream().noneMatch(s -> s.startsWith("partition "))) {
+        if (f.subjects().keySet().stream().noneMatch(s -> s.startsWith(RecoveryTracker.PARTITION_PREFIX))) {
             notes.add("no partition was described by any broker after the heal");
         }
 
+        if (record.quiescedSeconds() >= RecoveryRecord.CONVERGED_AFTER_SECONDS) {
+            anomalies.addAll(unconvergedHighWatermarks(f, nodesDir));
+        } else {
+            notes.add("replicas' high watermarks not compared: the cluster stopped without "
+                    + RecoveryRecord.CONVERGED_AFTER_SECONDS + " s idle after the workload (runs shorter than 60 s skip it)");
+        }
         anomalies.addAll(keys(history, record.healedAtHistoryNanos(), healed, acknowledgedIsStored, notes));
         anomalies.addAll(newGroups(history, record.healedAtHistoryNanos(), healed, notes));
         Map<String, Liveness.LogGrowth> growth = logGrowth(record, nodesDir, notes);
@@ -99,6 +105,32 @@ public final class LivenessCheck {
         Verdict verdict = !anomalies.isEmpty() ? Verdict.INVALID : !unknown.isEmpty() ? Verdict.UNKNOWN : Verdict.VALID;
         return new Liveness(verdict, unknown.isEmpty() ? null : String.join("; ", unknown), bounds, timings, anomalies,
                 growth, notes);
+    }
+
+    /**
+     * Every workload partition the last poll saw with its whole replica set in the ISR must have one high watermark
+     * on all its replicas when the cluster stopped (each replica's {@code replication-offset-checkpoint}, written
+     * every 5 s): the cluster sat idle for a while first, so every follower had been told the leader's final high
+     * watermark and checkpointed it. Internal topics are left out (a group's last commit may race the stop).
+     */
+    static List<Liveness.Anomaly> unconvergedHighWatermarks(RecoveryTracker.Findings f, Path nodesDir) {
+        List<Liveness.Anomaly> out = new ArrayList<>();
+        if (nodesDir == null) return out;
+        Map<String, Map<String, Long>> byNode = io.faultline.results.ReplicaAgreement.highWatermarks(nodesDir);
+        f.subjects().forEach((subject, t) -> {
+            if (t.kind() != RecoveryTracker.Kind.PARTITION || !t.lastOk() || !subject.startsWith(RecoveryTracker.PARTITION_PREFIX)) return;
+            String partition = subject.substring(RecoveryTracker.PARTITION_PREFIX.length());
+            if (partition.startsWith("__")) return;
+            Map<String, Long> hws = new TreeMap<>();
+            byNode.forEach((node, m) -> {
+                Long hw = m.get(partition);
+                if (hw != null) hws.put(node, hw);
+            });
+            if (hws.size() < 2 || new java.util.HashSet<>(hws.values()).size() == 1) return;
+            out.add(new Liveness.Anomaly(Liveness.UNCONVERGED_HIGH_WATERMARK, subject, "checkpointed high watermarks"
+                    + " when the cluster stopped: " + hws + ", though the last poll saw " + t.lastState(), List.of()));
+        });
+        return out;
     }
 
     /**

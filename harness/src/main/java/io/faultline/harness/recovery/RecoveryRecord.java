@@ -14,14 +14,33 @@ import io.faultline.results.Liveness;
  * @param clusterStoppedAt    when the nodes were stopped and their logs closed (its end); null if unknown
  * @param findings            the polls' timelines; null when none was made
  * @param unknownReason       why the check could not observe, else null
+ * @param quiescedSeconds     how long the cluster sat idle, healed and with the workload done, before it was stopped
+ *                            (0: not at all): long enough, every replica has checkpointed its final high watermark
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record RecoveryRecord(Liveness.Bounds bounds, String healStartedAt, long healedAtHistoryNanos,
                              String clusterStartedAt, String clusterStoppedAt, RecoveryTracker.Findings findings,
-                             String unknownReason) {
+                             String unknownReason, double quiescedSeconds) {
     public static final String FILE = "recovery.json";
+    /**
+     * The idle time after which replicas' checkpointed high watermarks must agree: both systems checkpoint every 5 s
+     * (Kafka's replica.high.watermark.checkpoint.interval.ms, broker-impl's maintenance interval), and a follower
+     * learns the final high watermark within a fetch or two.
+     */
+    public static final double CONVERGED_AFTER_SECONDS = 6;
+
+    public RecoveryRecord(Liveness.Bounds bounds, String healStartedAt, long healedAtHistoryNanos, String clusterStartedAt,
+                          String clusterStoppedAt, RecoveryTracker.Findings findings, String unknownReason) {
+        this(bounds, healStartedAt, healedAtHistoryNanos, clusterStartedAt, clusterStoppedAt, findings, unknownReason, 0);
+    }
 
     public RecoveryRecord withClusterStoppedAt(String at) {
-        return new RecoveryRecord(bounds, healStartedAt, healedAtHistoryNanos, clusterStartedAt, at, findings, unknownReason);
+        return new RecoveryRecord(bounds, healStartedAt, healedAtHistoryNanos, clusterStartedAt, at, findings, unknownReason,
+                quiescedSeconds);
+    }
+
+    public RecoveryRecord withQuiesced(double seconds) {
+        return new RecoveryRecord(bounds, healStartedAt, healedAtHistoryNanos, clusterStartedAt, clusterStoppedAt, findings,
+                unknownReason, seconds);
     }
 }

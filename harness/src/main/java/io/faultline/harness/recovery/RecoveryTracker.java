@@ -28,6 +28,9 @@ public final class RecoveryTracker {
     private boolean lastAllOk;
     private Instant brokersServingAt, partitionsRecoveredAt, allRecoveredAt;
 
+    /** A partition's subject is named this followed by topic-partition. */
+    public static final String PARTITION_PREFIX = "partition ";
+
     public RecoveryTracker(Instant healedAt) {
         this.healedAt = healedAt;
     }
@@ -112,7 +115,7 @@ public final class RecoveryTracker {
                     else if (!p.recovered() && anomaly == null) anomaly = Liveness.UNRECOVERED_ISR;
                 }
                 partitionsOk &= anomaly == null;
-                String name = "partition " + e.getKey();
+                String name = PARTITION_PREFIX + e.getKey();
                 seen.add(name);
                 update(name, Kind.PARTITION, o.at(), anomaly, agreeing(described));
             }

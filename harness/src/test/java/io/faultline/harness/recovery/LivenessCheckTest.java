@@ -283,4 +283,39 @@ class LivenessCheckTest {
         assertNotNull(l.logGrowth().get("n2"));
         assertTrue(l.logGrowth().get("n2").bytesPerSecond() > 256 * 1024);
     }
+
+    private static void checkpoint(Path nodes, String node, long highWatermark) throws Exception {
+        Path dir = Files.createDirectories(nodes.resolve(node).resolve("data/kafka"));
+        Files.writeString(dir.resolve("replication-offset-checkpoint"), "0\n2\n__consumer_offsets 0 " + (highWatermark + 7)
+                + "\nt 0 " + highWatermark + "\n");
+    }
+
+    private static Liveness judgeQuiesced(List<Observation> polls, Path nodes, double quiesced) {
+        return LivenessCheck.judge(recorded(polls).withQuiesced(quiesced), nodes, List.of(), true);
+    }
+
+    @Test
+    void aReplicaWhoseHighWatermarkNeverCaughtUpAfterTheHealIsUnconverged(@TempDir Path nodes) throws Exception {
+        checkpoint(nodes, "n1", 120);
+        checkpoint(nodes, "n2", 120);
+        checkpoint(nodes, "n3", 4);
+        var notIdle = judgeQuiesced(List.of(healthy(1), healthy(61)), nodes, 0);
+        assertEquals(Verdict.VALID, notIdle.verdict(), "stopped right after the workload: a checkpoint may be a few seconds old");
+        assertTrue(notIdle.notes().stream().anyMatch(n -> n.contains("high watermarks not compared")), notIdle.notes().toString());
+        var l = judgeQuiesced(List.of(healthy(1), healthy(61)), nodes, RecoveryRecord.CONVERGED_AFTER_SECONDS);
+        assertEquals(Verdict.INVALID, l.verdict());
+        assertEquals(List.of("liveness/unconverged-high-watermark partition t-0"), names(l), "__consumer_offsets is not judged");
+        assertTrue(l.anomalies().get(0).explanation().contains("{n1=120, n2=120, n3=4}"), l.anomalies().get(0).toString());
+    }
+
+    @Test
+    void equalHighWatermarksOrAPartitionStillOutOfTheIsrAreNotJudgedUnconverged(@TempDir Path nodes) throws Exception {
+        checkpoint(nodes, "n1", 120);
+        checkpoint(nodes, "n2", 120);
+        checkpoint(nodes, "n3", 120);
+        assertEquals(Verdict.VALID, judgeQuiesced(List.of(healthy(1), healthy(61)), nodes, 6).verdict());
+        checkpoint(nodes, "n3", 4);
+        var l = judgeQuiesced(List.of(n3Paused(1), n3Paused(61)), nodes, 6);
+        assertFalse(names(l).contains("liveness/unconverged-high-watermark partition t-0"), names(l).toString());
+    }
 }
