@@ -117,6 +117,8 @@ final class RunAnalysis {
         // replicas must agree below their high watermarks, whatever the history shows (clients read leaders only)
         CheckResult agreement = io.faultline.results.ReplicaAgreement.check(run.nodesDir(), recoveredPartitions(run));
         if (agreement != null) checks.put(agreement.checker(), agreement);
+        CheckResult audit = audit(run);
+        if (audit != null) checks.put(audit.checker(), audit);
         List<String> caveats = new java.util.ArrayList<>(readCaveats);
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
@@ -172,6 +174,18 @@ final class RunAnalysis {
         }
         return Liveness.neverReady("Started on a healthy network with no fault injected, the cluster never became"
                 + " usable: " + why, null);
+    }
+
+    /** The API audit's check from audit.json (null: no audit was made); an unreadable file is a failed check. */
+    static CheckResult audit(RunDir run) {
+        java.nio.file.Path file = run.dir().resolve(io.faultline.harness.audit.ApiAudit.Report.FILE);
+        if (!java.nio.file.Files.isRegularFile(file)) return null;
+        try {
+            return io.faultline.harness.audit.ApiAudit.toCheck(
+                    StoredRun.JSON.readValue(file.toFile(), io.faultline.harness.audit.ApiAudit.Report.class));
+        } catch (IOException | RuntimeException e) {
+            return CheckResult.failure(io.faultline.harness.audit.ApiAudit.CHECKER, e);
+        }
     }
 
     /**

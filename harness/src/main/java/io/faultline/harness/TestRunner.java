@@ -50,6 +50,7 @@ final class TestRunner {
     /** After the final phase, a cluster not yet recovered is polled at least this much longer. */
     private static final Duration SETTLE = Duration.ofSeconds(5);
     private static final int QUIESCE_FROM_TIME_LIMIT = 60;
+    private static final Duration AUDIT_BUDGET = Duration.ofSeconds(30);
     /** Writes per key after the final heal, before the final drain. */
 
     /**
@@ -224,6 +225,7 @@ final class TestRunner {
         volatile RecoveryMonitor recoveryMonitor;
         volatile ClusterObserver observer;
         volatile RecoveryRecord recovery;
+        volatile String topicPrefix;
     }
 
     private void execute(RunDir run, Map<String, Object> testJson, SystemUnderTest sut, RunState state, Progress progress)
@@ -254,8 +256,8 @@ final class TestRunner {
         testJson.put(StoredRun.HISTORY_ORIGIN, Instant.now().toString());
         step("writing the history origin", () -> run.writeTestJson(testJson));
         progress.recorder(state.recorder);
-        Workload workload = Workloads.of(config, "fl" + run.timestamp().replaceAll("[^0-9]", ""),
-                faults.maxWritesPerKey());
+        state.topicPrefix = "fl" + run.timestamp().replaceAll("[^0-9]", "");
+        Workload workload = Workloads.of(config, state.topicPrefix, faults.maxWritesPerKey());
         PhaseRunner.Faults nemesis = new PhaseRunner.Faults() {
             @Override
             public void start(List<String> targets) {
@@ -299,7 +301,7 @@ final class TestRunner {
             throw e;
         }
         finishRecoveryCheck(state);
-        quiesce(state);
+        quiesce(run, state);
         state.drained = outcome.reached();
         if (!state.drained) log.line("the final drain did not reach every acknowledged offset in " + config.drainSeconds() + " s");
         Files.writeString(run.dir().resolve(COMPLETE_MARKER), Instant.now().toString());
@@ -309,14 +311,40 @@ final class TestRunner {
     /**
      * A run of a minute or more ends with the cluster idle for a few seconds, so every replica checkpoints the final
      * high watermark and the recovery check can compare them (liveness/unconverged-high-watermark). Shorter runs, such
-     * as the suite's, skip it.
+     * as the suite's, skip it. The idle time is used for the read-only API audit of the queue workloads' partitions.
      */
-    private void quiesce(RunState state) throws InterruptedException {
+    private void quiesce(RunDir run, RunState state) throws InterruptedException {
         if (config.timeLimitSeconds() < QUIESCE_FROM_TIME_LIMIT || state.recovery == null || state.recovery.findings() == null) return;
-        double seconds = RecoveryRecord.CONVERGED_AFTER_SECONDS;
-        log.line(String.format("quiescing %.0f s: every replica checkpoints its final high watermark before the stop", seconds));
-        Thread.sleep((long) (seconds * 1000));
-        state.recovery = state.recovery.withQuiesced(seconds);
+        long start = System.nanoTime();
+        log.line(String.format("quiescing at least %.0f s: every replica checkpoints its final high watermark before the stop",
+                RecoveryRecord.CONVERGED_AFTER_SECONDS));
+        audit(run, state);
+        long leftMs = (long) (RecoveryRecord.CONVERGED_AFTER_SECONDS * 1000) - (System.nanoTime() - start) / 1_000_000;
+        if (leftMs > 0) Thread.sleep(leftMs);
+        state.recovery = state.recovery.withQuiesced((System.nanoTime() - start) / 1e9);
+    }
+
+    /** The read-only API audit (ApiAudit) of a queue workload's partitions, kept in audit.json for the check. */
+    private void audit(RunDir run, RunState state) {
+        boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
+        if (!queue || Suts.clientLine(config.sut()) != io.faultline.kafkacompat.KafkaClientLine.CURRENT) return;
+        List<org.apache.kafka.common.TopicPartition> partitions = new java.util.ArrayList<>();
+        state.recovery.findings().subjects().keySet().forEach(subject -> {
+            if (!subject.startsWith(io.faultline.harness.recovery.RecoveryTracker.PARTITION_PREFIX + state.topicPrefix + "-")) return;
+            String tp = subject.substring(io.faultline.harness.recovery.RecoveryTracker.PARTITION_PREFIX.length());
+            int dash = tp.lastIndexOf('-');
+            partitions.add(new org.apache.kafka.common.TopicPartition(tp.substring(0, dash), Integer.parseInt(tp.substring(dash + 1))));
+        });
+        Map<String, String> configs = NightlyMix.WORKLOAD.equals(config.workload())
+                ? io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS : Map.of();
+        step("auditing ListOffsets, offsetsForTimes and DescribeConfigs", () -> {
+            var report = io.faultline.harness.audit.ApiAudit.run(state.cluster.bootstrapServers(), partitions, configs,
+                    config.seed(), AUDIT_BUDGET);
+            StoredRun.JSON.writeValue(run.dir().resolve(io.faultline.harness.audit.ApiAudit.Report.FILE).toFile(), report);
+            log.line("audit: " + report.partitionsRead() + " partitions read in full, " + report.lookups() + " time lookups, "
+                    + report.configsChecked() + " topics' configs, " + report.findings().size() + " findings"
+                    + (report.notes().isEmpty() ? "" : " (" + String.join("; ", report.notes()) + ")"));
+        });
     }
 
     /** Keeps why the cluster never became usable, for the check to judge (liveness/never-ready). */

@@ -1,0 +1,234 @@
+package io.faultline.harness.audit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+
+/**
+ * A read-only audit of the APIs a consumer uses besides fetching, run once the cluster is healed, recovered and
+ * idle: every workload partition is read from its beginning to its latest offset, and what the broker says about
+ * that log is checked against the records themselves. Kafka's semantics, so it holds for every Kafka-protocol broker:
+ * <ul>
+ *   <li>{@value #LATEST}: ListOffsets(latest) is one past the last record (a queue topic has no control batches);</li>
+ *   <li>{@value #TIME_LOOKUP}: ListOffsets by timestamp (offsetsForTimes) gives the first offset whose record's
+ *       timestamp is at or after the target, with that record's timestamp, or nothing past the last one;</li>
+ *   <li>{@value #TOPIC_CONFIG}: DescribeConfigs returns the configs the workload created its topics with.</li>
+ * </ul>
+ * The time index, the offset index and the config store are otherwise never asked by the workload, so a mistake there
+ * stayed invisible. An error or a timeout decides nothing (a note), never an anomaly.
+ */
+public final class ApiAudit {
+    public static final String CHECKER = "api-audit";
+    public static final String LATEST = "audit/latest-offset", TIME_LOOKUP = "audit/time-lookup",
+            TOPIC_CONFIG = "audit/topic-config";
+    static final int LOOKUPS_PER_PARTITION = 4;
+    private static final int MAX_FINDINGS = 40;
+
+    /** One disagreement between what the broker answered and what its log holds. */
+    public record Finding(String kind, String subject, String explanation) {}
+
+    /**
+     * What the audit did: partitions read in full, time lookups made, findings, and notes on what it could not decide.
+     */
+    public record Report(int partitionsRead, int lookups, int configsChecked, List<Finding> findings, List<String> notes) {
+        public static final String FILE = "audit.json";
+
+        public Report {
+            findings = findings == null ? List.of() : List.copyOf(findings);
+            notes = notes == null ? List.of() : List.copyOf(notes);
+        }
+    }
+
+    /** A record as read: its offset and timestamp. */
+    record Read(long offset, long timestamp) {}
+
+    private ApiAudit() {}
+
+    /**
+     * Runs the audit. Never throws: a failure becomes a note.
+     *
+     * @param topicConfigs the configs every audited topic was created with (empty: none checked)
+     * @param budget       how long reading may take in all
+     */
+    public static Report run(String bootstrapServers, Collection<TopicPartition> partitions, Map<String, String> topicConfigs,
+                             long seed, Duration budget) {
+        List<Finding> findings = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        int read = 0, lookups = 0, configs = 0;
+        if (partitions.isEmpty()) return new Report(0, 0, 0, findings, List.of("no workload partition to audit"));
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(bootstrapServers))) {
+            Map<TopicPartition, List<Read>> logs = readAll(consumer, partitions, budget, notes);
+            Map<TopicPartition, Long> latest = consumer.endOffsets(logs.keySet(), Duration.ofSeconds(10));
+            Random random = new Random(seed);
+            for (var e : logs.entrySet()) {
+                read++;
+                findings.addAll(latest(e.getKey(), e.getValue(), latest.get(e.getKey())));
+            }
+            // one offsetsForTimes request per round, one target per partition each round
+            for (int round = 0; round < LOOKUPS_PER_PARTITION; round++) {
+                Map<TopicPartition, Long> targets = new HashMap<>();
+                for (var e : logs.entrySet()) targets.put(e.getKey(), target(e.getValue(), round, random));
+                Map<TopicPartition, OffsetAndTimestamp> got = consumer.offsetsForTimes(targets, Duration.ofSeconds(10));
+                for (var t : targets.entrySet()) {
+                    lookups++;
+                    Finding f = timeLookup(t.getKey(), logs.get(t.getKey()), t.getValue(), got.get(t.getKey()));
+                    if (f != null) findings.add(f);
+                }
+            }
+        } catch (RuntimeException e) {
+            notes.add("reading and looking up offsets stopped: " + e);
+        }
+        if (!topicConfigs.isEmpty()) {
+            try (Admin admin = Admin.create(adminProps(bootstrapServers))) {
+                List<ConfigResource> topics = partitions.stream().map(TopicPartition::topic).distinct()
+                        .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+                Map<ConfigResource, Config> described = admin.describeConfigs(topics).all().get(20, java.util.concurrent.TimeUnit.SECONDS);
+                for (var e : described.entrySet()) {
+                    configs++;
+                    findings.addAll(topicConfig(e.getKey().name(), e.getValue(), topicConfigs));
+                }
+            } catch (Exception e) {
+                notes.add("DescribeConfigs failed: " + e);
+            }
+        }
+        if (findings.size() > MAX_FINDINGS) {
+            notes.add((findings.size() - MAX_FINDINGS) + " more findings left out");
+            findings = new ArrayList<>(findings.subList(0, MAX_FINDINGS));
+        }
+        return new Report(read, lookups, configs, findings, notes);
+    }
+
+    /** Reads every partition from its beginning to its latest offset, within the budget; partitions not read in full are left out. */
+    private static Map<TopicPartition, List<Read>> readAll(KafkaConsumer<byte[], byte[]> consumer,
+                                                          Collection<TopicPartition> partitions, Duration budget, List<String> notes) {
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
+        Map<TopicPartition, List<Read>> logs = new TreeMap<>(java.util.Comparator.comparing(TopicPartition::toString));
+        partitions.forEach(p -> logs.put(p, new ArrayList<>()));
+        long deadline = System.nanoTime() + budget.toNanos();
+        java.util.Set<TopicPartition> pending = new java.util.HashSet<>(partitions);
+        while (!pending.isEmpty() && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                logs.get(new TopicPartition(r.topic(), r.partition())).add(new Read(r.offset(), r.timestamp()));
+            }
+            pending.removeIf(p -> consumer.position(p, Duration.ofSeconds(10)) >= end.get(p));
+        }
+        if (!pending.isEmpty()) {
+            notes.add(pending.size() + " partitions not read to their latest offset in " + budget.toSeconds() + " s: not audited");
+            pending.forEach(logs::remove);
+        }
+        return logs;
+    }
+
+    static List<Finding> latest(TopicPartition p, List<Read> log, Long latest) {
+        if (latest == null || log.isEmpty()) return List.of();
+        long last = log.get(log.size() - 1).offset();
+        if (latest == last + 1) return List.of();
+        return List.of(new Finding(LATEST, p.toString(), "ListOffsets(latest) answered " + latest + " but the last record"
+                + " read from the beginning up to it is at offset " + last));
+    }
+
+    /** The rounds' targets: a record's own timestamp, one millisecond before another's, and past the last one. */
+    static long target(List<Read> log, int round, Random random) {
+        if (log.isEmpty()) return 0;
+        long max = log.stream().mapToLong(Read::timestamp).max().orElse(0);
+        return switch (round) {
+            case 0 -> log.get(random.nextInt(log.size())).timestamp();
+            case 1 -> log.get(random.nextInt(log.size())).timestamp() - 1;
+            case 2 -> log.get(0).timestamp();
+            default -> max + 1;
+        };
+    }
+
+    /** The record Kafka must answer for a timestamp: the first in offset order whose timestamp is at or after it. */
+    static Read expected(List<Read> log, long target) {
+        for (Read r : log) if (r.timestamp() >= target) return r;
+        return null;
+    }
+
+    static Finding timeLookup(TopicPartition p, List<Read> log, long target, OffsetAndTimestamp got) {
+        Read want = expected(log, target);
+        if (want == null && got == null) return null;
+        if (want != null && got != null && got.offset() == want.offset() && got.timestamp() == want.timestamp()) return null;
+        String wanted = want == null ? "nothing (no record at or after it)" : "offset " + want.offset() + " (timestamp " + want.timestamp() + ")";
+        String answered = got == null ? "nothing" : "offset " + got.offset() + " (timestamp " + got.timestamp() + ")";
+        return new Finding(TIME_LOOKUP, p.toString(), "offsetsForTimes(" + target + ") answered " + answered + "; the log read"
+                + " from its beginning says " + wanted);
+    }
+
+    static List<Finding> topicConfig(String topic, Config config, Map<String, String> expected) {
+        List<Finding> out = new ArrayList<>();
+        Map<String, String> seen = new LinkedHashMap<>();
+        for (ConfigEntry e : config.entries()) seen.put(e.name(), e.value());
+        expected.forEach((name, value) -> {
+            if (!value.equals(seen.get(name))) {
+                out.add(new Finding(TOPIC_CONFIG, topic, "created with " + name + "=" + value + ", DescribeConfigs answered "
+                        + (seen.containsKey(name) ? name + "=" + seen.get(name) : "no " + name)));
+            }
+        });
+        return out;
+    }
+
+    /** The audit as a check of the run (null when nothing was audited). */
+    public static io.faultline.checker.CheckResult toCheck(Report r) {
+        if (r == null || (r.partitionsRead() == 0 && r.configsChecked() == 0)) return null;
+        Map<String, Long> counts = new TreeMap<>();
+        Map<String, List<io.faultline.checker.Example>> examples = new TreeMap<>();
+        for (Finding f : r.findings()) {
+            counts.merge(f.kind(), 1L, Long::sum);
+            examples.computeIfAbsent(f.kind(), k -> new ArrayList<>())
+                    .add(new io.faultline.checker.Example(f.kind(), null, f.subject() + ": " + f.explanation(), List.of()));
+        }
+        Map<String, Object> stats = new LinkedHashMap<>();
+        stats.put("partitions-read", r.partitionsRead());
+        stats.put("time-lookups", r.lookups());
+        stats.put("topic-configs-checked", r.configsChecked());
+        if (!r.notes().isEmpty()) stats.put("notes", r.notes());
+        return new io.faultline.checker.CheckResult(CHECKER, r.findings().isEmpty() ? io.faultline.checker.Verdict.VALID
+                : io.faultline.checker.Verdict.INVALID, counts, java.util.Set.of(), examples, stats, null);
+    }
+
+    private static Properties consumerProps(String bootstrap) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "faultline-audit");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return p;
+    }
+
+    private static Properties adminProps(String bootstrap) {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(AdminClientConfig.CLIENT_ID_CONFIG, "faultline-audit-admin");
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 20_000);
+        return p;
+    }
+}

@@ -1,0 +1,86 @@
+package io.faultline.harness.audit;
+
+import io.faultline.checker.Verdict;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The audit's judgements, on logs and answers made up here (the Docker-backed test asks a real broker). */
+class ApiAuditTest {
+    private static final TopicPartition P = new TopicPartition("t", 0);
+    // timestamps out of order, as several producers' batches interleave: 10, 30, 20, 30, 50
+    private static final List<ApiAudit.Read> LOG = List.of(new ApiAudit.Read(0, 10), new ApiAudit.Read(1, 30),
+            new ApiAudit.Read(2, 20), new ApiAudit.Read(3, 30), new ApiAudit.Read(4, 50));
+
+    @Test
+    void theAnswerIsTheFirstRecordInOffsetOrderAtOrAfterTheTarget() {
+        assertEquals(1, ApiAudit.expected(LOG, 20).offset(), "offset 1 (30) comes before offset 2 (20)");
+        assertEquals(1, ApiAudit.expected(LOG, 30).offset());
+        assertEquals(4, ApiAudit.expected(LOG, 31).offset());
+        assertEquals(0, ApiAudit.expected(LOG, 0).offset());
+        assertNull(ApiAudit.expected(LOG, 51));
+    }
+
+    @Test
+    void aLookupIsJudgedByOffsetAndTimestampAndNothingPastTheEndIsRight() {
+        assertNull(ApiAudit.timeLookup(P, LOG, 21, new OffsetAndTimestamp(1, 30)));
+        assertNull(ApiAudit.timeLookup(P, LOG, 51, null));
+        var wrongOffset = ApiAudit.timeLookup(P, LOG, 21, new OffsetAndTimestamp(3, 30));
+        assertEquals(ApiAudit.TIME_LOOKUP, wrongOffset.kind());
+        assertTrue(wrongOffset.explanation().contains("answered offset 3 (timestamp 30); the log read from its beginning says"
+                + " offset 1 (timestamp 30)"), wrongOffset.explanation());
+        assertTrue(ApiAudit.timeLookup(P, LOG, 21, null).explanation().contains("answered nothing"));
+        assertTrue(ApiAudit.timeLookup(P, LOG, 51, new OffsetAndTimestamp(4, 50)).explanation().contains("says nothing"));
+        assertTrue(ApiAudit.timeLookup(P, LOG, 50, new OffsetAndTimestamp(4, 49)) != null, "the timestamp must be the record's");
+    }
+
+    @Test
+    void targetsAreARecordsTimestampOneBeforeAnotherTheFirstAndPastTheLast() {
+        Random r = new Random(1);
+        assertTrue(LOG.stream().anyMatch(x -> x.timestamp() == ApiAudit.target(LOG, 0, r)));
+        assertTrue(LOG.stream().anyMatch(x -> x.timestamp() - 1 == ApiAudit.target(LOG, 1, r)));
+        assertEquals(10, ApiAudit.target(LOG, 2, r));
+        assertEquals(51, ApiAudit.target(LOG, 3, r));
+    }
+
+    @Test
+    void theLatestOffsetMustBeOnePastTheLastRecord() {
+        assertTrue(ApiAudit.latest(P, LOG, 5L).isEmpty());
+        var f = ApiAudit.latest(P, LOG, 7L);
+        assertEquals(1, f.size());
+        assertTrue(f.get(0).explanation().contains("answered 7 but the last record read from the beginning up to it is at offset 4"));
+        assertTrue(ApiAudit.latest(P, List.of(), 0L).isEmpty());
+    }
+
+    @Test
+    void aTopicConfigMustComeBackAsCreated() {
+        var config = new Config(List.of(new ConfigEntry("segment.ms", "3000"), new ConfigEntry("index.interval.bytes", "4096")));
+        var f = ApiAudit.topicConfig("t", config, Map.of("segment.ms", "3000", "index.interval.bytes", "256"));
+        assertEquals(1, f.size());
+        assertEquals("created with index.interval.bytes=256, DescribeConfigs answered index.interval.bytes=4096", f.get(0).explanation());
+        assertTrue(ApiAudit.topicConfig("t", config, Map.of("segment.ms", "3000")).isEmpty());
+    }
+
+    @Test
+    void theReportBecomesACheckThatIsInvalidOnAnyFindingAndAbsentWhenNothingWasAudited() {
+        var clean = ApiAudit.toCheck(new ApiAudit.Report(3, 12, 3, List.of(), List.of()));
+        assertEquals(Verdict.VALID, clean.verdict());
+        assertEquals(12, clean.stats().get("time-lookups"));
+        var bad = ApiAudit.toCheck(new ApiAudit.Report(3, 12, 3,
+                List.of(new ApiAudit.Finding(ApiAudit.TIME_LOOKUP, "t-0", "x"), new ApiAudit.Finding(ApiAudit.TIME_LOOKUP, "t-1", "y")), List.of()));
+        assertEquals(Verdict.INVALID, bad.verdict());
+        assertEquals(2L, bad.count(ApiAudit.TIME_LOOKUP));
+        assertEquals("t-0: x", bad.examples(ApiAudit.TIME_LOOKUP).get(0).explanation());
+        assertNull(ApiAudit.toCheck(new ApiAudit.Report(0, 0, 0, List.of(), List.of("no workload partition to audit"))));
+    }
+}
