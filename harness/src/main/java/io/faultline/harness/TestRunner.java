@@ -339,10 +339,10 @@ final class TestRunner {
                 ? io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS : Map.of();
         step("auditing ListOffsets, offsetsForTimes and DescribeConfigs", () -> {
             var report = io.faultline.harness.audit.ApiAudit.run(state.cluster.bootstrapServers(), partitions, configs,
-                    config.seed(), AUDIT_BUDGET);
+                    Workloads.queueConfig(config, state.topicPrefix, faults.maxWritesPerKey()).groupId(), config.seed(), AUDIT_BUDGET);
             StoredRun.JSON.writeValue(run.dir().resolve(io.faultline.harness.audit.ApiAudit.Report.FILE).toFile(), report);
             log.line("audit: " + report.partitionsRead() + " partitions read in full, " + report.lookups() + " time lookups, "
-                    + report.configsChecked() + " topics' configs, " + report.findings().size() + " findings"
+                    + report.configsChecked() + " topics' configs, the group's listing, " + report.findings().size() + " findings"
                     + (report.notes().isEmpty() ? "" : " (" + String.join("; ", report.notes()) + ")"));
         });
     }

@@ -31,7 +31,9 @@ import java.util.TreeMap;
  *   <li>{@value #LATEST}: ListOffsets(latest) is one past the last record (a queue topic has no control batches);</li>
  *   <li>{@value #TIME_LOOKUP}: ListOffsets by timestamp (offsetsForTimes) gives the first offset whose record's
  *       timestamp is at or after the target, with that record's timestamp, or nothing past the last one;</li>
- *   <li>{@value #TOPIC_CONFIG}: DescribeConfigs returns the configs the workload created its topics with.</li>
+ *   <li>{@value #TOPIC_CONFIG}: DescribeConfigs returns the configs the workload created its topics with;</li>
+ *   <li>{@value #GROUP_LISTING}: the workload's consumer group, if it has committed offsets, is listed by ListGroups
+ *       and described by DescribeGroups in a live state (Empty once its members left).</li>
  * </ul>
  * The time index, the offset index and the config store are otherwise never asked by the workload, so a mistake there
  * stayed invisible. An error or a timeout decides nothing (a note), never an anomaly.
@@ -39,7 +41,7 @@ import java.util.TreeMap;
 public final class ApiAudit {
     public static final String CHECKER = "api-audit";
     public static final String LATEST = "audit/latest-offset", TIME_LOOKUP = "audit/time-lookup",
-            TOPIC_CONFIG = "audit/topic-config";
+            TOPIC_CONFIG = "audit/topic-config", GROUP_LISTING = "audit/group-listing";
     static final int LOOKUPS_PER_PARTITION = 4;
     private static final int MAX_FINDINGS = 40;
 
@@ -70,7 +72,7 @@ public final class ApiAudit {
      * @param budget       how long reading may take in all
      */
     public static Report run(String bootstrapServers, Collection<TopicPartition> partitions, Map<String, String> topicConfigs,
-                             long seed, Duration budget) {
+                             String group, long seed, Duration budget) {
         List<Finding> findings = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         int read = 0, lookups = 0, configs = 0;
@@ -97,9 +99,10 @@ public final class ApiAudit {
         } catch (RuntimeException e) {
             notes.add("reading and looking up offsets stopped: " + e);
         }
-        if (!topicConfigs.isEmpty()) {
+        if (!topicConfigs.isEmpty() || group != null) {
             try (Admin admin = Admin.create(adminProps(bootstrapServers))) {
-                List<ConfigResource> topics = partitions.stream().map(TopicPartition::topic).distinct()
+                if (group != null) findings.addAll(group(admin, group, notes));
+                List<ConfigResource> topics = topicConfigs.isEmpty() ? List.of() : partitions.stream().map(TopicPartition::topic).distinct()
                         .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
                 Map<ConfigResource, Config> described = admin.describeConfigs(topics).all().get(20, java.util.concurrent.TimeUnit.SECONDS);
                 for (var e : described.entrySet()) {
@@ -107,7 +110,7 @@ public final class ApiAudit {
                     findings.addAll(topicConfig(e.getKey().name(), e.getValue(), topicConfigs));
                 }
             } catch (Exception e) {
-                notes.add("DescribeConfigs failed: " + e);
+                notes.add("DescribeConfigs or the group's audit failed: " + e);
             }
         }
         if (findings.size() > MAX_FINDINGS) {
@@ -174,6 +177,34 @@ public final class ApiAudit {
         String answered = got == null ? "nothing" : "offset " + got.offset() + " (timestamp " + got.timestamp() + ")";
         return new Finding(TIME_LOOKUP, p.toString(), "offsetsForTimes(" + target + ") answered " + answered + "; the log read"
                 + " from its beginning says " + wanted);
+    }
+
+    /** A group with committed offsets must be listed, and described in a live state. */
+    private static List<Finding> group(Admin admin, String group, List<String> notes) throws Exception {
+        var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(20, java.util.concurrent.TimeUnit.SECONDS);
+        if (committed == null || committed.isEmpty()) {
+            notes.add("group " + group + " has no committed offsets: its listing not judged");
+            return List.of();
+        }
+        List<String> listed = admin.listGroups().all().get(20, java.util.concurrent.TimeUnit.SECONDS).stream()
+                .map(org.apache.kafka.clients.admin.GroupListing::groupId).toList();
+        var state = admin.describeConsumerGroups(List.of(group)).all().get(20, java.util.concurrent.TimeUnit.SECONDS)
+                .get(group).groupState();
+        return groupListing(group, committed.size(), listed, state);
+    }
+
+    static List<Finding> groupListing(String group, int committedPartitions, Collection<String> listed,
+                                      org.apache.kafka.common.GroupState state) {
+        List<Finding> out = new ArrayList<>();
+        if (!listed.contains(group)) {
+            out.add(new Finding(GROUP_LISTING, group, "has committed offsets for " + committedPartitions
+                    + " partitions, but ListGroups lists only " + listed.size() + " groups, not it"));
+        }
+        if (state == null || state == org.apache.kafka.common.GroupState.DEAD || state == org.apache.kafka.common.GroupState.UNKNOWN) {
+            out.add(new Finding(GROUP_LISTING, group, "has committed offsets for " + committedPartitions
+                    + " partitions, but DescribeGroups says its state is " + state));
+        }
+        return out;
     }
 
     static List<Finding> topicConfig(String topic, Config config, Map<String, String> expected) {

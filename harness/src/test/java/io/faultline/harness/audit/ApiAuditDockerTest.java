@@ -8,10 +8,13 @@ import io.faultline.docker.sut.SutCluster;
 import io.faultline.workloads.queue.QueueWorkload;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
@@ -21,12 +24,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The API audit against a real broker: a log with interleaved timestamps over several segments passes, and a config
- * the topic was not created with is reported.
+ * The API audit against a real broker: a log with interleaved timestamps over several segments and a group with
+ * committed offsets pass, and a config the topic was not created with is reported.
  */
 @DockerBacked
 class ApiAuditDockerTest {
@@ -54,14 +58,27 @@ class ApiAuditDockerTest {
                     if (i % 50 == 49) producer.flush();
                 }
             }
+            Properties c = new Properties();
+            c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            c.put(ConsumerConfig.GROUP_ID_CONFIG, "audit-group");
+            c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+            c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+            try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
+                consumer.subscribe(List.of("audit-0"));
+                await().atMost(Duration.ofSeconds(60)).until(() -> !consumer.poll(Duration.ofMillis(200)).isEmpty());
+                consumer.commitSync();
+            }
             var partitions = List.of(new TopicPartition("audit-0", 0));
-            var report = ApiAudit.run(bootstrap, partitions, QueueWorkload.MULTI_SEGMENT_TOPICS, 3, Duration.ofSeconds(60));
+            var report = ApiAudit.run(bootstrap, partitions, QueueWorkload.MULTI_SEGMENT_TOPICS, "audit-group", 3, Duration.ofSeconds(60));
             assertEquals(List.of(), report.findings(), report.toString());
             assertEquals(1, report.partitionsRead(), report.toString());
             assertEquals(ApiAudit.LOOKUPS_PER_PARTITION, report.lookups());
             assertEquals(1, report.configsChecked());
+            assertEquals(List.of(), report.notes(), "the group had committed offsets, so it was judged");
 
-            var wrong = ApiAudit.run(bootstrap, partitions, Map.of("segment.ms", "4000"), 3, Duration.ofSeconds(60));
+            var wrong = ApiAudit.run(bootstrap, partitions, Map.of("segment.ms", "4000"), null, 3, Duration.ofSeconds(60));
             assertEquals(1, wrong.findings().size(), wrong.toString());
             assertEquals(ApiAudit.TOPIC_CONFIG, wrong.findings().get(0).kind());
             assertTrue(wrong.findings().get(0).explanation().contains("DescribeConfigs answered segment.ms=3000"), wrong.toString());

@@ -83,4 +83,14 @@ class ApiAuditTest {
         assertEquals("t-0: x", bad.examples(ApiAudit.TIME_LOOKUP).get(0).explanation());
         assertNull(ApiAudit.toCheck(new ApiAudit.Report(0, 0, 0, List.of(), List.of("no workload partition to audit"))));
     }
+
+    @Test
+    void aGroupWithCommittedOffsetsMustBeListedAndLive() {
+        assertTrue(ApiAudit.groupListing("g", 3, List.of("g", "h"), org.apache.kafka.common.GroupState.EMPTY).isEmpty());
+        var unlisted = ApiAudit.groupListing("g", 3, List.of("h"), org.apache.kafka.common.GroupState.STABLE);
+        assertEquals(1, unlisted.size());
+        assertTrue(unlisted.get(0).explanation().contains("ListGroups lists only 1 groups, not it"), unlisted.toString());
+        var dead = ApiAudit.groupListing("g", 3, List.of("g"), org.apache.kafka.common.GroupState.DEAD);
+        assertEquals(ApiAudit.GROUP_LISTING, dead.get(0).kind());
+    }
 }
