@@ -124,8 +124,9 @@ final class ComposedSchedule implements FaultSchedule {
     /** The schedule.json view: each composition's ops (roles, not nodes: they are bound when it starts) at their times. */
     @Override
     public List<Schedule.PlannedOp> plan() {
-        Roles placeholders = new Roles("partition", "leader", List.of("follower-1", "follower-2"), Set.of(), "controller");
-        List<String> nodes = List.of("leader", "follower-1", "follower-2", "controller", "others");
+        Roles placeholders = new Roles("partition", "leader", List.of("follower-1", "follower-2"), Set.of(), "controller",
+                "coordinator");
+        List<String> nodes = List.of("leader", "follower-1", "follower-2", "controller", "coordinator", "others");
         List<Schedule.PlannedOp> out = new ArrayList<>();
         for (Composition c : plan) {
             long t = c.atMillis();
@@ -160,7 +161,7 @@ final class ComposedSchedule implements FaultSchedule {
             int end = Math.max(Math.min(topics.size(), live.size()), live.size() - io.faultline.workloads.queue.TopicManager.LOOKAHEAD);
             List<String> newest = live.subList(Math.max(0, end - topics.size()), end);
             String topic = newest.get(index % newest.size());
-            return rolesOf(admin, topic, context.activeController().orElse(null));
+            return rolesOf(admin, topic, context.activeController().orElse(null)).map(r -> withCoordinator(admin, r, topic));
         } catch (Exception e) {
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
             return Optional.empty();
@@ -178,6 +179,19 @@ final class ComposedSchedule implements FaultSchedule {
         Set<String> isr = new HashSet<>();
         for (var r : p.isr()) isr.add("n" + r.id());
         return Optional.of(new Roles(topic + "-0", leader, followers, isr, controller));
+    }
+
+    /** The roles with the workload group's coordinator (FindCoordinator, through DescribeGroups); unchanged if unknown. */
+    private static Roles withCoordinator(Admin admin, Roles r, String topic) {
+        String group = io.faultline.workloads.queue.QueueWorkloadConfig.defaultGroupId(topic.substring(0, topic.lastIndexOf('-')));
+        try {
+            var d = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get(10, TimeUnit.SECONDS);
+            if (d.coordinator() == null || d.coordinator().isEmpty()) return r;
+            return new Roles(r.partition(), r.leader(), r.followers(), r.isr(), r.controller(), "n" + d.coordinator().id());
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            return r;
+        }
     }
 
     private static int topicNumber(String topic) {

@@ -7,7 +7,7 @@ import java.util.Random;
 
 /**
  * The role-aware fault compositions, each generic over bugs: it names the roles a replicated log depends on (a
- * partition's leader and followers, the active controller) and the kinds of trouble every such system must survive,
+ * partition's leader and followers, the active controller, the group coordinator) and the kinds of trouble every such system must survive,
  * never a particular mistake. Each builds its steps from a seeded Random, so a plan is a pure function of the seed.
  * {@link #aims} are the abstract transitions it tends to cause (see {@code io.faultline.checker.observe.Transitions});
  * guided planning prefers compositions whose aims the coverage map has seen least.
@@ -36,7 +36,13 @@ public enum CompositionKind {
      * reached the disk), restarts and recovers; then the other replicas restart one after another, so the recovered
      * log may have to serve or lead.
      */
-    TORN_WRITE_CRASH("torn-write-crash", List.of("broker-fenced", "isr-shrink", "isr-expand", "leader-moved"));
+    TORN_WRITE_CRASH("torn-write-crash", List.of("broker-fenced", "isr-shrink", "isr-expand", "leader-moved")),
+    /**
+     * The workload group's coordinator lost while members commit and rebalance: crashed and restarted, cut off past
+     * the broker session and then killed (its successor loads the group while it may still answer), or frozen past
+     * the session and thawed (a coordinator that wakes up believing it still is one).
+     */
+    COORDINATOR_FAILOVER("coordinator-failover", List.of("broker-fenced", "leader-moved", "broker-unfenced", "isr-shrink"));
 
     private final String id;
     private final List<String> aims;
@@ -172,6 +178,29 @@ public enum CompositionKind {
                     out.add(new Step.Wait(between(r, 300, 3000)));
                     out.add(new Step.Start(role));
                     out.add(new Step.Wait(between(r, 1000, 4000)));
+                }
+            }
+            case COORDINATOR_FAILOVER -> {
+                switch (r.nextInt(3)) {
+                    case 0 -> {
+                        out.add(new Step.Kill(Role.COORDINATOR));
+                        out.add(new Step.Wait(s.hold(r)));
+                        out.add(new Step.Start(Role.COORDINATOR));
+                    }
+                    case 1 -> {
+                        out.add(new Step.Isolate(Role.COORDINATOR));
+                        out.add(new Step.Wait(s.sessionTimeoutMillis() + s.hold(r)));
+                        out.add(new Step.Kill(Role.COORDINATOR));
+                        out.add(new Step.Wait(between(r, 200, 2000)));
+                        out.add(new Step.Heal());
+                        out.add(new Step.Wait(s.hold(r)));
+                        out.add(new Step.Start(Role.COORDINATOR));
+                    }
+                    default -> {
+                        out.add(new Step.Pause(Role.COORDINATOR));
+                        out.add(new Step.Wait(s.sessionTimeoutMillis() + between(r, 500, 4000)));
+                        out.add(new Step.Resume(Role.COORDINATOR));
+                    }
                 }
             }
             case TORN_WRITE_CRASH -> {

@@ -12,11 +12,18 @@ import java.util.Set;
  * @param followers  its other replicas, in replica order
  * @param isr        its in-sync replicas at that moment
  * @param controller the active controller, or null when none is known
+ * @param coordinator the workload's group coordinator, or null when none is known
  */
-public record Roles(String partition, String leader, List<String> followers, Set<String> isr, String controller) {
+public record Roles(String partition, String leader, List<String> followers, Set<String> isr, String controller,
+                    String coordinator) {
     public Roles {
         followers = List.copyOf(followers);
         isr = Set.copyOf(isr);
+    }
+
+    /** Without a known group coordinator. */
+    public Roles(String partition, String leader, List<String> followers, Set<String> isr, String controller) {
+        this(partition, leader, followers, isr, controller, null);
     }
 
     /** The nodes of a role; empty when the cluster has none (no second follower at rf 2, no known controller). */
@@ -27,6 +34,7 @@ public record Roles(String partition, String leader, List<String> followers, Set
             case FOLLOWER_1 -> followers.isEmpty() ? List.of() : List.of(followers.get(0));
             case FOLLOWER_2 -> followers.size() < 2 ? List.of() : List.of(followers.get(1));
             case CONTROLLER -> controller == null ? List.of() : List.of(controller);
+            case COORDINATOR -> coordinator == null ? List.of() : List.of(coordinator);
         };
     }
 
@@ -39,6 +47,7 @@ public record Roles(String partition, String leader, List<String> followers, Set
     @Override
     public String toString() {
         return partition + ": leader " + leader + ", followers " + followers + ", isr " + new java.util.TreeSet<>(isr)
-                + ", controller " + (controller == null ? "unknown" : controller);
+                + ", controller " + (controller == null ? "unknown" : controller)
+                + (coordinator == null ? "" : ", coordinator " + coordinator);
     }
 }

@@ -79,8 +79,9 @@ class ComposerTest {
     /** Each kind's steps bound to fixed roles: the ops hit the nodes its name promises. */
     @Test
     void eachCompositionTargetsTheRolesItNames() {
-        var roles = new Roles("t-0", "n1", List.of("n2", "n3"), java.util.Set.of("n1", "n2", "n3"), "n3");
+        var roles = new Roles("t-0", "n1", List.of("n2", "n3"), java.util.Set.of("n1", "n2", "n3"), "n3", "n2");
         var nodes = List.of("n1", "n2", "n3");
+        java.util.Set<String> coordinatorShapes = new java.util.TreeSet<>();
         for (int seed = 0; seed < 20; seed++) {
             for (CompositionKind k : CompositionKind.values()) {
                 List<String> ops = new ArrayList<>();
@@ -133,6 +134,14 @@ class ComposerTest {
                             assertEquals(ops.get(i).replace("kill", "start"), ops.get(i + 1), "one at a time: " + text);
                         }
                     }
+                    case COORDINATOR_FAILOVER -> {
+                        String first = ops.get(0);
+                        assertTrue(List.of("kill [n2]", "pause [n2]").contains(first)
+                                || first.startsWith("start-partition grudge {n1=[n2], n2=[n1, n3], n3=[n2]}"), text);
+                        assertTrue(ops.stream().allMatch(o -> o.contains("n2") || o.startsWith("stop-partition")), "only the coordinator: " + text);
+                        assertTrue(List.of("start [n2]", "resume [n2]").contains(ops.get(ops.size() - 1)), "it comes back: " + text);
+                        coordinatorShapes.add(first.replaceAll(" .*", ""));
+                    }
                     case TORN_WRITE_CRASH -> {
                         assertTrue(ops.get(0).matches("tear-segment Tear\\[target=\\[(n1|n2|n3)], bytes=\\d+, partition=t-0]"), text);
                         String torn = ops.get(0).replaceAll(".*target=(\\[n.]).*", "$1");
@@ -146,6 +155,7 @@ class ComposerTest {
                 }
             }
         }
+        assertEquals(java.util.Set.of("kill", "pause", "start-partition"), coordinatorShapes, "crash, cut-then-kill and freeze all drawn");
     }
 
     /** A coverage map that has seen every transition some kinds aim at many times, and none of one kind's. */

@@ -68,6 +68,11 @@ public record QueueWorkloadConfig(String bootstrapServers, String topicPrefix, Q
 
     /** The consumer group used in SUBSCRIBE mode. */
     public String groupId() {
-        return settings.groupId() != null ? settings.groupId() : topicPrefix + "-group";
+        return settings.groupId() != null ? settings.groupId() : defaultGroupId(topicPrefix);
+    }
+
+    /** The consumer group of a run whose topics begin with {@code topicPrefix}, unless set otherwise. */
+    public static String defaultGroupId(String topicPrefix) {
+        return topicPrefix + "-group";
     }
 }
