@@ -71,8 +71,8 @@ public final class KafkaQueueClient implements Client {
      * second landed) runs. Odd workers keep the client's batching, so an op's records of one partition share one
      * multi-record batch. Measured against broker-impl (100 ops of 3 records to one partition, kafka-clients 4.4): 204
      * requests with batch.size=1 against 109 with the default (and 104 with batch.size=256 and linger.ms=2, which
-     * still put a whole op in one batch). Workers 2 and 3 of every 4 compress (gzip, lz4: codecs every Kafka release
-     * since 0.8.2 accepts), so compressed batches are validated, replicated, recovered and served under faults.
+     * still put a whole op in one batch). Workers 2, 3 and 4 of every 5 compress (gzip, lz4, snappy: codecs every Kafka
+     * release since 0.8.2 accepts; zstd needs 2.1), so compressed batches are validated, replicated, recovered and served under faults.
      * {@code --producer-prop} overrides each setting for every worker.
      */
     static Properties producerProps(QueueWorkloadConfig cfg, int thread, String id) {
@@ -82,9 +82,10 @@ public final class KafkaQueueClient implements Client {
             p.put(ProducerConfig.BATCH_SIZE_CONFIG, 1);
         }
         if (!set.containsKey(ProducerConfig.COMPRESSION_TYPE_CONFIG)) {
-            p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, switch (thread % 4) {
+            p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, switch (thread % 5) {
                 case 2 -> "gzip";
                 case 3 -> "lz4";
+                case 4 -> "snappy";
                 default -> "none";
             });
         }

@@ -164,13 +164,15 @@ public final class QueueWorkload {
     /**
      * Topic configs that give every queue topic a log of many segments: a new segment every few seconds of appends
      * (segment.ms, which every Kafka-protocol broker accepts from 1 ms; segment.bytes has a 1 MiB floor in Kafka 4,
-     * more than a key ever holds) and an offset index entry every couple of batches (index.interval.bytes). With the
+     * more than a key ever holds), an offset index entry every couple of batches (index.interval.bytes) and small index
+     * files (segment.index.bytes 1024: 128 offset entries, 85 time entries), so a busy segment also rolls because its
+     * index is full. Kafka accepts segment.index.bytes from 4. With the
      * brokers' defaults a run's topics never leave their first segment and hold a handful of index entries, so the
      * storage code that matters under faults never runs: rolling, reads that cross a segment boundary, index lookups,
      * truncation and recovery across segments.
      */
     public static final Map<String, String> MULTI_SEGMENT_TOPICS = Map.of("segment.ms", "3000",
-            "index.interval.bytes", "256");
+            "index.interval.bytes", "256", "segment.index.bytes", "1024");
 
     /**
      * Which anomalies these settings permit by design, so they are reported but do not make the run invalid.

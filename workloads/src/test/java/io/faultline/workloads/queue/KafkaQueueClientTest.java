@@ -127,7 +127,7 @@ class KafkaQueueClientTest {
         assertNull(KafkaQueueClient.producerProps(cfg, 1, "x").get("batch.size"), "odd workers batch");
         QueueWorkloadConfig set = cfg.withSettings(cfg.settings().withExtra(Map.of("batch.size", "512"), Map.of()));
         assertEquals("512", KafkaQueueClient.producerProps(set, 0, "x").get("batch.size"), "--producer-prop wins");
-        assertEquals(List.of("none", "none", "gzip", "lz4", "none"), java.util.stream.IntStream.range(0, 5)
+        assertEquals(List.of("none", "none", "gzip", "lz4", "snappy", "none"), java.util.stream.IntStream.range(0, 6)
                 .mapToObj(t -> KafkaQueueClient.producerProps(cfg, t, "x").get("compression.type")).toList());
         QueueWorkloadConfig plain = cfg.withSettings(cfg.settings().withExtra(Map.of("compression.type", "zstd"), Map.of()));
         assertEquals("zstd", KafkaQueueClient.producerProps(plain, 2, "x").get("compression.type"));
