@@ -58,7 +58,7 @@ public final class MutantCatalog {
         for (String name : classes.keySet()) {
             if (!inPackages(name)) continue;
             for (MutationDetails d : mutater.findMutations(ClassName.fromString(name))) {
-                if (equivalentByConstruction(d)) continue;
+                if (equivalentByConstruction(d) || returnsWhatItReturned(d)) continue;
                 Mutant m = new Mutant(idOf(d.getId()), name, d.getMethod(), d.getLineNumber(),
                         MutationOperator.ofPit(d.getMutator()), d.getDescription());
                 if (pitIds.putIfAbsent(m.id(), d.getId()) == null) mutants.add(m);
@@ -123,6 +123,39 @@ public final class MutantCatalog {
     /** Removing a logging call changes only the log, never the broker's behaviour. */
     private static boolean equivalentByConstruction(MutationDetails d) {
         return d.getDescription().contains("org/slf4j/");
+    }
+
+    /**
+     * A return-value mutant on a line that already returns that constant ({@code return true;} made to return true)
+     * is the same program: PIT's own filter for these is not used here, so the mutated method is read back and the
+     * mutant dropped when the value it throws away is the constant it returns instead.
+     */
+    private boolean returnsWhatItReturned(MutationDetails d) {
+        MutationOperator op = MutationOperator.ofPit(d.getMutator());
+        if (op != MutationOperator.RETURN_TRUE && op != MutationOperator.RETURN_FALSE && op != MutationOperator.RETURN_ZERO) return false;
+        var node = new org.objectweb.asm.tree.ClassNode();
+        new org.objectweb.asm.ClassReader(mutater.getMutation(d.getId()).getBytes()).accept(node, 0);
+        var location = d.getId().getLocation();
+        for (var m : node.methods) {
+            if (!m.name.equals(location.getMethodName()) || !m.desc.equals(location.getMethodDesc())) continue;
+            return hasConstantReplacedByItself(m.instructions);
+        }
+        return false;
+    }
+
+    /** Whether the code holds "push c; pop; push c; return": the mutation's shape when it changes nothing. */
+    static boolean hasConstantReplacedByItself(org.objectweb.asm.tree.InsnList instructions) {
+        List<org.objectweb.asm.tree.AbstractInsnNode> real = new ArrayList<>();
+        for (var i : instructions) if (i.getOpcode() >= 0) real.add(i);
+        for (int k = 0; k + 3 < real.size(); k++) {
+            int push = real.get(k).getOpcode(), pop = real.get(k + 1).getOpcode();
+            int again = real.get(k + 2).getOpcode(), ret = real.get(k + 3).getOpcode();
+            boolean constant = push >= org.objectweb.asm.Opcodes.ACONST_NULL && push <= org.objectweb.asm.Opcodes.DCONST_1;
+            boolean pops = pop == org.objectweb.asm.Opcodes.POP || pop == org.objectweb.asm.Opcodes.POP2;
+            boolean returns = ret >= org.objectweb.asm.Opcodes.IRETURN && ret <= org.objectweb.asm.Opcodes.ARETURN;
+            if (constant && pops && again == push && returns) return true;
+        }
+        return false;
     }
 
     private static String idOf(MutationIdentifier pit) {

@@ -126,4 +126,28 @@ class MutantCatalogTest {
             assertEquals(1, differing, "one class replaced");
         }
     }
+
+    @Test
+    void aReturnMutantThatReturnsTheConstantTheLineAlreadyReturnedIsRecognisedAsTheSameProgram() {
+        // `return true` made to return true: push 1, pop it, push 1, return
+        var same = new org.objectweb.asm.tree.InsnList();
+        same.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_1));
+        same.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.POP));
+        same.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_1));
+        same.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.IRETURN));
+        assertTrue(MutantCatalog.hasConstantReplacedByItself(same));
+        // `return false` made to return true, and a computed value made to return true, change the program
+        var flipped = new org.objectweb.asm.tree.InsnList();
+        flipped.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_0));
+        flipped.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.POP));
+        flipped.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_1));
+        flipped.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.IRETURN));
+        assertFalse(MutantCatalog.hasConstantReplacedByItself(flipped));
+        var computed = new org.objectweb.asm.tree.InsnList();
+        computed.add(new org.objectweb.asm.tree.VarInsnNode(org.objectweb.asm.Opcodes.ILOAD, 1));
+        computed.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.POP));
+        computed.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_1));
+        computed.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.IRETURN));
+        assertFalse(MutantCatalog.hasConstantReplacedByItself(computed));
+    }
 }
