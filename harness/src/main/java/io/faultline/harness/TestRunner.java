@@ -315,13 +315,26 @@ final class TestRunner {
      */
     private void quiesce(RunDir run, RunState state) throws InterruptedException {
         if (config.timeLimitSeconds() < QUIESCE_FROM_TIME_LIMIT || state.recovery == null || state.recovery.findings() == null) return;
-        long start = System.nanoTime();
-        log.line(String.format("quiescing at least %.0f s: every replica checkpoints its final high watermark before the stop",
-                RecoveryRecord.CONVERGED_AFTER_SECONDS));
+        // idle since the last write ended: the final drain and the recovery check's last polls only read
+        long idleSinceNanos = lastWriteEnded(state.recorder.ops(), state.recorder.now());
+        log.line(String.format("quiescing: the cluster stays without writes for at least %.0f s (%.1f s so far), so every"
+                + " replica checkpoints its final high watermark before the stop", RecoveryRecord.CONVERGED_AFTER_SECONDS,
+                (state.recorder.now() - idleSinceNanos) / 1e9));
         audit(run, state);
-        long leftMs = (long) (RecoveryRecord.CONVERGED_AFTER_SECONDS * 1000) - (System.nanoTime() - start) / 1_000_000;
+        long leftMs = (long) (RecoveryRecord.CONVERGED_AFTER_SECONDS * 1000) - (state.recorder.now() - idleSinceNanos) / 1_000_000;
         if (leftMs > 0) Thread.sleep(leftMs);
-        state.recovery = state.recovery.withQuiesced((System.nanoTime() - start) / 1e9);
+        state.recovery = state.recovery.withQuiesced((state.recorder.now() - idleSinceNanos) / 1e9);
+    }
+
+    /** When the history's last write (an op with a send) completed, on the history's clock; {@code now} if it has none. */
+    static long lastWriteEnded(List<io.faultline.checker.history.Op> ops, long now) {
+        for (int i = ops.size() - 1; i >= 0; i--) {
+            var op = ops.get(i);
+            if (op.process() == io.faultline.checker.history.Op.NEMESIS
+                    || op.type() == io.faultline.checker.history.OpType.INVOKE) continue;
+            for (var m : op.mops()) if (m instanceof io.faultline.checker.history.MicroOp.Send) return op.time();
+        }
+        return now;
     }
 
     /** The read-only API audit (ApiAudit) of a queue workload's partitions, kept in audit.json for the check. */

@@ -14,8 +14,9 @@ import io.faultline.results.Liveness;
  * @param clusterStoppedAt    when the nodes were stopped and their logs closed (its end); null if unknown
  * @param findings            the polls' timelines; null when none was made
  * @param unknownReason       why the check could not observe, else null
- * @param quiescedSeconds     how long the cluster sat idle, healed and with the workload done, before it was stopped
- *                            (0: not at all): long enough, every replica has checkpointed its final high watermark
+ * @param quiescedSeconds     how long the healed cluster had taken no write (the last one's end to the stop; the final
+ *                            drain and the audit only read) before it was stopped (0: not measured): long enough,
+ *                            every replica has checkpointed its final high watermark
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record RecoveryRecord(Liveness.Bounds bounds, String healStartedAt, long healedAtHistoryNanos,
