@@ -310,7 +310,7 @@ final class TestRunner {
 
     /**
      * A run of a minute or more ends with the cluster idle for a few seconds, so every replica checkpoints the final
-     * high watermark and the recovery check can compare them (liveness/unconverged-high-watermark). Shorter runs, such
+     * high watermark and the recovery check can compare them (liveness/unconverged-replicas). Shorter runs, such
      * as the suite's, skip it. The idle time is used for the read-only API audit of the queue workloads' partitions.
      */
     private void quiesce(RunDir run, RunState state) throws InterruptedException {

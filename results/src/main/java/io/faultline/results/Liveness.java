@@ -40,11 +40,12 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
      */
     public static final String HANGING_TRANSACTION = "liveness/hanging-transaction";
     /**
-     * After the heal, with the whole replica set back in the ISR and the workload done, a replica's high watermark
-     * (as it checkpointed it when the cluster stopped) never reached the others': a follower that stops learning
-     * what is committed serves stale reads to a follower-fetching consumer, and leads with a stale high watermark.
+     * After the heal, with the whole replica set back in the ISR and no write for a while, the replicas still differ:
+     * in the high watermark each checkpointed when the cluster stopped (a follower that stops learning what is
+     * committed serves stale follower reads and leads with a stale high watermark), or in where their logs end (an
+     * in-sync follower short of the leader's log, or one that kept a tail the leader does not have).
      */
-    public static final String UNCONVERGED_HIGH_WATERMARK = "liveness/unconverged-high-watermark";
+    public static final String UNCONVERGED_REPLICAS = "liveness/unconverged-replicas";
     /**
      * The cluster, started on a healthy network before any fault, did not come up within the readiness bound, or
      * refused (or never answered) the workload's set-up, such as creating its topics.
@@ -53,7 +54,7 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
 
     /** Every anomaly name, in report order. */
     public static final List<String> NAMES = List.of(UNRESPONSIVE_BROKER, FENCED_BROKER, NO_LEADER, UNRECOVERED_ISR,
-            HANGING_TRANSACTION, UNCONVERGED_HIGH_WATERMARK, UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD,
+            HANGING_TRANSACTION, UNCONVERGED_REPLICAS, UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD,
             NEVER_READY);
 
     public Liveness {

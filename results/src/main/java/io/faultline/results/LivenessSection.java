@@ -16,8 +16,8 @@ final class LivenessSection {
             Map.entry(Liveness.UNWRITABLE_KEY, "no write to a key succeeded after the final heal"),
             Map.entry(Liveness.UNREADABLE_KEY, "no read after the final heal returned a key's records"),
             Map.entry(Liveness.HANGING_TRANSACTION, "a transaction stayed open after the final heal: read_committed readers stop below it"),
-            Map.entry(Liveness.UNCONVERGED_HIGH_WATERMARK, "with every replica back in the ISR and the workload done, a"
-                    + " replica's checkpointed high watermark still differed from the others' when the cluster stopped"),
+            Map.entry(Liveness.UNCONVERGED_REPLICAS, "with every replica back in the ISR and no write for a while, the"
+                    + " replicas' checkpointed high watermarks or their log ends still differed when the cluster stopped"),
             Map.entry(Liveness.UNREADABLE_GROUP, "a consumer that joined a new group after the final heal never got a record"),
             Map.entry(Liveness.LOG_FLOOD, "a node's logs grew faster than the limit"),
             Map.entry(Liveness.NEVER_READY, "the cluster, started with no fault, did not come up within the readiness bound or failed the workload's set-up"));

@@ -126,6 +126,11 @@ public final class ReplicaAgreement {
                 Set.of(), divergent > 0 ? Map.of(DIVERGENCE, examples) : Map.of(), stats, null);
     }
 
+    /** Node → the end of its log of {@code partition} (topic-partition), from the collected segment files. */
+    public static Map<String, Long> logEnds(Path nodesDir, String partition) {
+        return ReplicaLogs.logEnds(nodesDir, partition);
+    }
+
     /** Node → partition directory name (topic-partition) → its checkpointed high watermark. */
     public static Map<String, Map<String, Long>> highWatermarks(Path nodesDir) {
         Map<String, Map<String, Long>> out = new TreeMap<>();

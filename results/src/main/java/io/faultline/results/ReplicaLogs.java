@@ -77,6 +77,44 @@ final class ReplicaLogs {
         return null;
     }
 
+    /**
+     * Node → the end of its log of the partition (one past the last offset of its last whole batch; 0 when empty), read
+     * from batch headers only; nodes without the partition are absent.
+     */
+    static Map<String, Long> logEnds(Path nodesDir, String partition) {
+        Map<String, Long> out = new TreeMap<>();
+        if (nodesDir == null || !Files.isDirectory(nodesDir)) return out;
+        for (Path node : LogExcerpts.list(nodesDir)) {
+            Path dir = find(node.resolve("data"), partition, 3);
+            if (dir == null) continue;
+            long end = 0;
+            for (Path segment : LogExcerpts.list(dir)) {
+                if (segment.getFileName().toString().endsWith(".log")) end = Math.max(end, segmentEnd(segment));
+            }
+            out.put(node.getFileName().toString(), end);
+        }
+        return out;
+    }
+
+    private static long segmentEnd(Path file) {
+        ByteBuffer buf;
+        try {
+            buf = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.BIG_ENDIAN);
+        } catch (IOException | OutOfMemoryError e) {
+            return 0;
+        }
+        long end = 0;
+        int pos = 0;
+        while (pos + 61 <= buf.limit()) {
+            long baseOffset = buf.getLong(pos);
+            int length = buf.getInt(pos + 8);
+            if (length < 49 || pos + 12 + length > buf.limit()) break; // torn tail or preallocated zeros
+            end = baseOffset + buf.getInt(pos + 23) + 1;
+            pos += 12 + length;
+        }
+        return end;
+    }
+
     /** Appends the records of one segment file; stops quietly at a torn or unknown batch. */
     static void readSegment(Path file, List<Entry> out) {
         ByteBuffer buf;

@@ -82,10 +82,10 @@ public final class LivenessCheck {
         }
 
         if (record.quiescedSeconds() >= RecoveryRecord.CONVERGED_AFTER_SECONDS) {
-            anomalies.addAll(unconvergedHighWatermarks(f, nodesDir));
+            anomalies.addAll(unconvergedReplicas(f, nodesDir));
         } else {
-            notes.add("replicas' high watermarks not compared: the cluster stopped without "
-                    + RecoveryRecord.CONVERGED_AFTER_SECONDS + " s idle after the workload (runs shorter than 60 s skip it)");
+            notes.add("replicas' high watermarks and log ends not compared: the cluster stopped without "
+                    + RecoveryRecord.CONVERGED_AFTER_SECONDS + " s without writes (runs shorter than 60 s do not wait for it)");
         }
         anomalies.addAll(keys(history, record.healedAtHistoryNanos(), healed, acknowledgedIsStored, notes));
         anomalies.addAll(newGroups(history, record.healedAtHistoryNanos(), healed, notes));
@@ -110,10 +110,11 @@ public final class LivenessCheck {
     /**
      * Every workload partition the last poll saw with its whole replica set in the ISR must have one high watermark
      * on all its replicas when the cluster stopped (each replica's {@code replication-offset-checkpoint}, written
-     * every 5 s): the cluster sat idle for a while first, so every follower had been told the leader's final high
-     * watermark and checkpointed it. Internal topics are left out (a group's last commit may race the stop).
+     * every 5 s) and one log end (its segment files): no write came for a while first, so every follower had fetched
+     * the leader's whole log, been told its high watermark and checkpointed it. Internal topics are left out (a
+     * group's last commit may race the stop).
      */
-    static List<Liveness.Anomaly> unconvergedHighWatermarks(RecoveryTracker.Findings f, Path nodesDir) {
+    static List<Liveness.Anomaly> unconvergedReplicas(RecoveryTracker.Findings f, Path nodesDir) {
         List<Liveness.Anomaly> out = new ArrayList<>();
         if (nodesDir == null) return out;
         Map<String, Map<String, Long>> byNode = io.faultline.results.ReplicaAgreement.highWatermarks(nodesDir);
@@ -126,9 +127,13 @@ public final class LivenessCheck {
                 Long hw = m.get(partition);
                 if (hw != null) hws.put(node, hw);
             });
-            if (hws.size() < 2 || new java.util.HashSet<>(hws.values()).size() == 1) return;
-            out.add(new Liveness.Anomaly(Liveness.UNCONVERGED_HIGH_WATERMARK, subject, "checkpointed high watermarks"
-                    + " when the cluster stopped: " + hws + ", though the last poll saw " + t.lastState(), List.of()));
+            Map<String, Long> ends = io.faultline.results.ReplicaAgreement.logEnds(nodesDir, partition);
+            List<String> differ = new ArrayList<>();
+            if (hws.size() >= 2 && new java.util.HashSet<>(hws.values()).size() > 1) differ.add("checkpointed high watermarks " + hws);
+            if (ends.size() >= 2 && new java.util.HashSet<>(ends.values()).size() > 1) differ.add("log ends " + ends);
+            if (differ.isEmpty()) return;
+            out.add(new Liveness.Anomaly(Liveness.UNCONVERGED_REPLICAS, subject, String.join(" and ", differ)
+                    + " when the cluster stopped, though the last poll saw " + t.lastState(), List.of()));
         });
         return out;
     }
