@@ -50,7 +50,9 @@ public final class TxnQueueWorkload {
                             return new TxnQueueClient(bootstrap, topics.mapping(), keys, transactionalId(c.topicPrefix(), thread, n),
                                     clientTimeoutMs, ABORT_ONE_IN, c.seed() * 131 + thread + 7919L * n, finalReadMs(cfg));
                         },
-                        List.copyOf(topics.mapping().topicsOf(all)), topics::close);
+                        faultTargets(bootstrap, topics.mapping().topicsOf(all), notWarm == null ? List.of(
+                                transactionalId(c.topicPrefix(), 0, 0), transactionalId(c.topicPrefix(), 1, 0)) : List.of()),
+                        topics::close);
             } catch (RuntimeException e) {
                 topics.close();
                 throw e;
@@ -58,6 +60,37 @@ public final class TxnQueueWorkload {
         };
         return new Workload("txn-queue", setup, mainGenerator(cfg.seed(), keys, cfg.opsPerSecond(), cfg.timeLimit()),
                 new TxnFinalReads(keys, cfg.finalTimeout().toNanos()), checkers);
+    }
+
+    /**
+     * What leader-aimed faults aim at: the key topics' partitions, and the {@code __transaction_state} partitions of
+     * the first two processes' transactional ids (Kafka's rule: abs(hash) mod its partitions), whose leaders are those
+     * transactions' coordinators: a coordinator lost between a commit's PREPARE and its markers, or while it times a
+     * transaction out, is where a transactional broker's recovery is tested. Only the topics when the transaction
+     * state topic cannot be described.
+     */
+    static List<String> faultTargets(String bootstrap, java.util.Collection<String> topics, List<String> transactionalIds) {
+        List<String> out = new java.util.ArrayList<>(topics);
+        if (transactionalIds.isEmpty()) return List.copyOf(out);
+        String state = org.apache.kafka.common.internals.Topic.TRANSACTION_STATE_TOPIC_NAME;
+        java.util.Properties p = new java.util.Properties();
+        p.put(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(p)) {
+            int n = admin.describeTopics(List.of(state)).allTopicNames().get(10, java.util.concurrent.TimeUnit.SECONDS)
+                    .get(state).partitions().size();
+            for (String id : transactionalIds) {
+                String target = state + ":" + coordinatorPartition(id, n);
+                if (!out.contains(target)) out.add(target);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+        }
+        return List.copyOf(out);
+    }
+
+    /** The transaction state partition of a transactional id, as Kafka's coordinator places it. */
+    static int coordinatorPartition(String transactionalId, int partitions) {
+        return org.apache.kafka.common.utils.Utils.abs(transactionalId.hashCode()) % partitions;
     }
 
     /** The transactional.id (and consumer group) of a thread's {@code n}-th process, counting from 0. */
