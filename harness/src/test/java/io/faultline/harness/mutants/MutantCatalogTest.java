@@ -127,27 +127,25 @@ class MutantCatalogTest {
         }
     }
 
+    private static org.objectweb.asm.tree.InsnList code(org.objectweb.asm.tree.AbstractInsnNode... instructions) {
+        var list = new org.objectweb.asm.tree.InsnList();
+        for (var i : instructions) list.add(i);
+        return list;
+    }
+
+    private static org.objectweb.asm.tree.InsnNode op(int opcode) {
+        return new org.objectweb.asm.tree.InsnNode(opcode);
+    }
+
     @Test
     void aReturnMutantThatReturnsTheConstantTheLineAlreadyReturnedIsRecognisedAsTheSameProgram() {
+        int one = org.objectweb.asm.Opcodes.ICONST_1, zero = org.objectweb.asm.Opcodes.ICONST_0;
+        int pop = org.objectweb.asm.Opcodes.POP, ret = org.objectweb.asm.Opcodes.IRETURN;
         // `return true` made to return true: push 1, pop it, push 1, return
-        var same = new org.objectweb.asm.tree.InsnList();
-        same.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_1));
-        same.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.POP));
-        same.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_1));
-        same.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.IRETURN));
-        assertTrue(MutantCatalog.hasConstantReplacedByItself(same));
+        assertTrue(MutantCatalog.hasConstantReplacedByItself(code(op(one), op(pop), op(one), op(ret))));
         // `return false` made to return true, and a computed value made to return true, change the program
-        var flipped = new org.objectweb.asm.tree.InsnList();
-        flipped.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_0));
-        flipped.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.POP));
-        flipped.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_1));
-        flipped.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.IRETURN));
-        assertFalse(MutantCatalog.hasConstantReplacedByItself(flipped));
-        var computed = new org.objectweb.asm.tree.InsnList();
-        computed.add(new org.objectweb.asm.tree.VarInsnNode(org.objectweb.asm.Opcodes.ILOAD, 1));
-        computed.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.POP));
-        computed.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.ICONST_1));
-        computed.add(new org.objectweb.asm.tree.InsnNode(org.objectweb.asm.Opcodes.IRETURN));
-        assertFalse(MutantCatalog.hasConstantReplacedByItself(computed));
+        assertFalse(MutantCatalog.hasConstantReplacedByItself(code(op(zero), op(pop), op(one), op(ret))));
+        assertFalse(MutantCatalog.hasConstantReplacedByItself(code(
+                new org.objectweb.asm.tree.VarInsnNode(org.objectweb.asm.Opcodes.ILOAD, 1), op(pop), op(one), op(ret))));
     }
 }
