@@ -49,9 +49,10 @@ final class TestRunner {
     private static final Duration POLL_INTERVAL = Duration.ofMillis(500);
     /** After the final phase, a cluster not yet recovered is polled at least this much longer. */
     private static final Duration SETTLE = Duration.ofSeconds(5);
+    /** Runs at least this long (seconds) end quietly, checked for converged replicas, and audited. */
     private static final int QUIESCE_FROM_TIME_LIMIT = 60;
+    /** How long the audit may spend reading the workload's partitions in full. */
     private static final Duration AUDIT_BUDGET = Duration.ofSeconds(30);
-    /** Writes per key after the final heal, before the final drain. */
 
     /**
      * How a run ended: its verdict, folder and exit code, the forbidden anomalies found (with counts) and the
