@@ -347,7 +347,10 @@ final class TestRunner {
             if (!subject.startsWith(io.faultline.harness.recovery.RecoveryTracker.PARTITION_PREFIX + state.topicPrefix + "-")) return;
             String tp = subject.substring(io.faultline.harness.recovery.RecoveryTracker.PARTITION_PREFIX.length());
             int dash = tp.lastIndexOf('-');
-            partitions.add(new org.apache.kafka.common.TopicPartition(tp.substring(0, dash), Integer.parseInt(tp.substring(dash + 1))));
+            String topic = tp.substring(0, dash);
+            // the queue's key topics only (prefix-K), not what runs beside it (the offsets registers' topic)
+            if (!topic.substring(state.topicPrefix.length() + 1).matches("[0-9]+")) return;
+            partitions.add(new org.apache.kafka.common.TopicPartition(topic, Integer.parseInt(tp.substring(dash + 1))));
         });
         Map<String, String> configs = NightlyMix.WORKLOAD.equals(config.workload())
                 ? io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS : Map.of();
