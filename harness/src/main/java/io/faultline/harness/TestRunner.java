@@ -53,6 +53,8 @@ final class TestRunner {
     private static final int QUIESCE_FROM_TIME_LIMIT = 60;
     /** How long the audit may spend reading the workload's partitions in full. */
     private static final Duration AUDIT_BUDGET = Duration.ofSeconds(30);
+    /** How long one step of the topic lifecycle audit may wait for the cluster to show what it accepted. */
+    private static final Duration LIFECYCLE_WAIT = Duration.ofSeconds(20);
 
     /**
      * How a run ended: its verdict, folder and exit code, the forbidden anomalies found (with counts) and the
@@ -354,12 +356,15 @@ final class TestRunner {
         });
         Map<String, String> configs = NightlyMix.WORKLOAD.equals(config.workload())
                 ? io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS : Map.of();
-        step("auditing ListOffsets, offsetsForTimes and DescribeConfigs", () -> {
+        step("auditing ListOffsets, offsetsForTimes, DescribeConfigs and the topic lifecycle", () -> {
             var report = io.faultline.harness.audit.ApiAudit.run(state.cluster.bootstrapServers(), partitions, configs,
                     Workloads.queueConfig(config, state.topicPrefix, faults.maxWritesPerKey()).groupId(), config.seed(), AUDIT_BUDGET);
+            report = report.with(io.faultline.harness.audit.TopicLifecycleAudit.run(state.cluster.bootstrapServers(), state.topicPrefix,
+                    (short) config.replicationFactor(), config.seed(), LIFECYCLE_WAIT));
             StoredRun.JSON.writeValue(run.dir().resolve(io.faultline.harness.audit.ApiAudit.Report.FILE).toFile(), report);
             log.line("audit: " + report.partitionsRead() + " partitions read in full, " + report.lookups() + " time lookups, "
-                    + report.configsChecked() + " topics' configs, the group's listing, " + report.findings().size() + " findings"
+                    + report.configsChecked() + " topics' configs, the group's listing, " + report.lifecycleSteps()
+                    + " lifecycle steps, " + report.findings().size() + " findings"
                     + (report.notes().isEmpty() ? "" : " (" + String.join("; ", report.notes()) + ")"));
         });
     }

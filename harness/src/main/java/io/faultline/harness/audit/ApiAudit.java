@@ -49,10 +49,25 @@ public final class ApiAudit {
     public record Finding(String kind, String subject, String explanation) {}
 
     /**
-     * What the audit did: partitions read in full, time lookups made, findings, and notes on what it could not decide.
+     * What the audit did: partitions read in full, time lookups made, topics' configs checked, steps of the
+     * {@link TopicLifecycleAudit} finished, findings, and notes on what it could not decide.
      */
-    public record Report(int partitionsRead, int lookups, int configsChecked, List<Finding> findings, List<String> notes) {
+    public record Report(int partitionsRead, int lookups, int configsChecked, int lifecycleSteps, List<Finding> findings,
+                         List<String> notes) {
         public static final String FILE = "audit.json";
+
+        /** This report with the lifecycle audit's steps, findings and notes added (findings capped as the audit's). */
+        public Report with(TopicLifecycleAudit.Result r) {
+            List<Finding> f = new ArrayList<>(findings);
+            f.addAll(r.findings());
+            List<String> n = new ArrayList<>(notes);
+            n.addAll(r.notes());
+            if (f.size() > MAX_FINDINGS) {
+                n.add((f.size() - MAX_FINDINGS) + " more findings left out");
+                f = new ArrayList<>(f.subList(0, MAX_FINDINGS));
+            }
+            return new Report(partitionsRead, lookups, configsChecked, lifecycleSteps + r.steps(), f, n);
+        }
 
         public Report {
             findings = findings == null ? List.of() : List.copyOf(findings);
@@ -76,7 +91,7 @@ public final class ApiAudit {
         List<Finding> findings = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         int read = 0, lookups = 0, configs = 0;
-        if (partitions.isEmpty()) return new Report(0, 0, 0, findings, List.of("no workload partition to audit"));
+        if (partitions.isEmpty()) return new Report(0, 0, 0, 0, findings, List.of("no workload partition to audit"));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(bootstrapServers))) {
             Map<TopicPartition, List<Read>> logs = readAll(consumer, partitions, budget, notes);
             Map<TopicPartition, Long> latest = consumer.endOffsets(logs.keySet(), Duration.ofSeconds(10));
@@ -117,7 +132,7 @@ public final class ApiAudit {
             notes.add((findings.size() - MAX_FINDINGS) + " more findings left out");
             findings = new ArrayList<>(findings.subList(0, MAX_FINDINGS));
         }
-        return new Report(read, lookups, configs, findings, notes);
+        return new Report(read, lookups, configs, 0, findings, notes);
     }
 
     /** Reads every partition from its beginning to its latest offset, within the budget; partitions not read in full are left out. */
@@ -222,7 +237,7 @@ public final class ApiAudit {
 
     /** The audit as a check of the run (null when nothing was audited). */
     public static io.faultline.checker.CheckResult toCheck(Report r) {
-        if (r == null || (r.partitionsRead() == 0 && r.configsChecked() == 0)) return null;
+        if (r == null || (r.partitionsRead() == 0 && r.configsChecked() == 0 && r.lifecycleSteps() == 0)) return null;
         Map<String, Long> counts = new TreeMap<>();
         Map<String, List<io.faultline.checker.Example>> examples = new TreeMap<>();
         for (Finding f : r.findings()) {
@@ -234,6 +249,7 @@ public final class ApiAudit {
         stats.put("partitions-read", r.partitionsRead());
         stats.put("time-lookups", r.lookups());
         stats.put("topic-configs-checked", r.configsChecked());
+        stats.put("lifecycle-steps", r.lifecycleSteps());
         if (!r.notes().isEmpty()) stats.put("notes", r.notes());
         return new io.faultline.checker.CheckResult(CHECKER, r.findings().isEmpty() ? io.faultline.checker.Verdict.VALID
                 : io.faultline.checker.Verdict.INVALID, counts, java.util.Set.of(), examples, stats, null);

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The API audit against a real broker: a log with interleaved timestamps over several segments and a group with
- * committed offsets pass, and a config the topic was not created with is reported.
+ * committed offsets pass, a config the topic was not created with is reported, and the topic lifecycle audit passes.
  */
 @DockerBacked
 class ApiAuditDockerTest {
@@ -82,6 +82,11 @@ class ApiAuditDockerTest {
             assertEquals(1, wrong.findings().size(), wrong.toString());
             assertEquals(ApiAudit.TOPIC_CONFIG, wrong.findings().get(0).kind());
             assertTrue(wrong.findings().get(0).explanation().contains("DescribeConfigs answered segment.ms=3000"), wrong.toString());
+
+            // create, grow, delete and recreate, trim and reconfigure scratch topics: a correct broker passes every step
+            var lifecycle = TopicLifecycleAudit.run(bootstrap, "fl-audit", (short) 1, 3, Duration.ofSeconds(60));
+            assertEquals(List.of(), lifecycle.findings(), lifecycle.toString());
+            assertEquals(4, lifecycle.steps(), lifecycle.toString());
         }
     }
 }
