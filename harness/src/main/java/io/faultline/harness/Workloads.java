@@ -151,7 +151,11 @@ final class Workloads {
                 .withKeys(keys)
                 .withRun(config.seed(), Duration.ofSeconds(config.timeLimitSeconds()), config.concurrency(), config.rate())
                 .withFinalTimeout(Duration.ofSeconds(config.drainSeconds()));
+        // Its records come in many sizes, with headers, each byte checked on reading (RecordShapes), where the broker
+        // takes headers: every broker the current client line talks to.
         return NightlyMix.WORKLOAD.equals(config.workload())
-                ? cfg.withTopicConfigs(io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS) : cfg;
+                ? cfg.withTopicConfigs(io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS)
+                        .withShapedRecords(Suts.clientLine(config.sut()) == io.faultline.kafkacompat.KafkaClientLine.CURRENT)
+                : cfg;
     }
 }

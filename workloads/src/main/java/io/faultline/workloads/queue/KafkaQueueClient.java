@@ -41,6 +41,7 @@ public final class KafkaQueueClient implements Client {
     private final KafkaProducer<String, String> producer;
     private KafkaConsumer<String, String> consumer;
     private final String id;
+    private final int thread;
     private boolean hasAssignment;
     private boolean hasSubscription;
     /** The consumer's group.id (null without one); a subscribe's completion names it, for the group-rewind check. */
@@ -51,9 +52,10 @@ public final class KafkaQueueClient implements Client {
         this.topics = topics;
         this.mapping = topics.mapping();
         this.id = cfg.topicPrefix() + "-w" + thread;
+        this.thread = thread;
         this.producer = new KafkaProducer<>(producerProps(cfg, thread, id), new StringSerializer(),
                 new StringSerializer());
-        Properties consumerProps = consumerProps(cfg, id);
+        Properties consumerProps = consumerProps(cfg, thread, id);
         this.group = consumerProps.getProperty(ConsumerConfig.GROUP_ID_CONFIG); // as the client sees it, extras included
         try {
             this.consumer = new KafkaConsumer<>(consumerProps, new StringDeserializer(), new StringDeserializer());
@@ -117,6 +119,22 @@ public final class KafkaQueueClient implements Client {
         return p;
     }
 
+    /**
+     * The consumer of worker {@code thread}. With shaped records, worker 1 of every 5 asks for at most 32 KiB per
+     * partition per fetch, less than the largest records: Kafka still returns a first batch larger than that, whole
+     * (KIP-74), so a broker that cuts it, or serves nothing, shows here. {@code --consumer-prop}-style extras win.
+     */
+    static Properties consumerProps(QueueWorkloadConfig cfg, int thread, String id) {
+        Properties p = consumerProps(cfg, id);
+        if (cfg.shapedRecords() && thread % 5 == 1 && !cfg.settings().extraConsumer().containsKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG)) {
+            p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, SMALL_FETCH_BYTES);
+        }
+        return p;
+    }
+
+    /** The per-partition fetch size of the workers that ask for little (see {@link #consumerProps(QueueWorkloadConfig, int, String)}). */
+    static final int SMALL_FETCH_BYTES = 32 * 1024;
+
     static Properties consumerProps(QueueWorkloadConfig cfg, String id) {
         QueueSettings s = cfg.settings();
         Properties p = new Properties();
@@ -172,8 +190,10 @@ public final class KafkaQueueClient implements Client {
             MicroOp.Send s = (MicroOp.Send) mops.get(i);
             TopicPartition tp = mapping.partitionOf(s.key());
             try {
-                futures.add(producer.send(new ProducerRecord<>(tp.topic(), tp.partition(),
-                        Integer.toString(s.key()), Long.toString(s.value()))));
+                futures.add(producer.send(cfg.shapedRecords()
+                        ? new ProducerRecord<>(tp.topic(), tp.partition(), Integer.toString(s.key()),
+                                RecordShapes.value(s.key(), s.value()), RecordShapes.headers(s.key(), s.value()))
+                        : new ProducerRecord<>(tp.topic(), tp.partition(), Integer.toString(s.key()), Long.toString(s.value()))));
             } catch (RuntimeException e) {
                 futures.add(null);
                 errors[i] = e;
@@ -226,7 +246,8 @@ public final class KafkaQueueClient implements Client {
             }
             List<MicroOp.Record> recs = new ArrayList<>();
             for (ConsumerRecord<String, String> r : records.records(tp)) {
-                recs.add(new MicroOp.Record(r.offset(), parse(r.value())));
+                recs.add(new MicroOp.Record(r.offset(), cfg.shapedRecords() ? RecordShapes.parse(key, r.value(), r.headers())
+                        : parse(r.value())));
             }
             reads.put(key, recs);
         }
@@ -272,7 +293,7 @@ public final class KafkaQueueClient implements Client {
         if (keys.seekToBeginning()) {
             // A subscribe "from the beginning" joins a consumer group of its own, new for this op: with no
             // committed offsets it reads from the earliest (auto.offset.reset), and it is the group's only member.
-            Properties p = consumerProps(cfg, id);
+            Properties p = consumerProps(cfg, thread, id);
             String freshGroup = cfg.groupId() + "-new-" + java.util.UUID.randomUUID();
             p.put(ConsumerConfig.GROUP_ID_CONFIG, freshGroup);
             KafkaConsumer<String, String> fresh = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
