@@ -103,9 +103,18 @@ final class Workloads {
                 config.seed() * 7919 + 1, config.keys(), sideRate, Duration.ofSeconds(config.timeLimitSeconds()),
                 CLIENT_TIMEOUT_MS, Suts.hasStableOffsetFetch(config.sut()),
                 List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults())));
-        return BesideWorkload.of(NightlyMix.WORKLOAD, queue(config, prefix, maxWritesPerKey), side,
-                Set.of(OffsetOps.WRITE, OffsetOps.READ));
+        // and topics that come and go and grow under the faults, judged as linearizable objects
+        Workload topics = io.faultline.workloads.topics.TopicWorkload.workload(prefix, (short) config.replicationFactor(),
+                config.seed() * 7919 + 2, TOPICS_KEYS, Math.max(0.5, sideRate / 5), Duration.ofSeconds(config.timeLimitSeconds()),
+                CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.topics.TopicChecker(prefix, LinearizabilityChecker.Options.defaults())));
+        Set<String> sideOps = new java.util.HashSet<>(io.faultline.workloads.topics.TopicOps.ALL);
+        sideOps.addAll(Set.of(OffsetOps.WRITE, OffsetOps.READ));
+        return BesideWorkload.of(NightlyMix.WORKLOAD, queue(config, prefix, maxWritesPerKey),
+                BesideWorkload.of("offsets+topics", side, topics, io.faultline.workloads.topics.TopicOps.ALL), sideOps);
     }
+
+    /** Scratch topics of the nightly mix's topics workload. */
+    static final int TOPICS_KEYS = 3;
 
     /** Offsets as registers; {@code stableReads}: OffsetFetch with requireStable (`offsets-stable`). */
     private static Workload offsets(TestConfig config, String prefix, boolean stableReads) {
