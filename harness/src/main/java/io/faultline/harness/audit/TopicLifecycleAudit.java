@@ -45,7 +45,9 @@ import java.util.concurrent.TimeUnit;
  *       the high watermark is refused;</li>
  *   <li>{@value #CONFIG_CHANGE}: IncrementalAlterConfigs on a topic is described back, its deletion restores the
  *       default, a value of the wrong type or outside a config's choices is refused, and a group config, where the
- *       broker has them, is described back.</li>
+ *       broker has them, is described back;</li>
+ *   <li>{@value #VALIDATE_ONLY}: CreateTopics, CreatePartitions and IncrementalAlterConfigs with validate_only change
+ *       nothing.</li>
  * </ul>
  * Creating, growing, trimming and deleting topics reach the controller's records, log creation and deletion on disk, the
  * log start offset and the config store, which the queue workload never asks for. A timeout or a retriable error
@@ -53,7 +55,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TopicLifecycleAudit {
     public static final String PARTITION_COUNT = "audit/partition-count", RECREATED_TOPIC = "audit/recreated-topic",
-            DELETE_RECORDS = "audit/delete-records", CONFIG_CHANGE = "audit/config-change";
+            DELETE_RECORDS = "audit/delete-records", CONFIG_CHANGE = "audit/config-change", VALIDATE_ONLY = "audit/validate-only";
     static final int GROWN_TO = 3, OLD_RECORDS = 20, NEW_RECORDS = 3, TRIM_RECORDS = 40, TRIM_BEFORE = 25;
 
     /** What the audit did: the steps it finished, its findings and notes. */
@@ -88,6 +90,7 @@ public final class TopicLifecycleAudit {
             a.step("delete and recreate", () -> a.renew(admin));
             a.step("delete records", () -> a.trim(admin));
             a.step("alter configs", () -> a.configs(admin));
+            a.step("validate only", () -> a.dryRuns(admin));
         } catch (RuntimeException e) {
             a.notes.add("the lifecycle audit stopped: " + e);
         }
@@ -304,6 +307,41 @@ public final class TopicLifecycleAudit {
             }
         }
         groupConfig(admin);
+    }
+
+    /**
+     * Requests sent with validate_only change nothing: a topic "created" so does not exist, a topic "grown" so keeps
+     * its partitions, a config "set" so keeps its value. Judged after a second, so a change that was made would have
+     * reached the brokers' metadata.
+     */
+    private void dryRuns(Admin admin) throws Exception {
+        String dry = prefix + "-audit-dry", grown = prefix + "-audit-grow", trimmed = prefix + "-audit-trim";
+        TopicDescription before = describe(admin, grown);
+        int partitionsBefore = before == null ? -1 : before.partitions().size();
+        get(admin.createTopics(List.of(newTopic(dry, 1)), new org.apache.kafka.clients.admin.CreateTopicsOptions().validateOnly(true)).all(),
+                VALIDATE_ONLY, dry, "CreateTopics with validate_only");
+        get(admin.createPartitions(Map.of(grown, NewPartitions.increaseTo(Math.max(GROWN_TO, partitionsBefore) + 2)),
+                new org.apache.kafka.clients.admin.CreatePartitionsOptions().validateOnly(true)).all(),
+                VALIDATE_ONLY, grown, "CreatePartitions with validate_only");
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, trimmed);
+        String retention = String.valueOf(172_800_000L + Math.floorMod(seed, 1000) * 1000L);
+        get(admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry("retention.ms", retention),
+                AlterConfigOp.OpType.SET))), new org.apache.kafka.clients.admin.AlterConfigsOptions().validateOnly(true)).all(),
+                VALIDATE_ONLY, trimmed, "IncrementalAlterConfigs with validate_only");
+        Thread.sleep(1000);
+        if (describe(admin, dry) != null) {
+            findings.add(new Finding(VALIDATE_ONLY, dry, "CreateTopics with validate_only created the topic"));
+        }
+        TopicDescription d = describe(admin, grown);
+        if (d != null && d.partitions().size() != partitionsBefore) {
+            findings.add(new Finding(VALIDATE_ONLY, grown, "after CreatePartitions to " + (Math.max(GROWN_TO, partitionsBefore) + 2)
+                    + " with validate_only, it has " + d.partitions().size() + " partitions, not " + partitionsBefore));
+        }
+        ConfigEntry e = get(admin.describeConfigs(List.of(resource)).all(), VALIDATE_ONLY, trimmed, "DescribeConfigs")
+                .get(resource).get("retention.ms");
+        if (e != null && retention.equals(e.value())) {
+            findings.add(new Finding(VALIDATE_ONLY, trimmed, "IncrementalAlterConfigs with validate_only set retention.ms=" + retention));
+        }
     }
 
     /** A group config set is described back; a broker without group configs (older than Kafka 4.0) is only noted. */

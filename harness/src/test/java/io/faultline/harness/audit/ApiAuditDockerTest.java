@@ -86,7 +86,7 @@ class ApiAuditDockerTest {
             // create, grow, delete and recreate, trim and reconfigure scratch topics: a correct broker passes every step
             var lifecycle = TopicLifecycleAudit.run(bootstrap, "fl-audit", (short) 1, 3, Duration.ofSeconds(60));
             assertEquals(List.of(), lifecycle.findings(), lifecycle.toString());
-            assertEquals(4, lifecycle.steps(), lifecycle.toString());
+            assertEquals(5, lifecycle.steps(), lifecycle.toString());
         }
     }
 }
