@@ -105,7 +105,7 @@ final class Workloads {
                 List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults())));
         // and topics that come and go and grow under the faults, judged as linearizable objects
         Workload topics = io.faultline.workloads.topics.TopicWorkload.workload(prefix, (short) config.replicationFactor(),
-                config.seed() * 7919 + 2, TOPICS_KEYS, Math.max(0.5, sideRate / 5), Duration.ofSeconds(config.timeLimitSeconds()),
+                config.seed() * 7919 + 2, TOPICS_KEYS, Math.max(0.5, sideRate / 20), Duration.ofSeconds(config.timeLimitSeconds()),
                 CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.topics.TopicChecker(prefix, LinearizabilityChecker.Options.defaults())));
         Set<String> sideOps = new java.util.HashSet<>(io.faultline.workloads.topics.TopicOps.ALL);
         sideOps.addAll(Set.of(OffsetOps.WRITE, OffsetOps.READ));
