@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The queue workload with shaped records against a real broker: records of up to 80 KiB with headers, some workers
- * fetching at most 32 KiB per partition, all read back whole, every byte checked, and the history valid.
+ * fetching at most 32 KiB per partition and others at least 8 KiB per fetch, all read back whole, every byte checked,
+ * and the history valid.
  */
 @DockerBacked
 class ShapedRecordsDockerTest {

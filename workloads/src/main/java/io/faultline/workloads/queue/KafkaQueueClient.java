@@ -120,14 +120,21 @@ public final class KafkaQueueClient implements Client {
     }
 
     /**
-     * The consumer of worker {@code thread}. With shaped records, worker 1 of every 5 asks for at most 32 KiB per
-     * partition per fetch, less than the largest records: Kafka still returns a first batch larger than that, whole
-     * (KIP-74), so a broker that cuts it, or serves nothing, shows here. {@code --consumer-prop}-style extras win.
+     * The consumer of worker {@code thread}. With shaped records, the workers' fetches differ too: worker 1 of every 5
+     * asks for at most 32 KiB per partition per fetch, less than the largest records (Kafka still returns a first
+     * batch larger than that, whole: KIP-74), so a broker that cuts it, or serves nothing, shows here; worker 3 of every
+     * 5 asks for at least 8 KiB per fetch and waits up to 200 ms for it, so the broker parks its fetches until enough
+     * arrives (Kafka's delayed fetch), through leader changes. Settings given as extras win.
      */
     static Properties consumerProps(QueueWorkloadConfig cfg, int thread, String id) {
         Properties p = consumerProps(cfg, id);
-        if (cfg.shapedRecords() && thread % 5 == 1 && !cfg.settings().extraConsumer().containsKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG)) {
+        Map<String, String> set = cfg.settings().extraConsumer();
+        if (cfg.shapedRecords() && thread % 5 == 1 && !set.containsKey(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG)) {
             p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, SMALL_FETCH_BYTES);
+        }
+        if (cfg.shapedRecords() && thread % 5 == 3 && !set.containsKey(ConsumerConfig.FETCH_MIN_BYTES_CONFIG)) {
+            p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 8 * 1024);
+            p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200);
         }
         return p;
     }

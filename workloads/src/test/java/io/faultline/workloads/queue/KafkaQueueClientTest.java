@@ -136,6 +136,14 @@ class KafkaQueueClientTest {
         assertEquals(cfg.groupId(), c.get("group.id"));
         assertFalse(KafkaQueueClient.consumerProps(unreachable(false), "x").containsKey("group.id"));
         assertThrows(IllegalArgumentException.class, () -> QueueSettings.defaults().withAcks("1", true));
+        // shaped records: worker 1 of 5 fetches little per partition, worker 3 of 5 waits for a minimum per fetch
+        QueueWorkloadConfig shaped = cfg.withShapedRecords(true);
+        assertEquals(List.of("-", "32768", "-", "-", "-", "-", "32768"), java.util.stream.IntStream.range(0, 7)
+                .mapToObj(t -> String.valueOf(KafkaQueueClient.consumerProps(shaped, t, "x")
+                        .getOrDefault("max.partition.fetch.bytes", "-"))).toList());
+        assertEquals(8192, KafkaQueueClient.consumerProps(shaped, 3, "x").get("fetch.min.bytes"));
+        assertNull(KafkaQueueClient.consumerProps(cfg, 1, "x").get("max.partition.fetch.bytes"), "only with shaped records");
+        assertNull(KafkaQueueClient.consumerProps(cfg, 3, "x").get("fetch.min.bytes"));
     }
 
     @Test
