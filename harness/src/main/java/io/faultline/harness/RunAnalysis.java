@@ -117,6 +117,9 @@ final class RunAnalysis {
         // replicas must agree below their high watermarks, whatever the history shows (clients read leaders only)
         CheckResult agreement = io.faultline.results.ReplicaAgreement.check(run.nodesDir(), recoveredPartitions(run));
         if (agreement != null) checks.put(agreement.checker(), agreement);
+        // and their files must be well formed (a lost unsynced write may leave one short: not judged under power faults)
+        CheckResult segments = FaultPackages.needsLazyFs(config.nemesis()) ? null : io.faultline.results.SegmentAudit.check(run.nodesDir());
+        if (segments != null) checks.put(segments.checker(), segments);
         CheckResult audit = audit(run);
         if (audit != null) checks.put(audit.checker(), audit);
         List<String> caveats = new java.util.ArrayList<>(readCaveats);

@@ -1,0 +1,104 @@
+package io.faultline.results;
+
+import io.faultline.checker.CheckResult;
+import io.faultline.checker.Verdict;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SegmentAuditTest {
+    /** A v2 batch header (no records needed: the audit reads headers) holding offsets base..base+count-1. */
+    private static byte[] batch(long base, int count, int bodyBytes) {
+        int length = 49 + bodyBytes;
+        ByteBuffer b = ByteBuffer.allocate(12 + length);
+        b.putLong(base).putInt(length).putInt(0).put((byte) 2).putInt(0).putShort((short) 0).putInt(count - 1);
+        return b.array();
+    }
+
+    private static byte[] segment(long... baseAndCounts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < baseAndCounts.length; i += 2) out.writeBytes(batch(baseAndCounts[i], (int) baseAndCounts[i + 1], 10));
+        return out.toByteArray();
+    }
+
+    private static byte[] index(long segmentBase, long... offsetAndPosition) {
+        ByteBuffer b = ByteBuffer.allocate(8 * (offsetAndPosition.length / 2) + 16); // and preallocated zeros
+        for (int i = 0; i < offsetAndPosition.length; i += 2) b.putInt((int) (offsetAndPosition[i] - segmentBase)).putInt((int) offsetAndPosition[i + 1]);
+        return b.array();
+    }
+
+    private static Path partition(Path nodes, String node, String name) throws Exception {
+        Path dir = nodes.resolve(node).resolve("data").resolve("kafka").resolve(name);
+        Files.createDirectories(dir);
+        return dir;
+    }
+
+    private static void write(Path dir, long base, String ext, byte[] bytes) throws Exception {
+        Files.write(dir.resolve(String.format("%020d.%s", base, ext)), bytes);
+    }
+
+    @Test
+    void denseWellNamedSegmentsWithTrueIndexesPass(@TempDir Path nodes) throws Exception {
+        Path p = partition(nodes, "n1", "fl-0-0");
+        int second = batch(0, 3, 10).length;
+        write(p, 0, "log", segment(0, 3, 3, 2));
+        write(p, 0, "index", index(0, 0, 0, 4, second)); // (offset 4 is in the second batch, 3..4)
+        byte[] torn = new byte[40];
+        torn[3] = 7;
+        ByteArrayOutputStream last = new ByteArrayOutputStream();
+        last.writeBytes(segment(5, 1));
+        last.writeBytes(torn); // the newest segment may end torn
+        write(p, 5, "log", last.toByteArray());
+        partition(nodes, "n1", "__consumer_offsets-3"); // internal: not judged
+        CheckResult r = SegmentAudit.check(nodes);
+        assertEquals(Verdict.VALID, r.verdict(), r::toString);
+        assertEquals(1, r.stats().get("partition-replicas"));
+        assertEquals(2, r.stats().get("segments"));
+    }
+
+    @Test
+    void holesMisnamedSegmentsEarlierTornSegmentsAndFalseIndexEntriesAreFound(@TempDir Path nodes) throws Exception {
+        Path gap = partition(nodes, "n1", "fl-1-0");
+        write(gap, 0, "log", segment(0, 3, 4, 1)); // offset 3 missing inside the segment
+        Path between = partition(nodes, "n2", "fl-1-0");
+        write(between, 0, "log", segment(0, 3));
+        write(between, 5, "log", segment(5, 1)); // 3 and 4 missing between segments
+        Path misnamed = partition(nodes, "n3", "fl-1-0");
+        write(misnamed, 0, "log", segment(0, 3));
+        write(misnamed, 2, "log", segment(3, 2));
+        Path torn = partition(nodes, "n1", "fl-2-0");
+        ByteArrayOutputStream t = new ByteArrayOutputStream();
+        t.writeBytes(segment(0, 2));
+        t.writeBytes(new byte[] {0, 0, 0, 0, 0, 0, 0, 9, 1});
+        write(torn, 0, "log", t.toByteArray());
+        write(torn, 2, "log", segment(2, 1));
+        Path index = partition(nodes, "n2", "fl-2-0");
+        write(index, 0, "log", segment(0, 3, 3, 2));
+        write(index, 0, "index", index(0, 4, 0)); // offset 4 is not in the batch at byte 0 (0..2)
+        CheckResult r = SegmentAudit.check(nodes);
+        assertEquals(Verdict.INVALID, r.verdict());
+        assertEquals(2L, r.count(SegmentAudit.GAP), r::toString);
+        assertEquals(1L, r.count(SegmentAudit.MISNAMED), r::toString);
+        assertEquals(1L, r.count(SegmentAudit.TORN), r::toString);
+        assertEquals(1L, r.count(SegmentAudit.INDEX), r::toString);
+        assertTrue(r.examples(SegmentAudit.INDEX).get(0).explanation().contains("batch of offsets 0..2"), r.toString());
+    }
+
+    @Test
+    void oldMessageFormatsAndEmptyDirectoriesAreNotJudged(@TempDir Path nodes) throws Exception {
+        Path old = partition(nodes, "n1", "fl-0-0");
+        byte[] v1 = batch(0, 1, 10);
+        v1[16] = 1;
+        write(old, 0, "log", v1);
+        assertNull(SegmentAudit.check(nodes));
+        assertNull(SegmentAudit.check(nodes.resolve("absent")));
+    }
+}
