@@ -358,7 +358,8 @@ final class TestRunner {
                 ? io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS : Map.of();
         step("auditing ListOffsets, offsetsForTimes, DescribeConfigs and the topic lifecycle", () -> {
             var report = io.faultline.harness.audit.ApiAudit.run(state.cluster.bootstrapServers(), partitions, configs,
-                    Workloads.queueConfig(config, state.topicPrefix, faults.maxWritesPerKey()).groupId(), config.seed(), AUDIT_BUDGET);
+                    Workloads.queueConfig(config, state.topicPrefix, faults.maxWritesPerKey()).groupId(),
+                    ("all".equals(config.acks()) || "-1".equals(config.acks())) && !config.uncleanInEffect(), config.seed(), AUDIT_BUDGET);
             report = report.with(io.faultline.harness.audit.TopicLifecycleAudit.run(state.cluster.bootstrapServers(), state.topicPrefix,
                     (short) config.replicationFactor(), config.seed(), LIFECYCLE_WAIT));
             StoredRun.JSON.writeValue(run.dir().resolve(io.faultline.harness.audit.ApiAudit.Report.FILE).toFile(), report);

@@ -41,7 +41,8 @@ import java.util.TreeMap;
 public final class ApiAudit {
     public static final String CHECKER = "api-audit";
     public static final String LATEST = "audit/latest-offset", TIME_LOOKUP = "audit/time-lookup",
-            TOPIC_CONFIG = "audit/topic-config", GROUP_LISTING = "audit/group-listing";
+            TOPIC_CONFIG = "audit/topic-config", GROUP_LISTING = "audit/group-listing",
+            COMMITTED_OFFSET = "audit/committed-offset";
     static final int LOOKUPS_PER_PARTITION = 4;
     private static final int MAX_FINDINGS = 40;
 
@@ -88,6 +89,15 @@ public final class ApiAudit {
      */
     public static Report run(String bootstrapServers, Collection<TopicPartition> partitions, Map<String, String> topicConfigs,
                              String group, long seed, Duration budget) {
+        return run(bootstrapServers, partitions, topicConfigs, group, true, seed, budget);
+    }
+
+    /**
+     * As above; {@code durable}: the run's settings promise that acknowledged writes survive (acks=all, no unclean
+     * election), so the group's committed offsets cannot be past its partitions' ends ({@value #COMMITTED_OFFSET}).
+     */
+    public static Report run(String bootstrapServers, Collection<TopicPartition> partitions, Map<String, String> topicConfigs,
+                             String group, boolean durable, long seed, Duration budget) {
         List<Finding> findings = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         int read = 0, lookups = 0, configs = 0;
@@ -116,7 +126,7 @@ public final class ApiAudit {
         }
         if (!topicConfigs.isEmpty() || group != null) {
             try (Admin admin = Admin.create(adminProps(bootstrapServers))) {
-                if (group != null) findings.addAll(group(admin, group, notes));
+                if (group != null) findings.addAll(group(admin, group, durable, notes));
                 List<ConfigResource> topics = topicConfigs.isEmpty() ? List.of() : partitions.stream().map(TopicPartition::topic).distinct()
                         .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
                 Map<ConfigResource, Config> described = admin.describeConfigs(topics).all().get(20, java.util.concurrent.TimeUnit.SECONDS);
@@ -195,17 +205,38 @@ public final class ApiAudit {
     }
 
     /** A group with committed offsets must be listed, and described in a live state. */
-    private static List<Finding> group(Admin admin, String group, List<String> notes) throws Exception {
+    private static List<Finding> group(Admin admin, String group, boolean durable, List<String> notes) throws Exception {
         var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(20, java.util.concurrent.TimeUnit.SECONDS);
         if (committed == null || committed.isEmpty()) {
             notes.add("group " + group + " has no committed offsets: its listing not judged");
             return List.of();
         }
+        List<Finding> out = new ArrayList<>();
+        if (durable) {
+            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
+            committed.forEach((p, o) -> { if (o != null) latest.put(p, org.apache.kafka.clients.admin.OffsetSpec.latest()); });
+            var ends = admin.listOffsets(latest).all().get(20, java.util.concurrent.TimeUnit.SECONDS);
+            committed.forEach((p, o) -> {
+                var end = ends.get(p);
+                if (o != null && end != null) {
+                    Finding f = committedOffset(group, p, o.offset(), end.offset());
+                    if (f != null) out.add(f);
+                }
+            });
+        }
         List<String> listed = admin.listGroups().all().get(20, java.util.concurrent.TimeUnit.SECONDS).stream()
                 .map(org.apache.kafka.clients.admin.GroupListing::groupId).toList();
         var state = admin.describeConsumerGroups(List.of(group)).all().get(20, java.util.concurrent.TimeUnit.SECONDS)
                 .get(group).groupState();
-        return groupListing(group, committed.size(), listed, state);
+        out.addAll(groupListing(group, committed.size(), listed, state));
+        return out;
+    }
+
+    /** A consumer commits a position it read up to, so a committed offset past the partition's end was never read. */
+    static Finding committedOffset(String group, TopicPartition p, long committed, long latest) {
+        if (committed <= latest) return null;
+        return new Finding(COMMITTED_OFFSET, p.toString(), "group " + group + " committed offset " + committed
+                + ", past the partition's latest offset " + latest);
     }
 
     static List<Finding> groupListing(String group, int committedPartitions, Collection<String> listed,

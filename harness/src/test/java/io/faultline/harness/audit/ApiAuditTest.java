@@ -93,4 +93,14 @@ class ApiAuditTest {
         var dead = ApiAudit.groupListing("g", 3, List.of("g"), org.apache.kafka.common.GroupState.DEAD);
         assertEquals(ApiAudit.GROUP_LISTING, dead.get(0).kind());
     }
+
+    @Test
+    void aCommittedOffsetPastThePartitionsEndIsAFinding() {
+        var p = new org.apache.kafka.common.TopicPartition("t", 0);
+        assertNull(ApiAudit.committedOffset("g", p, 40, 40), "a consumer that read everything commits the end");
+        assertNull(ApiAudit.committedOffset("g", p, 12, 40));
+        var f = ApiAudit.committedOffset("g", p, 41, 40);
+        assertEquals(ApiAudit.COMMITTED_OFFSET, f.kind());
+        assertTrue(f.explanation().contains("committed offset 41, past the partition's latest offset 40"), f.explanation());
+    }
 }
