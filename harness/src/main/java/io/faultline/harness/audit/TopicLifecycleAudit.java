@@ -344,18 +344,24 @@ public final class TopicLifecycleAudit {
         }
     }
 
-    /** A group config set is described back; a broker without group configs (older than Kafka 4.0) is only noted. */
+    /**
+     * A group config set is described back. A broker that does not describe group configs (older than Kafka 4.0) is
+     * only noted; one that describes them must also accept a valid value.
+     */
     private void groupConfig(Admin admin) throws Exception {
         ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, prefix + "-audit-group");
         String interval = String.valueOf(6000 + Math.floorMod(seed, 50) * 100);
         try {
-            get(admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
-                    new ConfigEntry("consumer.heartbeat.interval.ms", interval), AlterConfigOp.OpType.SET)))).all(),
-                    CONFIG_CHANGE, group.name(), "setting a group's consumer.heartbeat.interval.ms");
+            ConfigEntry before = get(admin.describeConfigs(List.of(group)).all(), CONFIG_CHANGE, group.name(), "DescribeConfigs of a group")
+                    .get(group).get("consumer.heartbeat.interval.ms");
+            if (before == null) throw new Refused(CONFIG_CHANGE, group.name(), "describing a group's configs", new IllegalStateException("no consumer.heartbeat.interval.ms"));
         } catch (Refused e) {
             notes.add("group configs not audited: " + e.getMessage());
             return;
         }
+        get(admin.incrementalAlterConfigs(Map.of(group, List.of(new AlterConfigOp(
+                new ConfigEntry("consumer.heartbeat.interval.ms", interval), AlterConfigOp.OpType.SET)))).all(),
+                CONFIG_CHANGE, "group " + group.name(), "setting consumer.heartbeat.interval.ms=" + interval + ", which it describes,");
         ConfigEntry got = awaitConfig(admin, group, "consumer.heartbeat.interval.ms", e -> e != null && interval.equals(e.value()));
         if (got == null || !interval.equals(got.value())) {
             findings.add(new Finding(CONFIG_CHANGE, "group " + group.name(), "consumer.heartbeat.interval.ms=" + interval
