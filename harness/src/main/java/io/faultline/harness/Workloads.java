@@ -107,11 +107,23 @@ final class Workloads {
         Workload topics = io.faultline.workloads.topics.TopicWorkload.workload(prefix, (short) config.replicationFactor(),
                 config.seed() * 7919 + 2, TOPICS_KEYS, Math.max(0.5, sideRate / 20), Duration.ofSeconds(config.timeLimitSeconds()),
                 CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.topics.TopicChecker(prefix, LinearizabilityChecker.Options.defaults())));
-        Set<String> sideOps = new java.util.HashSet<>(io.faultline.workloads.topics.TopicOps.ALL);
+        // and a compacted topic whose keys are overwritten again and again, judged by what compaction promises
+        Workload kv = io.faultline.workloads.kv.KvWorkload.workload(prefix, (short) config.replicationFactor(),
+                config.seed() * 7919 + 3, KV_KEYS, Math.max(1.0, sideRate / 4), Duration.ofSeconds(config.timeLimitSeconds()),
+                CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.kv.KvChecker(
+                        ("all".equals(config.acks()) || "-1".equals(config.acks())) && !config.uncleanInEffect())));
+        Set<String> kvOps = io.faultline.workloads.kv.KvOps.ALL;
+        Set<String> topicsAndKv = new java.util.HashSet<>(io.faultline.workloads.topics.TopicOps.ALL);
+        topicsAndKv.addAll(kvOps);
+        Set<String> sideOps = new java.util.HashSet<>(topicsAndKv);
         sideOps.addAll(Set.of(OffsetOps.WRITE, OffsetOps.READ));
-        return BesideWorkload.of(NightlyMix.WORKLOAD, queue(config, prefix, maxWritesPerKey),
-                BesideWorkload.of("offsets+topics", side, topics, io.faultline.workloads.topics.TopicOps.ALL), sideOps);
+        Workload besides = BesideWorkload.of("offsets+topics+kv", side,
+                BesideWorkload.of("topics+kv", topics, kv, kvOps), topicsAndKv);
+        return BesideWorkload.of(NightlyMix.WORKLOAD, queue(config, prefix, maxWritesPerKey), besides, sideOps);
     }
+
+    /** Keys of the nightly mix's compacted topic. */
+    static final int KV_KEYS = 8;
 
     /** Scratch topics of the nightly mix's topics workload. */
     static final int TOPICS_KEYS = 3;

@@ -49,14 +49,22 @@ public final class SegmentAudit {
 
     /** The check over every node's data directory; null when there is nothing to judge. */
     public static CheckResult check(Path nodesDir) {
+        return check(nodesDir, dir -> false);
+    }
+
+    /**
+     * As above; for the partitions whose directory name {@code compacted} accepts (topics created with
+     * cleanup.policy=compact), gaps and segments starting past their names are allowed: compaction leaves both.
+     */
+    public static CheckResult check(Path nodesDir, java.util.function.Predicate<String> compacted) {
         try {
-            return audit(nodesDir);
+            return audit(nodesDir, compacted);
         } catch (RuntimeException e) {
             return CheckResult.failure(CHECKER, e);
         }
     }
 
-    private static CheckResult audit(Path nodesDir) {
+    private static CheckResult audit(Path nodesDir, java.util.function.Predicate<String> compacted) {
         if (nodesDir == null || !Files.isDirectory(nodesDir)) return null;
         Map<String, Long> counts = new TreeMap<>();
         List<Example> examples = new ArrayList<>();
@@ -64,7 +72,7 @@ public final class SegmentAudit {
         for (Path node : LogExcerpts.list(nodesDir)) {
             for (Path dir : partitionDirs(node.resolve("data"))) {
                 List<String[]> found = new ArrayList<>();
-                int n = auditPartition(dir, found);
+                int n = auditPartition(dir, compacted.test(dir.getFileName().toString()), found);
                 if (n < 0) continue;
                 partitions++;
                 segments += n;
@@ -99,7 +107,7 @@ public final class SegmentAudit {
     }
 
     /** Adds what is wrong with one replica's files to {@code out}; returns its segments, or -1 when not judged. */
-    static int auditPartition(Path dir, List<String[]> out) {
+    static int auditPartition(Path dir, boolean compacted, List<String[]> out) {
         List<Path> logs = LogExcerpts.list(dir).stream().filter(p -> p.getFileName().toString().matches("[0-9]{20}\\.log")).sorted().toList();
         List<Segment> segments = new ArrayList<>();
         for (Path log : logs) {
@@ -117,6 +125,11 @@ public final class SegmentAudit {
                         + ", yet a newer segment follows"});
             }
             List<Batch> bs = s.batches();
+            if (compacted) {
+                String index = checkIndex(dir.resolve(String.format("%020d.index", s.name())), s);
+                if (index != null) out.add(new String[] {INDEX, index});
+                continue;
+            }
             for (int b = 1; b < bs.size(); b++) {
                 if (bs.get(b).base() != bs.get(b - 1).last() + 1) {
                     out.add(new String[] {GAP, file + ": the batch at byte " + bs.get(b).position() + " starts at offset " + bs.get(b).base()

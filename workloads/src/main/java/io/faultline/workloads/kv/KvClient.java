@@ -1,0 +1,112 @@
+package io.faultline.workloads.kv;
+
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+import io.faultline.workloads.generator.Client;
+import io.faultline.workloads.queue.ErrorClassifier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One worker's producer (acks=all, idempotent) for the compacted topic, and a consumer for the final read of the whole
+ * partition. A write's outcome is classified as the queue's sends are ({@link ErrorClassifier}).
+ */
+public final class KvClient implements Client {
+    private final String bootstrap;
+    private final String topic;
+    private final int timeoutMs;
+    private final KafkaProducer<String, String> producer;
+
+    public KvClient(String bootstrap, String topic, int timeoutMs) {
+        this.bootstrap = bootstrap;
+        this.topic = topic;
+        this.timeoutMs = timeoutMs;
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, topic + "-writer");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1000, timeoutMs / 2));
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMs);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.max(1000, timeoutMs / 2));
+        p.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 50);
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 100);
+        p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
+        p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2000);
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    @Override
+    public Completion invoke(String f, OpValue value) {
+        try {
+            if (KvOps.WRITE.equals(f)) {
+                KvOps.Rec r = KvOps.parseWrite(value);
+                long offset = producer.send(new ProducerRecord<>(topic, 0, Integer.toString(r.key()), Long.toString(r.value())))
+                        .get(timeoutMs + 5000L, TimeUnit.MILLISECONDS).offset();
+                return Completion.ok(KvOps.write(new KvOps.Rec(r.key(), r.value(), offset)));
+            }
+            if (KvOps.READ.equals(f)) return Completion.ok(KvOps.readResult(readAll()));
+            return new Completion(OpType.FAIL, value, "unknown op " + f);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Completion(KvOps.READ.equals(f) ? OpType.FAIL : OpType.INFO, value, "interrupted");
+        } catch (Exception e) {
+            Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+            if (KvOps.READ.equals(f)) return new Completion(OpType.FAIL, value, cause.toString());
+            ErrorClassifier.Classification c = ErrorClassifier.classify(cause);
+            return new Completion(c.outcome(), value, c.error());
+        }
+    }
+
+    /** The whole partition from its beginning up to its end offset as the read starts; throws if it cannot get there. */
+    private List<KvOps.Rec> readAll() {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, topic + "-reader");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
+        TopicPartition tp = new TopicPartition(topic, 0);
+        List<KvOps.Rec> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            c.assign(List.of(tp));
+            c.seekToBeginning(List.of(tp));
+            long end = c.endOffsets(List.of(tp)).get(tp);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (c.position(tp) < end) {
+                if (System.nanoTime() > deadline) throw new IllegalStateException("read stopped at " + c.position(tp) + " of " + end);
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) {
+                    out.add(parse(r));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A record as read; one whose key or value is not a number (nobody wrote it) reads as key -1, value -1. */
+    private static KvOps.Rec parse(ConsumerRecord<String, String> r) {
+        try {
+            return new KvOps.Rec(Integer.parseInt(r.key()), Long.parseLong(r.value()), r.offset());
+        } catch (RuntimeException e) {
+            return new KvOps.Rec(-1, -1, r.offset());
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(2));
+    }
+}

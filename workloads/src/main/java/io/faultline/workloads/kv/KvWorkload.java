@@ -1,0 +1,68 @@
+package io.faultline.workloads.kv;
+
+import io.faultline.checker.Checker;
+import io.faultline.checker.history.Op;
+import io.faultline.workloads.Workload;
+import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Gens;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A compacted topic under faults ({@link KvChecker}): a few keys overwritten again and again on one partition of
+ * {@code prefix-kv}, whose small segments (a new one every 2 s of appends) are compacted while the faults run; after the
+ * heal the partition is read from its beginning. It reaches the compactor, compacted-log recovery and the reading of a
+ * log with gaps, which the queue's dense topics never do.
+ */
+public final class KvWorkload {
+    /** cleanup.policy=compact, segments rolled every 2 s, compacted as soon as any record is dirty. */
+    public static final Map<String, String> TOPIC_CONFIGS = Map.of("cleanup.policy", "compact", "segment.ms", "2000",
+            "min.cleanable.dirty.ratio", "0.01", "min.compaction.lag.ms", "0");
+
+    private KvWorkload() {}
+
+    public static String topic(String prefix) {
+        return prefix + KvOps.TOPIC_SUFFIX;
+    }
+
+    public static Workload workload(String prefix, short replicationFactor, long seed, int keys, double opsPerSecond,
+                                    Duration timeLimit, int clientTimeoutMs, List<Checker> checkers) {
+        String topic = topic(prefix);
+        Workload.Setup setup = bootstrap -> {
+            createTopic(bootstrap, topic, replicationFactor);
+            return Workload.Session.of(thread -> new KvClient(bootstrap, topic, clientTimeoutMs), List.of(topic), () -> {});
+        };
+        Gen g = KvOps.random(seed, keys);
+        if (opsPerSecond > 0) g = Gens.stagger((long) (1e9 / opsPerSecond), seed * 31 + 13, g);
+        return new Workload("kv", setup, Gens.timeLimit(timeLimit.toNanos(), g), new Workload.FinalReads() {
+            @Override
+            public Gen generator(List<Op> before) {
+                return KvOps.finalRead();
+            }
+
+            @Override
+            public boolean reached(List<Op> before, List<Op> finalOps) {
+                return true;
+            }
+        }, checkers);
+    }
+
+    static void createTopic(String bootstrap, String topic, short replicationFactor) throws Exception {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, replicationFactor).configs(TOPIC_CONFIGS))).all().get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) throw e;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.faultline.workloads.kv;
+
+import io.faultline.checker.CheckResult;
+import io.faultline.checker.Verdict;
+import io.faultline.checker.history.Op;
+import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class KvCheckerTest {
+    private final List<Op> history = new ArrayList<>();
+    private long time;
+
+    private void write(int process, int key, long value, OpType outcome, Long offset) {
+        history.add(new Op(history.size(), OpType.INVOKE, process, time++, KvOps.WRITE, KvOps.write(new KvOps.Rec(key, value, null)), null));
+        history.add(new Op(history.size(), outcome, process, time++, KvOps.WRITE, KvOps.write(new KvOps.Rec(key, value, offset)), null));
+    }
+
+    private void read(KvOps.Rec... recs) {
+        history.add(new Op(history.size(), OpType.INVOKE, 0, time++, KvOps.READ, new OpValue.Text(""), null));
+        history.add(new Op(history.size(), OpType.OK, 0, time++, KvOps.READ, KvOps.readResult(List.of(recs)), null));
+    }
+
+    private static KvOps.Rec rec(int key, long value, long offset) {
+        return new KvOps.Rec(key, value, offset);
+    }
+
+    @Test
+    void aCompactedLogKeepingEveryKeysLatestValueIsValid() {
+        write(1, 0, 1, OpType.OK, 0L);
+        write(2, 1, 2, OpType.OK, 1L);
+        write(1, 0, 3, OpType.OK, 2L);
+        write(3, 1, 4, OpType.INFO, null); // it landed at 3, as the read shows
+        read(rec(0, 3, 2), rec(1, 4, 3)); // offsets 0 and 1 compacted away: each key's later record remains
+        CheckResult r = new KvChecker(true).check(history);
+        assertEquals(Verdict.VALID, r.verdict(), r::toString);
+        assertEquals(2L, r.stats().get("records-read"));
+    }
+
+    @Test
+    void aLostLatestValueAChangedRecordAnUnwrittenOneAndABackwardsOffsetAreFound() {
+        write(1, 0, 1, OpType.OK, 0L);
+        write(1, 0, 2, OpType.OK, 1L);
+        write(2, 1, 3, OpType.OK, 2L);
+        write(2, 2, 4, OpType.OK, 3L);
+        // key 0's latest (offset 1) is gone while an older one stayed; offset 2 holds another value; 9 nobody wrote
+        read(rec(0, 1, 0), rec(1, 9, 2), rec(2, 4, 3), rec(2, 4, 3));
+        CheckResult r = new KvChecker(true).check(history);
+        assertEquals(Verdict.INVALID, r.verdict(), r::toString);
+        assertEquals(1L, r.count(KvChecker.LOST_LATEST), r::toString); // key 0
+        assertEquals(1L, r.count(KvChecker.INCONSISTENT), r::toString);
+        assertEquals(1L, r.count(KvChecker.UNEXPECTED), r::toString);
+        assertEquals(1L, r.count(KvChecker.NONMONOTONIC), r::toString);
+    }
+
+    @Test
+    void withoutDurabilityALostLatestValueIsAllowedAndWithoutAReadNothingIsJudged() {
+        write(1, 0, 1, OpType.OK, 0L);
+        assertEquals(Verdict.UNKNOWN, new KvChecker(true).check(history).verdict());
+        read();
+        assertEquals(Verdict.INVALID, new KvChecker(true).check(history).verdict());
+        assertEquals(Verdict.VALID, new KvChecker(false).check(history).verdict());
+    }
+}
