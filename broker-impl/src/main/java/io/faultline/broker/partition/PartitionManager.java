@@ -114,8 +114,11 @@ public final class PartitionManager implements AutoCloseable {
                     existing.topicId());
             remove(tp);
         }
+        boolean known = partitions.containsKey(tp);
         Partition p = partitions.computeIfAbsent(tp, x -> new Partition(x, tip.topicId(), logs.getOrCreate(x), nodeId,
                 this::wakeWaiters, snapshots, bugs));
+        // a log opened at start-up, before the metadata was replayed, has the defaults: give it the topic's config
+        if (!known) logs.refreshConfig(tp);
         try {
             transition.accept(p);
         } catch (IllegalStateException e) {

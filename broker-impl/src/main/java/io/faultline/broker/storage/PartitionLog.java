@@ -96,7 +96,11 @@ public final class PartitionLog implements Closeable {
         Files.createDirectories(dir);
         TopicPartition tp = LogFileNames.topicPartitionOf(dir);
         LeaderEpochCache cache = new LeaderEpochCache(dir);
-        LogRecovery.Loaded loaded = LogRecovery.load(dir, config, clock, state, cache, bugs);
+        // At start-up the topic's own config is not known yet (the metadata is replayed later): a log that was
+        // compacted is recovered as one, with its gaps, not cut at its first gap as a damaged dense log would be.
+        LogConfig recoverAs = !config.compact() && Files.exists(dir.resolve(COMPACTED_MARKER))
+                ? config.with(java.util.Map.of("cleanup.policy", "compact")) : config;
+        LogRecovery.Loaded loaded = LogRecovery.load(dir, recoverAs, clock, state, cache, bugs);
         PartitionLog pl = new PartitionLog(tp, dir, config, clock, cache);
         pl.segments.putAll(loaded.segments());
         pl.active = loaded.segments().lastEntry().getValue();
@@ -106,7 +110,28 @@ public final class PartitionLog implements Closeable {
         pl.highWatermark = Math.min(Math.max(state.highWatermark(), pl.logStartOffset), pl.logEndOffset);
         log.info("Opened {}: logStart={} logEnd={} highWatermark={} segments={} (clean shutdown: {})", dir,
                 pl.logStartOffset, pl.logEndOffset, pl.highWatermark, pl.segments.size(), state.cleanShutdown());
+        if (config.compact()) pl.markCompaction(true);
         return pl;
+    }
+
+    /**
+     * Marks the directory of a log whose topic is compacted (cleanup.policy contains compact), so a recovery that
+     * runs before the topic's config is known treats it as compacted. Set when the config says compact, removed only
+     * when a known config says otherwise ({@link #updateConfig}).
+     */
+    static final String COMPACTED_MARKER = "cleanup-policy-compact";
+
+    private void markCompaction(boolean compacted) {
+        Path marker = dir.resolve(COMPACTED_MARKER);
+        try {
+            if (compacted) {
+                if (!Files.exists(marker)) Files.write(marker, new byte[0]);
+            } else {
+                Files.deleteIfExists(marker);
+            }
+        } catch (IOException e) {
+            log.warn("Could not {} {}: {}", compacted ? "write" : "remove", marker, e.getMessage());
+        }
     }
 
     /**
@@ -266,6 +291,7 @@ public final class PartitionLog implements Closeable {
     /** Replaces the config (e.g. after an AlterConfigs); takes effect on the next append / maintenance round. */
     public void updateConfig(LogConfig newConfig) {
         config = newConfig;
+        markCompaction(newConfig.compact());
     }
 
     /** Offset the next appended record will get. */

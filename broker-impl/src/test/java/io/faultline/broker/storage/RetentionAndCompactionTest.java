@@ -163,6 +163,33 @@ class RetentionAndCompactionTest {
         assertEquals(expected, latestValues());
     }
 
+    /**
+     * Found by the nightly mix's compacted topic (6 December 2026): at start-up a broker opens its logs before it
+     * has replayed the metadata, so with the defaults (cleanup.policy=delete); a compacted log, which has gaps, was
+     * then recovered as a damaged dense log and cut at its first gap, every later segment deleted.
+     */
+    @Test
+    void aCompactedLogRecoveredBeforeItsTopicConfigIsKnownKeepsItsData() throws IOException {
+        LogConfig cfg = LogConfig.builder().cleanupPolicy(CleanupPolicy.COMPACT).segmentBytes(300).build();
+        log = PartitionLog.open(tmp.resolve("k-0"), cfg, clock, RecoveryState.UNKNOWN);
+        for (int i = 0; i < 30; i++) log.appendAsLeader(keyed(clock.milliseconds(), "k" + (i % 3), "v" + i), 0);
+        log.roll();
+        log.appendAsLeader(keyed(clock.milliseconds(), "z", "1"), 0);
+        long end = log.logEndOffset();
+        log.updateHighWatermark(end);
+        assertTrue(log.compact() > 0);
+        Map<String, String> before = latestValues();
+        log.close();
+        // an unclean restart, recovering from offset 0, with the broker's defaults: not compacted
+        LogConfig defaults = LogConfig.builder().segmentBytes(300).build();
+        log = PartitionLog.open(tmp.resolve("k-0"), defaults, clock, new RecoveryState(0, 0, end, false));
+        assertEquals(end, log.logEndOffset(), "nothing cut");
+        assertEquals(before, latestValues());
+        // once the topic's config arrives and says delete, the log is recovered as a dense one again
+        log.updateConfig(defaults);
+        assertFalse(Files.exists(tmp.resolve("k-0").resolve(PartitionLog.COMPACTED_MARKER)));
+    }
+
     @Test
     void interruptedCompactionSwapIsCompletedAndCleanedFileDiscarded() throws IOException {
         LogConfig cfg = LogConfig.builder().cleanupPolicy(CleanupPolicy.COMPACT).build();
