@@ -81,6 +81,24 @@ public record Workload(String name, Setup setup, Gen generator, FinalReads final
             }
         };
 
+        /**
+         * Final reads that need nothing from the main phase and always reach their end (registers, descriptions, one
+         * read of a whole topic): the same generator whatever came before.
+         */
+        static FinalReads always(java.util.function.Supplier<Gen> reads) {
+            return new FinalReads() {
+                @Override
+                public Gen generator(List<Op> before) {
+                    return reads.get();
+                }
+
+                @Override
+                public boolean reached(List<Op> before, List<Op> finalOps) {
+                    return true;
+                }
+            };
+        }
+
         /** The final phase's ops; null for none. */
         Gen generator(List<Op> before);
 

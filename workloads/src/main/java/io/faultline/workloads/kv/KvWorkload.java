@@ -1,7 +1,6 @@
 package io.faultline.workloads.kv;
 
 import io.faultline.checker.Checker;
-import io.faultline.checker.history.Op;
 import io.faultline.workloads.Workload;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
@@ -43,17 +42,7 @@ public final class KvWorkload {
         };
         Gen g = KvOps.random(seed, keys);
         if (opsPerSecond > 0) g = Gens.stagger((long) (1e9 / opsPerSecond), seed * 31 + 13, g);
-        return new Workload("kv", setup, Gens.timeLimit(timeLimit.toNanos(), g), new Workload.FinalReads() {
-            @Override
-            public Gen generator(List<Op> before) {
-                return KvOps.finalRead();
-            }
-
-            @Override
-            public boolean reached(List<Op> before, List<Op> finalOps) {
-                return true;
-            }
-        }, checkers);
+        return new Workload("kv", setup, Gens.timeLimit(timeLimit.toNanos(), g), Workload.FinalReads.always(() -> KvOps.finalRead()), checkers);
     }
 
     static void createTopic(String bootstrap, String topic, short replicationFactor) throws Exception {

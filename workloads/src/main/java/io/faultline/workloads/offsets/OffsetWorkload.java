@@ -1,7 +1,6 @@
 package io.faultline.workloads.offsets;
 
 import io.faultline.checker.Checker;
-import io.faultline.checker.history.Op;
 import io.faultline.workloads.Workload;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
@@ -99,16 +98,6 @@ public final class OffsetWorkload {
                     List.of(target), () -> {});
         };
         return new Workload(requireStable ? "offsets-stable" : "offsets", setup, mainGenerator(seed, keys, opsPerSecond, timeLimit),
-                new Workload.FinalReads() {
-                    @Override
-                    public Gen generator(List<Op> before) {
-                        return OffsetOps.finalReads(keys);
-                    }
-
-                    @Override
-                    public boolean reached(List<Op> before, List<Op> finalOps) {
-                        return true;
-                    }
-                }, checkers);
+                Workload.FinalReads.always(() -> OffsetOps.finalReads(keys)), checkers);
     }
 }

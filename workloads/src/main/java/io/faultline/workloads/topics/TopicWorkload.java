@@ -1,7 +1,6 @@
 package io.faultline.workloads.topics;
 
 import io.faultline.checker.Checker;
-import io.faultline.checker.history.Op;
 import io.faultline.workloads.Workload;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
@@ -25,16 +24,6 @@ public final class TopicWorkload {
                 thread -> new TopicClient(bootstrap, prefix, replicationFactor, clientTimeoutMs), List.of(), () -> {});
         Gen g = TopicOps.random(seed, keys);
         if (opsPerSecond > 0) g = Gens.stagger((long) (1e9 / opsPerSecond), seed * 31 + 11, g);
-        return new Workload("topics", setup, Gens.timeLimit(timeLimit.toNanos(), g), new Workload.FinalReads() {
-            @Override
-            public Gen generator(List<Op> before) {
-                return TopicOps.finalReads(keys);
-            }
-
-            @Override
-            public boolean reached(List<Op> before, List<Op> finalOps) {
-                return true;
-            }
-        }, checkers);
+        return new Workload("topics", setup, Gens.timeLimit(timeLimit.toNanos(), g), Workload.FinalReads.always(() -> TopicOps.finalReads(keys)), checkers);
     }
 }
