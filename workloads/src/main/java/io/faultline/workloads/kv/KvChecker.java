@@ -24,14 +24,18 @@ import java.util.TreeMap;
  *       acknowledged write of it got (compaction removes a record only when a later one of its key exists);</li>
  *   <li>{@value #INCONSISTENT}: an offset the read holds carries the key and value whose write was acknowledged at it;</li>
  *   <li>{@value #UNEXPECTED}: every record read was written by someone (acknowledged or indeterminate);</li>
- *   <li>{@value #NONMONOTONIC}: offsets increase along the read.</li>
+ *   <li>{@value #NONMONOTONIC}: offsets increase along the read;</li>
+ *   <li>{@value #NEVER_COMPACTED} (liveness): after at least {@value #COMPACTION_AFTER_SECONDS} s of writes and
+ *       {@value #COMPACTION_AFTER_WRITES} acknowledged ones over a few keys, some overwritten record is gone (Kafka's
+ *       cleaner looks every 15 s; with a segment every 2 s and a dirty ratio of 0.01 it always has work).</li>
  * </ul>
  * Without durability in the settings (acks below all, unclean elections), a lost latest value is allowed. No final
  * read, or no acknowledged write: unknown.
  */
 public final class KvChecker implements Checker {
     public static final String LOST_LATEST = "kv-lost-latest", INCONSISTENT = "kv-inconsistent", UNEXPECTED = "kv-unexpected",
-            NONMONOTONIC = "kv-nonmonotonic";
+            NONMONOTONIC = "kv-nonmonotonic", NEVER_COMPACTED = "kv-never-compacted";
+    static final int COMPACTION_AFTER_SECONDS = 60, COMPACTION_AFTER_WRITES = 200;
     private static final int MAX_EXAMPLES = 8;
     private final boolean durable;
 
@@ -47,6 +51,7 @@ public final class KvChecker implements Checker {
     @Override
     public CheckResult analyze(List<Op> history) {
         Map<Integer, Op> pending = new HashMap<>();
+        long firstAck = Long.MAX_VALUE, lastAck = Long.MIN_VALUE;
         Map<Long, KvOps.Rec> ackedAt = new HashMap<>();
         Map<Integer, Long> latestAcked = new TreeMap<>();
         Set<String> written = new HashSet<>();
@@ -68,12 +73,14 @@ public final class KvChecker implements Checker {
                 if (r.offset() == null) continue;
                 ackedAt.put(r.offset(), r);
                 latestAcked.merge(r.key(), r.offset(), Math::max);
+                firstAck = Math.min(firstAck, op.time());
+                lastAck = Math.max(lastAck, op.time());
             } else {
                 read = KvOps.parseRead(op.value());
             }
         }
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (String k : List.of(LOST_LATEST, INCONSISTENT, UNEXPECTED, NONMONOTONIC)) counts.put(k, 0L);
+        for (String k : List.of(LOST_LATEST, INCONSISTENT, UNEXPECTED, NONMONOTONIC, NEVER_COMPACTED)) counts.put(k, 0L);
         Map<String, Object> stats = new LinkedHashMap<>();
         stats.put("acknowledged-writes", (long) ackedAt.size());
         stats.put("keys", (long) latestAcked.size());
@@ -105,6 +112,16 @@ public final class KvChecker implements Checker {
                         + (last == null ? "no record of the key" : "its last record at offset " + last));
             }
         });
+        Set<Long> readOffsets = new HashSet<>();
+        for (KvOps.Rec r : read) readOffsets.add(r.offset());
+        long removed = ackedAt.keySet().stream().filter(o -> !readOffsets.contains(o)).count();
+        stats.put("acknowledged-records-compacted-away", removed);
+        boolean longEnough = ackedAt.size() >= COMPACTION_AFTER_WRITES
+                && lastAck - firstAck >= COMPACTION_AFTER_SECONDS * 1_000_000_000L && ackedAt.size() > 2L * latestAcked.size();
+        if (longEnough && removed == 0) {
+            add(counts, examples, NEVER_COMPACTED, ackedAt.size() + " acknowledged writes over " + latestAcked.size() + " keys in "
+                    + (lastAck - firstAck) / 1_000_000_000L + " s, and the read after the heal still holds every one of them");
+        }
         Set<String> allowed = durable ? Set.of() : Set.of(LOST_LATEST);
         boolean invalid = counts.entrySet().stream().anyMatch(e -> e.getValue() > 0 && !allowed.contains(e.getKey()));
         return new CheckResult(name(), invalid ? Verdict.INVALID : Verdict.VALID, counts, allowed, examples, stats, null);

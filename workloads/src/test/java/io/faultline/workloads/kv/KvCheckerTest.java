@@ -66,4 +66,25 @@ class KvCheckerTest {
         assertEquals(Verdict.INVALID, new KvChecker(true).check(history).verdict());
         assertEquals(Verdict.VALID, new KvChecker(false).check(history).verdict());
     }
+
+    @Test
+    void aTopicOverwrittenForMinutesThatWasNeverCompactedIsALivenessFailure() {
+        List<KvOps.Rec> all = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            time += 300_000_000L; // 0.3 s apart: 90 s of writes
+            write(1 + i % 3, i % 4, i + 1, OpType.OK, (long) i);
+            all.add(rec(i % 4, i + 1, i));
+        }
+        read(all.toArray(KvOps.Rec[]::new));
+        CheckResult r = new KvChecker(true).check(history);
+        assertEquals(Verdict.INVALID, r.verdict(), r::toString);
+        assertEquals(1L, r.count(KvChecker.NEVER_COMPACTED), r::toString);
+        // the same, with the compacted-away records gone: valid
+        history.remove(history.size() - 1);
+        history.remove(history.size() - 1);
+        read(all.subList(296, 300).toArray(KvOps.Rec[]::new));
+        CheckResult compacted = new KvChecker(true).check(history);
+        assertEquals(Verdict.VALID, compacted.verdict(), compacted::toString);
+        assertEquals(296L, compacted.stats().get("acknowledged-records-compacted-away"));
+    }
 }
