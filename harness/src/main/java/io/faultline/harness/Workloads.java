@@ -164,19 +164,26 @@ final class Workloads {
                 .withKeys(config.keys(), maxWritesPerKey,
                         QueueOps.Options.defaults().distribution());
         if (NightlyMix.WORKLOAD.equals(config.workload())) keys = NightlyMix.keyOptions(keys);
-        // The nightly mix's topics roll a segment every 3 s (QueueWorkload.MULTI_SEGMENT_TOPICS), so rolling, reads
-        // across segments and recovery across segments run under its faults; its first clean run found broker-impl's
-        // stale-leadership livelock (docs/broker-liveness.md). The plain queue keeps the brokers' defaults.
-        var cfg = QueueWorkloadConfig.defaults("unset:9092", prefix)
+        // Every queue workload's topics roll a segment every 3 s with small indexes (MULTI_SEGMENT_TOPICS), so rolling,
+        // reads across segments, index lookups and recovery across segments run under every run's faults. With the
+        // brokers' 1 GB default a run never rolls: storage mistakes went unreached unless the nightly mix ran (whose
+        // first clean run found broker-impl's stale-leadership livelock, docs/broker-liveness.md).
+        return QueueWorkloadConfig.defaults("unset:9092", prefix)
                 .withSettings(queueSettings(config))
                 .withKeys(keys)
                 .withRun(config.seed(), Duration.ofSeconds(config.timeLimitSeconds()), config.concurrency(), config.rate())
-                .withFinalTimeout(Duration.ofSeconds(config.drainSeconds()));
-        // Its records come in many sizes, with headers, each byte checked on reading (RecordShapes), where the broker
-        // takes headers: every broker the current client line talks to.
-        return NightlyMix.WORKLOAD.equals(config.workload())
-                ? cfg.withTopicConfigs(io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS)
-                        .withShapedRecords(Suts.clientLine(config.sut()) == io.faultline.kafkacompat.KafkaClientLine.CURRENT)
-                : cfg;
+                .withFinalTimeout(Duration.ofSeconds(config.drainSeconds()))
+                .withTopicConfigs(io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS)
+                .withShapedRecords(shapedRecords(config));
+    }
+
+    /**
+     * Whether the queue's records come in many sizes, with headers, each byte checked on reading (RecordShapes): the
+     * plain and nightly queues, where the broker takes headers (every broker the current client line talks to). The
+     * transactional queue keeps its bare numbers.
+     */
+    static boolean shapedRecords(TestConfig config) {
+        return !"txn-queue".equals(config.workload())
+                && Suts.clientLine(config.sut()) == io.faultline.kafkacompat.KafkaClientLine.CURRENT;
     }
 }

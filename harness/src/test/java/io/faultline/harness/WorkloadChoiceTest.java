@@ -17,14 +17,19 @@ class WorkloadChoiceTest {
     }
 
     @Test
-    void onlyTheNightlyMixsTopicsRollSegments() {
+    void everyQueueWorkloadsTopicsRollSegmentsAndThePlainAndNightlyQueuesShapeTheirRecords() {
         for (String workload : new String[] {"queue", NightlyMix.WORKLOAD, "txn-queue"}) {
             var config = new TestConfig("broker-impl", 3, workload, java.util.List.of("partition"), 10, 10, 2, 1, "all",
                     true, 2, 3, false, "assign", 5, 7, 1, 1);
-            var expected = NightlyMix.WORKLOAD.equals(workload)
-                    ? io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS : java.util.Map.of();
-            assertEquals(expected, Workloads.queueConfig(config, "p", 1000).topicConfigs(), workload);
+            var queue = Workloads.queueConfig(config, "p", 1000);
+            assertEquals(io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS, queue.topicConfigs(), workload);
+            assertEquals(!"txn-queue".equals(workload), queue.shapedRecords(), workload);
         }
+        // a release the 3.9.1 client line drives rolls segments too, with bare numbers for records
+        var old = new TestConfig("apache-kafka:0.10.2.1", 3, "queue", java.util.List.of("partition"), 10, 10, 2, 1, "all",
+                false, 2, 3, false, "assign", 5, 7, 1, 1);
+        assertEquals(io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS, Workloads.queueConfig(old, "p", 1000).topicConfigs());
+        assertEquals(false, Workloads.queueConfig(old, "p", 1000).shapedRecords());
     }
 
     @Test
