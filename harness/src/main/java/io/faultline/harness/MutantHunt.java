@@ -61,6 +61,11 @@ final class MutantHunt {
     }
 
     static Plan plan(List<Mutant> mutants, int runs, int cleanRuns, Shape shape, long seed) {
+        return plan(mutants, runs, cleanRuns, shape, seed, true);
+    }
+
+    /** As above; {@code nightly} false: every run is the standard `test` (the queue under partition and kill faults). */
+    static Plan plan(List<Mutant> mutants, int runs, int cleanRuns, Shape shape, long seed, boolean nightly) {
         if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1, got " + runs);
         if (cleanRuns < 0) throw new IllegalArgumentException("--clean-runs must be at least 0, got " + cleanRuns);
         if (shape.timeLimitSeconds() < 10) {
@@ -70,16 +75,33 @@ final class MutantHunt {
         Map<Mutant, List<TestConfig>> out = new LinkedHashMap<>();
         for (Mutant m : mutants) {
             List<TestConfig> cs = new ArrayList<>();
-            for (int i = 0; i < runs; i++) cs.add(config(shape, random.nextLong() & Long.MAX_VALUE));
+            for (int i = 0; i < runs; i++) cs.add(config(shape, random.nextLong() & Long.MAX_VALUE, nightly));
             out.put(m, cs);
         }
         List<TestConfig> clean = new ArrayList<>();
-        for (int i = 0; i < cleanRuns; i++) clean.add(config(shape, random.nextLong() & Long.MAX_VALUE));
+        for (int i = 0; i < cleanRuns; i++) clean.add(config(shape, random.nextLong() & Long.MAX_VALUE, nightly));
         return new Plan(seed, out, clean);
     }
 
     /** One run: a 3-node broker-impl, rf 3, acks=all, idempotent, min ISR 2, under the nightly mix. */
     static TestConfig config(Shape shape, long seed) {
+        return config(shape, seed, true);
+    }
+
+    /**
+     * As above; {@code nightly} false: what `test --sut broker-impl --nodes 3 --time-limit T` runs (every other
+     * flag at its default: the plain queue under partition and kill faults in Jepsen's rhythm), so a hunt
+     * can say what the command a user types first catches.
+     */
+    static TestConfig config(Shape shape, long seed, boolean nightly) {
+        if (!nightly) {
+            var standard = new TestOptions(); // every other flag at test's default
+            standard.shape.sut = "broker-impl";
+            standard.shape.nodes = 3;
+            standard.shape.timeLimit = shape.timeLimitSeconds();
+            standard.shape.seed = seed;
+            return standard.toConfig();
+        }
         TestConfig base = new TestConfig("broker-impl", 3, "queue", List.of(), shape.timeLimitSeconds(), shape.rate(),
                 shape.concurrency(), shape.keys(), "all", true, 2, 3, false, "assign", 5, seed, shape.recoverySeconds(),
                 shape.drainSeconds());

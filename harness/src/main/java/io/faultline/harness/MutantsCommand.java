@@ -83,6 +83,11 @@ final class MutantsCommand implements Callable<Integer> {
             + " they are drawn at random and the map is only recorded")
     boolean guided;
 
+    @Option(names = "--mix", description = "nightly: the nightly mix; random: what `test --sut broker-impl --nodes 3"
+            + " --time-limit T` runs with every other flag at its default (the plain queue under partition and kill),"
+            + " the score of the command a user types first (default: ${DEFAULT-VALUE})")
+    String mix = "nightly";
+
     @Option(names = "--store", description = "Run store folder (default: ${DEFAULT-VALUE})")
     Path store = Path.of("store");
 
@@ -132,6 +137,9 @@ final class MutantsCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--unit-tests must be package or none, got " + unitTests);
         }
         if (unitTestTimeout < 1) throw new IllegalArgumentException("--unit-test-timeout must be at least 1 second");
+        if (!List.of("nightly", "random").contains(mix)) throw new IllegalArgumentException("--mix must be nightly or random, got " + mix);
+        boolean nightly = "nightly".equals(mix);
+        if (guided && !nightly) throw new IllegalArgumentException("--guided plans the nightly mix's compositions: drop --mix random");
         Jars jars = jars();
         MutantCatalog catalog = MutantCatalog.of(jars.brokerJar(), jars.dependencies(), packageNames(), operatorList());
         List<Mutant> chosen = selection(catalog, huntSeed);
@@ -144,7 +152,7 @@ final class MutantsCommand implements Callable<Integer> {
             return FaultlineCli.EXIT_VALID;
         }
         MutantHunt.Plan plan = MutantHunt.plan(chosen, runs, cleanRuns != null ? cleanRuns : runs,
-                MutantHunt.Shape.defaults(timeLimit), huntSeed);
+                MutantHunt.Shape.defaults(timeLimit), huntSeed, nightly);
         plan.seedLines().forEach(l -> err.println("faultline: " + l));
         UnitTests tests = "none".equals(unitTests) ? null : UnitTests.find(projectRoot(), Duration.ofSeconds(unitTestTimeout));
 
@@ -154,8 +162,9 @@ final class MutantsCommand implements Callable<Integer> {
         Path jarsDir = dir.resolve("jars");
         err.println("faultline: mutants page (rewritten after every run) " + dir.resolve(MutantsPage.PAGE));
         String setup = "broker-impl " + jars.brokerJar().getFileName() + ", packages " + String.join(", ", catalog.packages())
-                + "; each run: 3 nodes, rf 3, acks=all, idempotent, min ISR 2, the nightly mix ("
-                + (guided ? "guided compositions" : "random compositions") + "), "
+                + "; each run: 3 nodes, rf 3, acks=all, idempotent, min ISR 2, " + (!nightly
+                ? "the standard test (plain queue, partition and kill), "
+                : "the nightly mix (" + (guided ? "guided compositions" : "random compositions") + "), ")
                 + timeLimit + " s; at most " + runs + " runs per mutant; unit tests: " + unitTests + ".";
 
         var stopping = new java.util.concurrent.atomic.AtomicBoolean();
@@ -173,8 +182,12 @@ final class MutantsCommand implements Callable<Integer> {
         // every run, mutated or not, adds what its observer saw to the hunt's map; only a guided hunt plans from it
         Files.createDirectories(dir);
         CoverageBook coverage = new CoverageBook(dir.resolve(CoverageBook.FILE));
-        NightlyMix.Spec mix = MutantHunt.spec(guided);
-        MutantHunt.Runner runner = (c, mutantJar) -> coverage.run(c, mix, runStore, err, mutantJar).result();
+        NightlyMix.Spec nightlySpec = MutantHunt.spec(guided);
+        MutantHunt.Runner runner = nightly ? (c, mutantJar) -> coverage.run(c, nightlySpec, runStore, err, mutantJar).result()
+                : (c, mutantJar) -> {
+                    var run = new TestRunner(c, runStore, err, NemesisSchedule::create);
+                    return (mutantJar == null ? run : run.withBrokerJar(mutantJar)).run();
+                };
         MutantsPage.Input input = MutantHunt.run(plan, prepare, runner, err, started.toString(), setup, partial -> {
             try {
                 MutantsPage.write(partial, dir);

@@ -105,6 +105,31 @@ class MutantsCommandTest {
     }
 
     @Test
+    void withTheRandomMixEveryRunIsTheStandardTestCommand() {
+        MutantHunt.Plan plan = MutantHunt.plan(List.of(A), 1, 1, MutantHunt.Shape.defaults(90), 99, false);
+        TestConfig c = plan.mutants().get(A).get(0);
+        // exactly what `test --sut broker-impl --nodes 3 --time-limit 90 --seed S` runs
+        TestOptions typed = new TestOptions();
+        new picocli.CommandLine(typed).parseArgs("--sut", "broker-impl", "--nodes", "3", "--time-limit", "90", "--seed",
+                Long.toString(c.seed()));
+        assertEquals(typed.toConfig(), c);
+        assertEquals("queue", c.workload());
+        assertEquals(List.of("partition", "kill"), c.nemesis());
+        // the same hunt seed draws the same run seeds under either mix
+        assertEquals(MutantHunt.plan(List.of(A), 1, 1, MutantHunt.Shape.defaults(90), 99).seedLines(), plan.seedLines());
+    }
+
+    @Test
+    void aBadMixOrAGuidedRandomHuntIsOneLine() {
+        var r = CliTestSupport.run("mutants", "--mix", "chaos", "--count", "1", "--seed", "1");
+        assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, r.exitCode(), r.err());
+        assertTrue(r.err().contains("--mix must be nightly or random, got chaos"), r.err());
+        var g = CliTestSupport.run("mutants", "--mix", "random", "--guided", "--count", "1", "--seed", "1");
+        assertEquals(FaultlineCli.EXIT_UNKNOWN_OR_ERROR, g.exitCode(), g.err());
+        assertTrue(g.err().contains("--guided plans the nightly mix's compositions"), g.err());
+    }
+
+    @Test
     void eachMutantRunsUntilDetectedTheCleanBrokerEveryRunAndThePageKeepsUnitKillsApart(@TempDir Path dir) throws Exception {
         MutantHunt.Plan plan = MutantHunt.plan(List.of(A, B, DEAD), 2, 2, MutantHunt.Shape.defaults(30), 5);
         Path jarA = dir.resolve("a.jar"), jarB = dir.resolve("b.jar");
