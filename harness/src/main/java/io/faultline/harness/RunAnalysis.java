@@ -120,6 +120,13 @@ final class RunAnalysis {
         // and their files must be well formed (a lost unsynced write may leave one short: not judged under power faults)
         CheckResult segments = FaultPackages.needsLazyFs(config.nemesis()) ? null : io.faultline.results.SegmentAudit.check(run.nodesDir(), RunAnalysis::compacted);
         if (segments != null) checks.put(segments.checker(), segments);
+        // and the system's own code must not have thrown what signals a programming error (an invariant, a null);
+        // not judged after flipped bits (a flip outside a batch's CRC, its base offset, may meet an invariant check)
+        // or power faults (files a lost unsynced write left short or zeroed are read back), as segment-audit
+        boolean damaged = FaultPackages.needsLazyFs(config.nemesis())
+                || history.stream().anyMatch(o -> io.faultline.nemesis.disk.DiskNemesis.BITFLIP.equals(o.f()));
+        CheckResult nodeLogs = damaged ? null : io.faultline.results.NodeLogAudit.check(run.nodesDir(), Suts.codePackages(config.sut()));
+        if (nodeLogs != null) checks.put(nodeLogs.checker(), nodeLogs);
         CheckResult audit = audit(run);
         if (audit != null) checks.put(audit.checker(), audit);
         List<String> caveats = new java.util.ArrayList<>(readCaveats);

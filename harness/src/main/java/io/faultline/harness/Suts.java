@@ -112,6 +112,16 @@ final class Suts {
         return KafkaVersion.parse(name.split(":")[1]).uncleanElectionByDefault();
     }
 
+    /**
+     * Prefixes of the system's own classes, which the node-logs check attributes exceptions to: broker-impl's package,
+     * Apache Kafka's (its broker code and the clients code it embeds); none for a broker from a descriptor (not judged).
+     */
+    static List<String> codePackages(String name) {
+        if (name.equals("broker-impl")) return List.of("io.faultline.broker.");
+        if (name.equals(APACHE_KAFKA) || name.startsWith(APACHE_KAFKA + ":")) return List.of("kafka.", "org.apache.kafka.");
+        return List.of();
+    }
+
     /** The kafka-clients line of the named system's workloads. */
     static KafkaClientLine clientLine(String name) {
         return named(name).clientLine();

@@ -44,7 +44,7 @@ class TxnQueueEndToEndTest {
         assertEquals(true, results.get("complete"), resultsJson);
         var checks = (Map<String, Object>) results.get("checks");
         // the workload's two checks, and the replicas' agreement that every run gets
-        assertEquals(java.util.Set.of("txn", "queue", "replica-agreement", "segment-audit"), checks.keySet(), resultsJson);
+        assertEquals(java.util.Set.of("txn", "queue", "replica-agreement", "segment-audit", "node-logs"), checks.keySet(), resultsJson);
         var outcomes = new TreeMap<String, Integer>();
         for (var op : HistoryReader.read(run.resolve("history.jsonl"))) {
             if (op.process() >= 0 && op.type() != OpType.INVOKE) outcomes.merge(op.type().name().toLowerCase(), 1, Integer::sum);
