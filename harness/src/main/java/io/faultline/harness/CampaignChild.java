@@ -33,8 +33,7 @@ final class CampaignChild {
     private CampaignChild() {}
 
     public static void main(String[] args) throws IOException {
-        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel",
-                System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "error"));
+        FaultlineCli.quietClientLogs();
         if (args.length != 3) {
             System.err.println("usage: CampaignChild CONFIG.json RESULT.json STORE");
             System.exit(FaultlineCli.EXIT_UNKNOWN_OR_ERROR);
