@@ -118,7 +118,8 @@ final class RunAnalysis {
         CheckResult agreement = io.faultline.results.ReplicaAgreement.check(run.nodesDir(), recoveredPartitions(run));
         if (agreement != null) checks.put(agreement.checker(), agreement);
         // and their files must be well formed (a lost unsynced write may leave one short: not judged under power faults)
-        CheckResult segments = FaultPackages.needsLazyFs(config.nemesis()) ? null : io.faultline.results.SegmentAudit.check(run.nodesDir(), RunAnalysis::compacted);
+        CheckResult segments = FaultPackages.needsLazyFs(config.nemesis()) ? null : io.faultline.results.SegmentAudit.check(run.nodesDir(),
+                RunAnalysis::compacted, segmentMs(testJson));
         if (segments != null) checks.put(segments.checker(), segments);
         // and the system's own code must not have thrown what signals a programming error (an invariant, a null);
         // not judged after flipped bits (a flip outside a batch's CRC, its base offset, may meet an invariant check)
@@ -198,14 +199,35 @@ final class RunAnalysis {
         }
     }
 
-    /**
-     * The partitions (topic-partition) whose whole replica set the recovery check last saw in the ISR: their replicas
-     * must hold the same committed log. Empty when the run has no readable recovery.json.
-     */
     /** Whether a partition (or its directory) belongs to a workload topic created compacted: the nightly's key-value topic. */
     static boolean compacted(String partition) {
         return partition.contains(io.faultline.workloads.kv.KvOps.TOPIC_SUFFIX + "-");
     }
+
+    /** The queue's key topics' partition directories: the run's prefix ("fl" and digits), the key, the partition. */
+    private static final java.util.regex.Pattern KEY_PARTITION = java.util.regex.Pattern.compile("fl[0-9]+-[0-9]+-[0-9]+");
+
+    /**
+     * The segment.ms each partition directory's topic was created with, by name: the workload's key topics take the
+     * one test.json records; -1 (no roll rule) for every other topic and for runs stored without it.
+     */
+    @SuppressWarnings("unchecked")
+    static java.util.function.ToLongFunction<String> segmentMs(Map<String, Object> testJson) {
+        Object configs = testJson.get(StoredRun.TOPIC_CONFIGS);
+        if (!(configs instanceof Map<?, ?> m) || m.get("segment.ms") == null) return dir -> -1;
+        long ms;
+        try {
+            ms = Long.parseLong(String.valueOf(m.get("segment.ms")));
+        } catch (NumberFormatException e) {
+            return dir -> -1;
+        }
+        return dir -> KEY_PARTITION.matcher(dir).matches() ? ms : -1;
+    }
+
+    /**
+     * The partitions (topic-partition) whose whole replica set the recovery check last saw in the ISR: their replicas
+     * must hold the same committed log. Empty when the run has no readable recovery.json.
+     */
 
     static java.util.Set<String> recoveredPartitions(RunDir run) {
         java.nio.file.Path file = run.dir().resolve(RecoveryRecord.FILE);

@@ -26,6 +26,8 @@ final class StoredRun {
     static final String CLOCKS = "clocks.json";
     /** test.json's fault vocabulary: each package's name, colour and the op functions opening and closing it. */
     static final String FAULTS = "faults";
+    /** test.json's configs of the workload's key topics, as created (absent in runs stored before 6 December 2026). */
+    static final String TOPIC_CONFIGS = "topic-configs";
 
     private StoredRun() {}
 
@@ -38,6 +40,8 @@ final class StoredRun {
                 "kafka-clients", org.apache.kafka.common.utils.internals.AppInfoParser.getVersion(),
                 "java", System.getProperty("java.version")));
         m.put("parameters", config.asMap());
+        var topicConfigs = Workloads.queueTopicConfigs(config);
+        if (!topicConfigs.isEmpty()) m.put(TOPIC_CONFIGS, new java.util.TreeMap<>(topicConfigs));
         m.put(FAULTS, vocabularyOf(FaultPackages.legends()).toJson());
         return m;
     }

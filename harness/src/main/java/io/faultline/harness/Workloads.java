@@ -173,8 +173,14 @@ final class Workloads {
                 .withKeys(keys)
                 .withRun(config.seed(), Duration.ofSeconds(config.timeLimitSeconds()), config.concurrency(), config.rate())
                 .withFinalTimeout(Duration.ofSeconds(config.drainSeconds()))
-                .withTopicConfigs(io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS)
+                .withTopicConfigs(queueTopicConfigs(config))
                 .withShapedRecords(shapedRecords(config));
+    }
+
+    /** The configs the queue workloads create their key topics with (stored in test.json: segment-audit's roll rule). */
+    static java.util.Map<String, String> queueTopicConfigs(TestConfig config) {
+        return List.of("queue", NightlyMix.WORKLOAD, "txn-queue").contains(config.workload())
+                ? io.faultline.workloads.queue.QueueWorkload.MULTI_SEGMENT_TOPICS : java.util.Map.of();
     }
 
     /**

@@ -35,6 +35,21 @@ class RunAnalysisTest {
             Map.of(), Map.of(), null);
 
     @Test
+    void theRollRuleKnowsSegmentMsOnlyForTheQueuesKeyTopicsOfRunsThatRecordedIt() {
+        var config = new TestConfig("broker-impl", 3, "queue", List.of("partition"), 10, 10, 2, 1, "all", true, 2, 3,
+                false, "assign", 5, 7, 1, 1);
+        var testJson = StoredRun.testJson("t", config, java.time.Instant.EPOCH, "v");
+        var segmentMs = RunAnalysis.segmentMs(testJson);
+        assertEquals(3000, segmentMs.applyAsLong("fl20261206093107384-3-0"));
+        assertEquals(-1, segmentMs.applyAsLong("fl20261206093107384-kv-0"), "the compacted topic");
+        assertEquals(-1, segmentMs.applyAsLong("fl20261206093107384-audit-tri-0"), "the audit's scratch topics");
+        assertEquals(-1, RunAnalysis.segmentMs(java.util.Map.of("seed", 1)).applyAsLong("fl1-3-0"), "a run stored before it");
+        var offsets = new TestConfig("broker-impl", 3, "offsets", List.of("partition"), 10, 10, 2, 1, "all", true, 2, 3,
+                false, "assign", 5, 7, 1, 1);
+        assertEquals(-1, RunAnalysis.segmentMs(StoredRun.testJson("t", offsets, java.time.Instant.EPOCH, "v")).applyAsLong("fl1-3-0"));
+    }
+
+    @Test
     void unreadValuesAreNotLossWhenTheDrainDidNotHappen() {
         var onlyUnread = List.of(invalid("queue", "unseen"), invalid("total-queue", "lost"));
         assertEquals(Verdict.INVALID, RunAnalysis.verdictOf(onlyUnread, true), "after a full drain: lost");

@@ -23,6 +23,13 @@ class SegmentAuditTest {
         return b.array();
     }
 
+    /** A v2 batch header of {@code count} offsets whose records' timestamps are all {@code timestamp}. */
+    private static byte[] batchAt(long base, int count, long timestamp) {
+        ByteBuffer b = ByteBuffer.wrap(batch(base, count, 10));
+        b.putLong(27, timestamp).putLong(35, timestamp); // firstTimestamp, maxTimestamp
+        return b.array();
+    }
+
     private static byte[] segment(long... baseAndCounts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < baseAndCounts.length; i += 2) out.writeBytes(batch(baseAndCounts[i], (int) baseAndCounts[i + 1], 10));
@@ -110,5 +117,28 @@ class SegmentAuditTest {
         assertEquals(Verdict.INVALID, SegmentAudit.check(nodes).verdict(), "dense logs are the rule");
         CheckResult r = SegmentAudit.check(nodes, dir -> dir.contains("-kv-"));
         assertEquals(Verdict.VALID, r.verdict(), r::toString);
+    }
+
+    @Test
+    void whereTheTopicsSegmentMsIsKnownASegmentMustHaveRolledBeforeABatchFarPastItsFirst(@TempDir Path nodes) throws Exception {
+        Path p = partition(nodes, "n1", "fl7-0-0");
+        ByteArrayOutputStream rolled = new ByteArrayOutputStream();
+        rolled.writeBytes(batchAt(0, 1, 1_000));
+        rolled.writeBytes(batchAt(1, 1, 900)); // an older timestamp (another producer) is no reason to roll
+        rolled.writeBytes(batchAt(2, 1, 4_000)); // 3 s past the first: within Kafka's own bound
+        write(p, 0, "log", rolled.toByteArray());
+        ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        kept.writeBytes(batchAt(3, 1, 10_000));
+        kept.writeBytes(batchAt(4, 1, 16_000));
+        kept.writeBytes(batchAt(5, 1, 70_000)); // a minute on: this segment never rolled
+        write(p, 3, "log", kept.toByteArray());
+        assertEquals(Verdict.VALID, SegmentAudit.check(nodes).verdict(), "segment.ms not known: no roll rule");
+        CheckResult r = SegmentAudit.check(nodes, dir -> false, dir -> dir.equals("fl7-0-0") ? 3_000 : -1);
+        assertEquals(Verdict.INVALID, r.verdict(), r::toString);
+        assertEquals(1L, r.count(SegmentAudit.NOT_ROLLED), r::toString);
+        String why = r.examples().get(SegmentAudit.NOT_ROLLED).get(0).explanation();
+        assertTrue(why.contains("00000000000000000003.log: the batch at offset 5 is 60000 ms past") && why.contains("segment.ms is 3000"), why);
+        assertEquals(Verdict.VALID, SegmentAudit.check(nodes, dir -> true, dir -> 3_000).verdict(),
+                "compaction merges segments: a compacted topic has no roll rule");
     }
 }
