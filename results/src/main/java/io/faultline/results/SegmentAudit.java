@@ -29,7 +29,8 @@ import java.util.stream.Stream;
  *   <li>{@value #INDEX}: each offset index entry (relative offset, position) points at the start of a batch that holds
  *       that offset, and entries increase in both;</li>
  *   <li>{@value #NOT_ROLLED}: where the topic's segment.ms is known, no segment holds a batch far past its first batch's
- *       timestamp ({@link #checkRolled}).</li>
+ *       timestamp ({@link #checkRolled});</li>
+ *   <li>{@value #EPOCH}: the leader epoch cache agrees with the epochs the batches were written in ({@link #checkEpochs}).</li>
  * </ul>
  * A partition in a format older than v2 (Kafka before 0.11) is not judged. Calibrated on the 186 nightly and txn-queue
  * runs stored on 6 December (19 of Kafka 4.4, 167 of broker-impl, under disk faults among others): findings only in
@@ -39,17 +40,13 @@ import java.util.stream.Stream;
 public final class SegmentAudit {
     public static final String CHECKER = "segment-audit";
     public static final String GAP = "segment-gap", MISNAMED = "segment-misnamed", TORN = "torn-segment", INDEX = "index-entry",
-            NOT_ROLLED = "segment-not-rolled";
+            NOT_ROLLED = "segment-not-rolled", EPOCH = "epoch-cache";
     private static final int BATCH_HEADER = 61, MAX_EXAMPLES = 10;
 
     private SegmentAudit() {}
 
-    /** One batch's place in its file: position, base and last offset, and its largest record timestamp. */
-    record Batch(int position, long base, long last, long maxTimestamp) {
-        Batch(int position, long base, long last) {
-            this(position, base, last, -1);
-        }
-    }
+    /** One batch's place in its file: position, base and last offset, its largest timestamp and its leader epoch. */
+    record Batch(int position, long base, long last, long maxTimestamp, int epoch) {}
 
     /** The batches of one segment file, where its whole batches end, its size, and whether it holds only v2 batches. */
     record Segment(long name, List<Batch> batches, int wholeUpTo, int size, boolean tornTail, boolean v2) {}
@@ -125,10 +122,6 @@ public final class SegmentAudit {
     }
 
     /** Adds what is wrong with one replica's files to {@code out}; returns its segments, or -1 when not judged. */
-    static int auditPartition(Path dir, boolean compacted, List<String[]> out) {
-        return auditPartition(dir, compacted, -1, out);
-    }
-
     /** As above, with the topic's segment.ms (-1: not known, no roll rule). */
     static int auditPartition(Path dir, boolean compacted, long segmentMs, List<String[]> out) {
         List<Path> logs = LogExcerpts.list(dir).stream().filter(p -> p.getFileName().toString().matches("[0-9]{20}\\.log")).sorted().toList();
@@ -173,7 +166,50 @@ public final class SegmentAudit {
             String index = checkIndex(dir.resolve(String.format("%020d.index", s.name())), s);
             if (index != null) out.add(new String[] {INDEX, index});
         }
+        String epochs = checkEpochs(dir.resolve("leader-epoch-checkpoint"), segments);
+        if (epochs != null) out.add(new String[] {EPOCH, epochs});
         return segments.size();
+    }
+
+    /**
+     * The replica's leader epoch cache (KIP-101), as Kafka keeps it in leader-epoch-checkpoint ("0", the count, then
+     * "epoch startOffset" lines), against the batches it describes: entries increase in both, and every batch at or
+     * after the first entry was written in the epoch of the last entry at or before its base offset. A follower that
+     * truncates by this cache after a leader change cuts at the wrong offset when it disagrees with the log. Batches
+     * below the first entry (the log start moved up past them) and a file that cannot be parsed are not judged.
+     * Calibrated on 130 stored runs (Kafka 4.4 and broker-impl, nightly, txn-queue, mutants): no disagreement.
+     */
+    static String checkEpochs(Path checkpoint, List<Segment> segments) {
+        List<long[]> entries = new ArrayList<>();
+        try {
+            if (!Files.isRegularFile(checkpoint)) return null;
+            List<String> lines = Files.readAllLines(checkpoint);
+            int count = Integer.parseInt(lines.get(1).strip());
+            for (String l : lines.subList(2, 2 + count)) {
+                String[] f = l.strip().split("\\s+");
+                entries.add(new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])});
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            return null;
+        }
+        String file = checkpoint.getFileName().toString();
+        for (int i = 1; i < entries.size(); i++) {
+            long[] a = entries.get(i - 1), b = entries.get(i);
+            if (b[0] <= a[0] || b[1] < a[1]) {
+                return file + ": entry (epoch " + b[0] + ", offset " + b[1] + ") does not follow (epoch " + a[0] + ", offset " + a[1] + ")";
+            }
+        }
+        int k = -1;
+        for (Segment s : segments) {
+            for (Batch b : s.batches()) {
+                if (entries.isEmpty()) return file + " is empty, yet the log holds batches from offset " + b.base();
+                while (k + 1 < entries.size() && entries.get(k + 1)[1] <= b.base()) k++;
+                if (k < 0 || entries.get(k)[0] == b.epoch()) continue;
+                return String.format("%020d.log: the batch of offsets %d..%d was written in leader epoch %d, but %s gives epoch %d"
+                        + " from offset %d", s.name(), b.base(), b.last(), b.epoch(), file, entries.get(k)[0], entries.get(k)[1]);
+            }
+        }
+        return null;
     }
 
     /**
@@ -251,7 +287,7 @@ public final class SegmentAudit {
                 v2 = false;
                 break;
             }
-            batches.add(new Batch(pos, base, base + buf.getInt(pos + 23), buf.getLong(pos + 35)));
+            batches.add(new Batch(pos, base, base + buf.getInt(pos + 23), buf.getLong(pos + 35), buf.getInt(pos + 12)));
             pos += 12 + length;
         }
         boolean torn = false;

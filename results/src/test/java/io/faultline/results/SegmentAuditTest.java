@@ -30,6 +30,13 @@ class SegmentAuditTest {
         return b.array();
     }
 
+    /** A v2 batch header of {@code count} offsets written in leader epoch {@code epoch}. */
+    private static byte[] batchInEpoch(long base, int count, int epoch) {
+        ByteBuffer b = ByteBuffer.wrap(batch(base, count, 10));
+        b.putInt(12, epoch); // partitionLeaderEpoch
+        return b.array();
+    }
+
     private static byte[] segment(long... baseAndCounts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < baseAndCounts.length; i += 2) out.writeBytes(batch(baseAndCounts[i], (int) baseAndCounts[i + 1], 10));
@@ -140,5 +147,30 @@ class SegmentAuditTest {
         assertTrue(why.contains("00000000000000000003.log: the batch at offset 5 is 60000 ms past") && why.contains("segment.ms is 3000"), why);
         assertEquals(Verdict.VALID, SegmentAudit.check(nodes, dir -> true, dir -> 3_000).verdict(),
                 "compaction merges segments: a compacted topic has no roll rule");
+    }
+
+    @Test
+    void theLeaderEpochCacheMustAgreeWithTheEpochsTheBatchesWereWrittenIn(@TempDir Path nodes) throws Exception {
+        Path p = partition(nodes, "n1", "fl7-1-0");
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        log.writeBytes(batchInEpoch(0, 2, 0));
+        log.writeBytes(batchInEpoch(2, 3, 0));
+        log.writeBytes(batchInEpoch(5, 1, 2)); // epoch 1 led and wrote nothing
+        log.writeBytes(batchInEpoch(6, 4, 3));
+        write(p, 0, "log", log.toByteArray());
+        Path cache = p.resolve("leader-epoch-checkpoint");
+        Files.writeString(cache, "0\n3\n0 0\n2 5\n3 6\n");
+        assertEquals(Verdict.VALID, SegmentAudit.check(nodes).verdict());
+        Files.writeString(cache, "0\n4\n0 2\n1 5\n2 5\n3 6\n4 10\n"); // the log start moved to 2; epochs 1 and 4 empty
+        assertEquals(Verdict.VALID, SegmentAudit.check(nodes).verdict(), "an epoch that wrote nothing and a moved start are fine");
+        Files.writeString(cache, "0\n2\n0 0\n3 6\n"); // epoch 2's start never recorded
+        CheckResult r = SegmentAudit.check(nodes);
+        assertEquals(1L, r.count(SegmentAudit.EPOCH), r::toString);
+        String why = r.examples().get(SegmentAudit.EPOCH).get(0).explanation();
+        assertTrue(why.contains("the batch of offsets 5..5 was written in leader epoch 2, but leader-epoch-checkpoint gives epoch 0"), why);
+        Files.writeString(cache, "0\n3\n0 0\n3 5\n2 6\n");
+        assertTrue(SegmentAudit.check(nodes).examples().get(SegmentAudit.EPOCH).get(0).explanation().contains("does not follow"));
+        Files.writeString(cache, "not a checkpoint");
+        assertEquals(Verdict.VALID, SegmentAudit.check(nodes).verdict(), "an unreadable file is not judged");
     }
 }
