@@ -73,23 +73,29 @@ class ScenarioOldKafkaTest {
 
     /**
      * Issue 24, reproduction 3: 0.10.2.1 with its own defaults (unclean elections on, min.insync.replicas 1) under the
-     * default partition+kill mix loses acknowledged writes. A random mix, not a script: seen with seed 3 (docs/versions.md);
-     * another machine's timing may need another seed.
+     * default partition+kill mix loses acknowledged writes. A random mix, not a script, so timing decides whether an
+     * unclean election happens: seen with seed 3 on 2 December, not with seed 3 on 6 December (valid, no unclean
+     * election). Up to three seeds, stopping at the first loss.
      */
     @Test
     @EnabledIfSystemProperty(named = "faultline.scenarios", matches = "true")
     void unsafeDefaultsOf0_10LoseAcknowledgedWrites(@TempDir Path store) throws Exception {
-        var o = new TestOptions();
-        o.shape.sut = "apache-kafka:0.10.2.1";
-        o.shape.nodes = 3;
-        o.shape.rf = 2;
-        o.shape.seed = 3L;
-        o.minIsr = 1;
-        TestConfig config = o.toConfig();
-        assertTrue(config.uncleanInEffect(), "0.10's own default");
-        var r = new TestRunner(config, new RunStore(store), new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8), NemesisSchedule::create).run();
-        assertEquals(Verdict.INVALID, r.verdict(), "anomalies " + r.anomalies());
+        TestRunner.Result r = null;
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        for (long seed = 3; seed <= 5 && (r == null || r.verdict() != Verdict.INVALID); seed++) {
+            var o = new TestOptions();
+            o.shape.sut = "apache-kafka:0.10.2.1";
+            o.shape.nodes = 3;
+            o.shape.rf = 2;
+            o.shape.seed = seed;
+            o.minIsr = 1;
+            TestConfig config = o.toConfig();
+            assertTrue(config.uncleanInEffect(), "0.10's own default");
+            r = new TestRunner(config, new RunStore(store), new PrintStream(new ByteArrayOutputStream(), true,
+                    StandardCharsets.UTF_8), NemesisSchedule::create).run();
+            seen.add("seed " + seed + ": " + r.verdict() + " " + r.anomalies());
+        }
+        assertEquals(Verdict.INVALID, r.verdict(), "every seed: " + seen);
         assertTrue(r.anomalies().stream().anyMatch(a -> a.startsWith("lost-write") || a.startsWith("inconsistent-offsets")),
                 "anomalies " + r.anomalies());
     }
