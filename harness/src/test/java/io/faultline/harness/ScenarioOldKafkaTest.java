@@ -82,7 +82,7 @@ class ScenarioOldKafkaTest {
     void unsafeDefaultsOf0_10LoseAcknowledgedWrites(@TempDir Path store) throws Exception {
         TestRunner.Result r = null;
         java.util.List<String> seen = new java.util.ArrayList<>();
-        for (long seed = 3; seed <= 5 && (r == null || r.verdict() != Verdict.INVALID); seed++) {
+        for (long seed = 3; seed <= 5 && (r == null || !lostAcknowledgedWrites(r)); seed++) {
             var o = new TestOptions();
             o.shape.sut = "apache-kafka:0.10.2.1";
             o.shape.nodes = 3;
@@ -95,8 +95,11 @@ class ScenarioOldKafkaTest {
                     StandardCharsets.UTF_8), NemesisSchedule::create).run();
             seen.add("seed " + seed + ": " + r.verdict() + " " + r.anomalies());
         }
-        assertEquals(Verdict.INVALID, r.verdict(), "every seed: " + seen);
-        assertTrue(r.anomalies().stream().anyMatch(a -> a.startsWith("lost-write") || a.startsWith("inconsistent-offsets")),
-                "anomalies " + r.anomalies());
+        assertTrue(lostAcknowledgedWrites(r), "every seed: " + seen);
+    }
+
+    private static boolean lostAcknowledgedWrites(TestRunner.Result r) {
+        return r.verdict() == Verdict.INVALID
+                && r.anomalies().stream().anyMatch(a -> a.startsWith("lost-write") || a.startsWith("inconsistent-offsets"));
     }
 }

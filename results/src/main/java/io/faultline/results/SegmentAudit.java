@@ -279,14 +279,17 @@ public final class SegmentAudit {
         List<Batch> batches = new ArrayList<>();
         int pos = 0;
         boolean v2 = true;
-        while (pos + BATCH_HEADER <= bytes.length) {
+        while (pos + 17 <= bytes.length) {
+            // the magic byte first: a message of the old formats (v0, v1; Kafka before 0.11) may be shorter than a v2
+            // batch header, and must not be read as a torn one
             long base = buf.getLong(pos);
             int length = buf.getInt(pos + 8);
-            if (length < BATCH_HEADER - 12 || pos + 12 + length > bytes.length) break;
             if (buf.get(pos + 16) != 2) {
-                v2 = false;
+                v2 = buf.get(pos + 16) == 0 && length == 0; // zeros (a zeroed tail, preallocated space) are no format
                 break;
             }
+            if (pos + BATCH_HEADER > bytes.length) break;
+            if (length < BATCH_HEADER - 12 || pos + 12 + length > bytes.length) break;
             batches.add(new Batch(pos, base, base + buf.getInt(pos + 23), buf.getLong(pos + 35), buf.getInt(pos + 12)));
             pos += 12 + length;
         }

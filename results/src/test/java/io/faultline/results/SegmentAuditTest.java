@@ -113,6 +113,16 @@ class SegmentAuditTest {
         v1[16] = 1;
         write(old, 0, "log", v1);
         assertNull(SegmentAudit.check(nodes));
+        // Kafka 0.10's v1 messages are often shorter than a v2 batch header: three of 34 bytes in each of two
+        // segments, with an index entry, must not read as torn segments or false index entries
+        ByteBuffer small = ByteBuffer.allocate(3 * 34);
+        for (int i = 0; i < 3; i++) small.putLong(i).putInt(22).putInt(0).put((byte) 1).put(new byte[17]);
+        write(old, 0, "log", small.array());
+        write(old, 0, "index", index(0, 1, 34));
+        ByteBuffer later = ByteBuffer.wrap(small.array().clone());
+        for (int i = 0; i < 3; i++) later.putLong(i * 34, 3 + i);
+        write(old, 3, "log", later.array());
+        assertNull(SegmentAudit.check(nodes), "old formats are not judged, whatever their messages' sizes");
         assertNull(SegmentAudit.check(nodes.resolve("absent")));
     }
 
