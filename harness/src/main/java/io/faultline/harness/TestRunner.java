@@ -354,7 +354,7 @@ final class TestRunner {
             if (!topic.substring(state.topicPrefix.length() + 1).matches("[0-9]+")) return;
             partitions.add(new org.apache.kafka.common.TopicPartition(topic, Integer.parseInt(tp.substring(dash + 1))));
         });
-        Map<String, String> configs = Workloads.queueConfig(config, state.topicPrefix, faults.maxWritesPerKey()).topicConfigs();
+        Map<String, String> configs = Workloads.queueTopicConfigs(config);
         step("auditing ListOffsets, offsetsForTimes, DescribeConfigs and the topic lifecycle", () -> {
             var report = io.faultline.harness.audit.ApiAudit.run(state.cluster.bootstrapServers(), partitions, configs,
                     Workloads.queueConfig(config, state.topicPrefix, faults.maxWritesPerKey()).groupId(),

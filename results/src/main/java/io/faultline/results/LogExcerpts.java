@@ -154,7 +154,12 @@ final class LogExcerpts {
     }
 
     private static String clip(String s) {
-        return s.length() <= MAX_LINE_CHARS ? s : s.substring(0, MAX_LINE_CHARS) + " …";
+        return clip(s, MAX_LINE_CHARS);
+    }
+
+    /** A log line cut to at most {@code max} characters, marked when cut. */
+    static String clip(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + " …";
     }
 
     /** A folder's entries, sorted; empty when it cannot be listed. */

@@ -150,7 +150,7 @@ public final class NodeLogAudit {
                 Matcher m = THROWN.matcher(line);
                 while (m.find()) {
                     if (PROGRAMMING_ERRORS.contains(m.group(2))) {
-                        pending = clip(line.strip());
+                        pending = LogExcerpts.clip(line.strip(), MAX_LINE_CHARS);
                         pendingClass = m.group(1);
                         pendingLine = n;
                         framesSeen = 0;
@@ -172,9 +172,5 @@ public final class NodeLogAudit {
     private static boolean owned(String cls, List<String> ownPackages) {
         for (String p : ownPackages) if (cls.startsWith(p)) return true;
         return false;
-    }
-
-    private static String clip(String s) {
-        return s.length() <= MAX_LINE_CHARS ? s : s.substring(0, MAX_LINE_CHARS) + " …";
     }
 }
