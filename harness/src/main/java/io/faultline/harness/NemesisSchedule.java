@@ -44,7 +44,7 @@ final class NemesisSchedule implements FaultSchedule {
         this.packages = FaultPackages.create(config.nemesis(), context, FaultOptions.defaults().withPrimaries(primaries));
         this.scheduler = new Scheduler(context, packages);
         Schedule all = Schedule.of(Duration.ofSeconds(config.nemesisIntervalSeconds()),
-                Duration.ofSeconds(config.timeLimitSeconds()), config.seed());
+                Duration.ofSeconds(config.timeLimitSeconds()), config.seed()).withOverlap(config.faultOverlap());
         this.schedule = onlyCycles == null ? all : all.withOnlyCycles(onlyCycles);
     }
 

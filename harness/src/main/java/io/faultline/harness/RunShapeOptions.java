@@ -43,6 +43,11 @@ final class RunShapeOptions {
     @Option(names = "--nemesis-interval", description = "Seconds a fault holds, and of the healthy window after its heal, on average (default: ${DEFAULT-VALUE})")
     int nemesisInterval = 5;
 
+    @Option(names = "--fault-overlap", description = "random mix: the chance that a fault starts while the one before"
+            + " still holds (a partition with a kill inside it, as Jepsen's mixed packages do); 0 for one fault at a time"
+            + " (default: ${DEFAULT-VALUE})")
+    double faultOverlap = 0.5;
+
     @Option(names = "--recovery", description = "Seconds to wait at most after the final heal; the wait ends once every broker serves and every ISR is full (default: ${DEFAULT-VALUE})")
     int recovery = 10;
 
@@ -98,7 +103,8 @@ final class RunShapeOptions {
                     + " Apache Kafka has none: run one --sut at a time with them");
         }
         return new TestConfig(suts().get(0), nodes, workload, faults, timeLimit, rate, concurrency, keys, acks, idempotent,
-                minIsr, replicationFactor(), unclean, subVia, nemesisInterval, runSeed, recovery, drain, brokerProperties());
+                minIsr, replicationFactor(), unclean, subVia, nemesisInterval, runSeed, recovery, drain, brokerProperties())
+                .withFaultOverlap(faultOverlap);
     }
 
     /** --broker-prop entries, then --truncation as broker-impl's property. */

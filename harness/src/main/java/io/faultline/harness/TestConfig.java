@@ -34,7 +34,8 @@ public record TestConfig(
         Long flushMessages,
         Long flushMs,
         Map<String, String> brokerProperties,
-        Map<String, String> producerProperties) {
+        Map<String, String> producerProperties,
+        double faultOverlap) {
 
     /** Producer settings the checker's allowances depend on: only their own flags set them. */
     static final java.util.Set<String> CHECKED_PRODUCER_SETTINGS = java.util.Set.of("acks", "enable.idempotence",
@@ -86,6 +87,17 @@ public record TestConfig(
                 flushMessages, flushMs, brokerProperties, Map.of());
     }
 
+    /** A test whose faults never overlap (the random mix as it was before --fault-overlap). */
+    public TestConfig(String sut, int nodes, String workload, List<String> nemesis, int timeLimitSeconds, double rate,
+                      int concurrency, int keys, String acks, boolean idempotence, int minIsr, int replicationFactor,
+                      Boolean unclean, String subVia, int nemesisIntervalSeconds, long seed, int recoverySeconds,
+                      int drainSeconds, Long flushMessages, Long flushMs, Map<String, String> brokerProperties,
+                      Map<String, String> producerProperties) {
+        this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
+                replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds,
+                flushMessages, flushMs, brokerProperties, producerProperties, 0);
+    }
+
     public TestConfig {
         nemesis = List.copyOf(nemesis);
         brokerProperties = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(brokerProperties));
@@ -103,6 +115,7 @@ public record TestConfig(
         require(List.of("assign", "subscribe").contains(subVia), "--sub-via must be assign or subscribe, got " + subVia);
         require(!idempotence || "all".equals(acks), "--idempotence true needs --acks all, got --acks " + acks);
         require(nemesisIntervalSeconds >= 1, "--nemesis-interval must be at least 1 second");
+        require(faultOverlap >= 0 && faultOverlap <= 1, "--fault-overlap must be between 0 and 1, got " + faultOverlap);
         var w = Workloads.named(workload);
         var s = Suts.named(sut);
         require(!w.needsTransactions() || s.transactions(), "--workload " + workload + " needs transactions, which "
@@ -167,7 +180,7 @@ public record TestConfig(
         all.putAll(more);
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, all, producerProperties);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, all, producerProperties, faultOverlap);
     }
 
     /** The same configuration with more producer settings (later keys win). */
@@ -176,7 +189,7 @@ public record TestConfig(
         all.putAll(more);
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, all);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, all, faultOverlap);
     }
 
     /** The workloads `--workload` accepts. */
@@ -195,21 +208,28 @@ public record TestConfig(
     public TestConfig withSeed(long newSeed) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, newSeed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap);
+    }
+
+    /** The same test with the random mix's faults overlapping with this chance (see nemesis.Schedule). */
+    public TestConfig withFaultOverlap(double chance) {
+        return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, chance);
     }
 
     /** The same test against another system under test: the same seed, so the same workload and faults. */
     public TestConfig withSut(String otherSut) {
         return new TestConfig(otherSut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap);
     }
 
     /** The same test with the brokers fsyncing every {@code messages} appends / {@code ms} (null: default). */
     public TestConfig withFlush(Long messages, Long ms) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, messages, ms, brokerProperties, producerProperties);
+                recoverySeconds, drainSeconds, messages, ms, brokerProperties, producerProperties, faultOverlap);
     }
 
     /** test.json's "parameters" object: every field, by its CLI flag name. */
@@ -232,6 +252,7 @@ public record TestConfig(
         if (!systemDefaults().isEmpty()) m.put(SYSTEM_DEFAULTS, systemDefaults());
         m.put("sub-via", subVia);
         m.put("nemesis-interval", nemesisIntervalSeconds);
+        if (faultOverlap > 0) m.put("fault-overlap", faultOverlap); // a run stored before overlaps has none: 0
         m.put("seed", seed);
         m.put("recovery", recoverySeconds);
         m.put("drain", drainSeconds);
@@ -267,6 +288,7 @@ public record TestConfig(
                 m.get("flush-messages") == null ? null : ((Number) m.get("flush-messages")).longValue(),
                 m.get("flush-ms") == null ? null : ((Number) m.get("flush-ms")).longValue(),
                 (Map<String, String>) m.getOrDefault("broker-props", Map.of()),
-                (Map<String, String>) m.getOrDefault("producer-props", Map.of()));
+                (Map<String, String>) m.getOrDefault("producer-props", Map.of()),
+                ((Number) m.getOrDefault("fault-overlap", 0)).doubleValue());
     }
 }

@@ -69,6 +69,16 @@ class CliFlagsTest {
         @SuppressWarnings("unchecked")
         TestConfig back = StoredRun.configOf((java.util.Map<String, Object>) read);
         assertEquals(c, back);
+        assertEquals(0.5, back.faultOverlap(), "the random mix overlaps faults by default, and a replay does too");
+    }
+
+    @Test
+    void aRunStoredBeforeOverlapsReplaysWithoutThem() {
+        var c = new TestOptions().toConfig();
+        var params = new java.util.LinkedHashMap<>(c.asMap());
+        params.remove("fault-overlap");
+        assertEquals(0.0, TestConfig.fromMap(params).faultOverlap());
+        assertOneLineError(CliTestSupport.run("test", "--fault-overlap", "1.5"), "--fault-overlap must be between 0 and 1");
     }
 
     @Test

@@ -56,8 +56,9 @@ public final class Scheduler implements AutoCloseable {
      * The ops a schedule will run, with their times: a pure function of the packages and the schedule (seed
      * included), so a run's faults can be printed, compared and replayed. Cycle after cycle: a healthy window, one
      * package's fault, a hold window, that package's heal ops (none for instantaneous faults such as a restart).
-     * Random draws do not depend on {@link Schedule#onlyCycles()}, so a kept cycle is the same with or without the
-     * others.
+     * With {@link Schedule#overlap()} some cycles start inside the one before (see {@link Schedule}); the plan is
+     * in time order. Random draws do not depend on {@link Schedule#onlyCycles()}, so a kept cycle is the same with
+     * or without the others.
      */
     public static List<PlannedOp> plan(List<FaultPackage> packages, Schedule schedule) {
         if (packages.isEmpty()) return List.of();
@@ -65,21 +66,36 @@ public final class Scheduler implements AutoCloseable {
         long intervalMs = schedule.interval().toMillis();
         long endMs = schedule.duration().toMillis();
         Map<String, Long> faults = new HashMap<>();
+        Map<String, Long> holdsUntil = new HashMap<>();
         List<PlannedOp> plan = new ArrayList<>();
         long t = window(random, intervalMs);
         for (int cycle = 0; t < endMs; cycle++) {
-            FaultPackage p = packages.get(random.nextInt(packages.size()));
+            final long now = t;
+            List<FaultPackage> free = packages.stream().filter(q -> holdsUntil.getOrDefault(q.name(), -1L) < now).toList();
+            if (free.isEmpty()) { // cannot happen at overlap 0: every fault has been healed before the next starts
+                t = holdsUntil.values().stream().mapToLong(Long::longValue).max().orElseThrow() + window(random, intervalMs);
+                cycle--;
+                continue;
+            }
+            FaultPackage p = free.get(random.nextInt(free.size()));
             long k = faults.merge(p.name(), 1L, Long::sum) - 1;
             FaultOp fault = faultOp(p, random, k);
             long healAt = t + window(random, intervalMs);
+            holdsUntil.put(p.name(), healAt);
             if (schedule.keeps(cycle)) {
                 plan.add(new PlannedOp(t, p.name(), fault, cycle, Role.FAULT));
                 if (!p.healFs().isEmpty() && healAt < endMs) {
                     for (FaultOp heal : p.finalHeal()) plan.add(new PlannedOp(healAt, p.name(), heal, cycle, Role.HEAL));
                 }
             }
-            t = healAt + window(random, intervalMs) + schedule.quietPeriod().toMillis();
+            if (schedule.overlap() > 0 && random.nextDouble() < schedule.overlap() && free.size() > 1) {
+                t = t + (healAt - t) / 5 + (long) (random.nextDouble() * 3 * (healAt - t) / 5);
+            } else {
+                long lastHeal = holdsUntil.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+                t = lastHeal + window(random, intervalMs) + schedule.quietPeriod().toMillis();
+            }
         }
+        plan.sort(java.util.Comparator.comparingLong(PlannedOp::atMillis)); // stable: a cycle's fault before its heals
         return plan;
     }
 
@@ -148,10 +164,16 @@ public final class Scheduler implements AutoCloseable {
             if (planned.role() == Role.FAULT && done.isFailed()) {
                 LOG.warn("{} could not start ({}); healing at once and moving on", planned.op().f(), done.error());
                 healedEarly.add(planned.cycle());
-                // a cycle's ops are adjacent in the plan: its fault, then its heals
-                for (int j = i + 1; j < plan.size() && plan.get(j).cycle() == planned.cycle(); j++) {
-                    invoke(plan.get(j).packageName(), plan.get(j).op());
-                    lastPlannedAt = plan.get(j).atMillis();
+                // its heals now; when nothing else was planned in between, the healthy window after them still follows
+                boolean adjacent = true;
+                for (int j = i + 1; j < plan.size(); j++) {
+                    PlannedOp later = plan.get(j);
+                    if (later.cycle() != planned.cycle()) {
+                        adjacent = false;
+                        continue;
+                    }
+                    invoke(later.packageName(), later.op());
+                    if (adjacent) lastPlannedAt = later.atMillis();
                 }
             }
             lastEnd = pacer.nanoTime();

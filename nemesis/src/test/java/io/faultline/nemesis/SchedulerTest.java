@@ -216,6 +216,95 @@ class SchedulerTest {
                 "the next fault comes earlier by the hold that did not happen");
     }
 
+    /** Per cycle: [fault time, heal time or -1] of the plan. */
+    private static java.util.Map<Integer, long[]> holds(List<PlannedOp> plan) {
+        java.util.Map<Integer, long[]> out = new java.util.TreeMap<>();
+        for (PlannedOp p : plan) {
+            long[] h = out.computeIfAbsent(p.cycle(), c -> new long[]{-1, -1});
+            if (p.role() == Schedule.Role.FAULT) h[0] = p.atMillis();
+            else h[1] = p.atMillis();
+        }
+        return out;
+    }
+
+    @Test
+    void overlappingCyclesStartInsideAnotherPackagesHoldAndNeverInsideTheirOwn() {
+        var a = new StubNemesis("start-a", "stop-a");
+        var b = new StubNemesis("start-b", "stop-b");
+        var c = new StubNemesis("start-c", "stop-c");
+        List<FaultPackage> pkgs = List.of(flipFlop("a", a, "start-a", "stop-a"), flipFlop("b", b, "start-b", "stop-b"),
+                flipFlop("c", c, "start-c", "stop-c"));
+        Schedule s = Schedule.of(Duration.ofSeconds(5), Duration.ofMinutes(30), 77).withOverlap(0.5);
+        List<PlannedOp> plan = Scheduler.plan(pkgs, s);
+        for (int i = 1; i < plan.size(); i++) {
+            assertTrue(plan.get(i - 1).atMillis() <= plan.get(i).atMillis(), "in time order at " + i);
+        }
+        var holds = holds(plan);
+        java.util.Map<Integer, String> pkg = new java.util.HashMap<>();
+        plan.forEach(p -> pkg.put(p.cycle(), p.packageName()));
+        int overlapping = 0, alone = 0;
+        for (var x : holds.entrySet()) {
+            long start = x.getValue()[0];
+            boolean inside = false;
+            for (var y : holds.entrySet()) {
+                long ys = y.getValue()[0], ye = y.getValue()[1] < 0 ? Long.MAX_VALUE : y.getValue()[1];
+                if (y.getKey() >= x.getKey() || start >= ye || start < ys) continue;
+                inside = true;
+                assertNotEquals(pkg.get(y.getKey()), pkg.get(x.getKey()),
+                        "cycle " + x.getKey() + " starts inside cycle " + y.getKey() + " of its own package");
+            }
+            if (inside) overlapping++;
+            else alone++;
+        }
+        assertTrue(overlapping >= holds.size() / 5 && alone >= holds.size() / 5,
+                "both kinds of cycle: " + overlapping + " overlapping, " + alone + " alone of " + holds.size());
+        assertEquals(plan, Scheduler.plan(pkgs, s), "still a pure function of the seed");
+        var keep = Set.of(2, 3, 8, 9);
+        assertEquals(plan.stream().filter(p -> keep.contains(p.cycle())).toList(), Scheduler.plan(pkgs, s.withOnlyCycles(keep)),
+                "shrinking keeps each cycle's time and value with overlaps too");
+    }
+
+    @Test
+    void withoutOverlapNoTwoFaultsEverHold() {
+        var a = new StubNemesis("start-a", "stop-a");
+        var b = new StubNemesis("start-b", "stop-b");
+        List<FaultPackage> pkgs = List.of(flipFlop("a", a, "start-a", "stop-a"), flipFlop("b", b, "start-b", "stop-b"));
+        List<PlannedOp> plan = Scheduler.plan(pkgs, Schedule.of(Duration.ofSeconds(5), Duration.ofMinutes(30), 77));
+        long lastHeal = -1;
+        for (var h : holds(plan).values()) {
+            assertTrue(h[0] > lastHeal, "a fault starts only after the one before is healed");
+            lastHeal = h[1];
+        }
+    }
+
+    @Test
+    void anOverlappingFaultThatCannotStartIsHealedAtOnceAndItsLaterHealIsSkipped() {
+        var n = new StubNemesis("boom", "stop-x", "start-y", "stop-y");
+        var failing = new FaultPackage("x", n, OpGenerator.flipFlop(r -> FaultOp.of("boom"), r -> FaultOp.of("stop-x")),
+                List.of(FaultOp.of("stop-x")), "#000000", Set.of("boom"), Set.of("stop-x"));
+        List<FaultPackage> pkgs = List.of(failing, flipFlop("y", n, "start-y", "stop-y"));
+        Schedule s = Schedule.of(Duration.ofSeconds(10), Duration.ofMinutes(10), 5).withOverlap(1);
+        List<PlannedOp> plan = Scheduler.plan(pkgs, s);
+        // find a failing fault whose heal is not the next op: another cycle's op lies between
+        int boom = -1;
+        for (int i = 0; i + 1 < plan.size() && boom < 0; i++) {
+            if (plan.get(i).op().f().equals("boom") && plan.get(i + 1).cycle() != plan.get(i).cycle()) boom = i;
+        }
+        assertTrue(boom >= 0, "an overlapped failing fault in the plan");
+        var pacer = new ManualPacer();
+        long t0 = pacer.nanoTime();
+        var timeline = new FaultTimeline();
+        var ctx = NemesisContext.builder((Cluster) null).log(timeline).nanoClock(() -> pacer.nanoTime() - t0).build();
+        new Scheduler(ctx, pkgs, pacer).run(s);
+        List<FaultLog.FaultEvent> starts = timeline.events().stream().filter(e -> e.phase() == FaultLog.Phase.START).toList();
+        assertEquals("boom", starts.get(boom).f());
+        assertEquals("stop-x", starts.get(boom + 1).f(), "healed at once, before the op planned next");
+        assertEquals(starts.get(boom).timeNanos(), starts.get(boom + 1).timeNanos());
+        long planned = plan.stream().filter(p -> p.op().f().equals("stop-x")).count();
+        assertEquals(planned, starts.stream().filter(e -> e.f().equals("stop-x")).count(),
+                "each failed fault's heal runs once, early: the planned one is skipped");
+    }
+
     @Test
     void runExecutesThePlanInOrderThenFinalHealsRunInPackageOrder() throws Exception {
         var a = new StubNemesis("start-a", "stop-a");
