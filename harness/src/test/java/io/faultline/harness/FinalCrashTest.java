@@ -15,10 +15,12 @@ class FinalCrashTest {
     }
 
     @Test
-    void nightlyRunsWhoseFaultsCrashProcessesEndWithACrashOfEveryNode() {
+    void queueRunsWhoseFaultsCrashProcessesEndWithACrashOfEveryNode() {
         assertTrue(TestRunner.crashAllAtHeal(config(NightlyMix.WORKLOAD, "partition", "kill", "pause", "clock", "link"), false));
         assertTrue(TestRunner.crashAllAtHeal(config("txn-queue", "partition", "kill", "pause"), false),
                 "the transactional queue too: its final reads then read what every replica rebuilt from disk");
+        assertTrue(TestRunner.crashAllAtHeal(config("queue", "partition", "kill"), false),
+                "and the plain queue: what `test` runs by default");
     }
 
     @Test
@@ -27,7 +29,7 @@ class FinalCrashTest {
         assertFalse(TestRunner.crashAllAtHeal(config(nightly, "partition", "pause"), false), "no kill among the faults");
         assertFalse(TestRunner.crashAllAtHeal(config(nightly, "partition", "kill"), true), "a scenario's script");
         assertFalse(TestRunner.crashAllAtHeal(config(nightly, "kill", "power"), false), "data on lazyfs");
-        assertFalse(TestRunner.crashAllAtHeal(config("queue", "partition", "kill"), false), "the plain queue");
+        assertFalse(TestRunner.crashAllAtHeal(config("queue", "partition", "pause"), false), "the plain queue without kills");
         assertFalse(TestRunner.crashAllAtHeal(config("txn-queue", "partition", "pause"), false), "txn-queue without kills");
         assertFalse(TestRunner.crashAllAtHeal(config("offsets", "partition", "kill"), false));
     }
