@@ -43,6 +43,11 @@ final class RunShapeOptions {
     @Option(names = "--nemesis-interval", description = "Seconds a fault holds, and of the healthy window after its heal, on average (default: ${DEFAULT-VALUE})")
     int nemesisInterval = 5;
 
+    @Option(names = "--besides", arity = "1", description = "queue workload: run offsets registers, scratch topics and a"
+            + " compacted topic beside the queue on the same clients, each with its own check (kafka-clients 4.4 systems"
+            + " only; default: ${DEFAULT-VALUE})")
+    boolean besides = true;
+
     @Option(names = "--fault-overlap", description = "random mix: the chance that a fault starts while the one before"
             + " still holds (a partition with a kill inside it, as Jepsen's mixed packages do); 0 for one fault at a time"
             + " (default: ${DEFAULT-VALUE})")
@@ -104,7 +109,7 @@ final class RunShapeOptions {
         }
         return new TestConfig(suts().get(0), nodes, workload, faults, timeLimit, rate, concurrency, keys, acks, idempotent,
                 minIsr, replicationFactor(), unclean, subVia, nemesisInterval, runSeed, recovery, drain, brokerProperties())
-                .withFaultOverlap(faultOverlap);
+                .withFaultOverlap(faultOverlap).withBesides(besides);
     }
 
     /** --broker-prop entries, then --truncation as broker-impl's property. */

@@ -35,7 +35,8 @@ public record TestConfig(
         Long flushMs,
         Map<String, String> brokerProperties,
         Map<String, String> producerProperties,
-        double faultOverlap) {
+        double faultOverlap,
+        boolean besides) {
 
     /** Producer settings the checker's allowances depend on: only their own flags set them. */
     static final java.util.Set<String> CHECKED_PRODUCER_SETTINGS = java.util.Set.of("acks", "enable.idempotence",
@@ -95,7 +96,7 @@ public record TestConfig(
                       Map<String, String> producerProperties) {
         this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
                 replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds,
-                flushMessages, flushMs, brokerProperties, producerProperties, 0);
+                flushMessages, flushMs, brokerProperties, producerProperties, 0, false);
     }
 
     public TestConfig {
@@ -180,7 +181,7 @@ public record TestConfig(
         all.putAll(more);
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, all, producerProperties, faultOverlap);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, all, producerProperties, faultOverlap, besides);
     }
 
     /** The same configuration with more producer settings (later keys win). */
@@ -189,7 +190,7 @@ public record TestConfig(
         all.putAll(more);
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, all, faultOverlap);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, all, faultOverlap, besides);
     }
 
     /** The workloads `--workload` accepts. */
@@ -208,28 +209,43 @@ public record TestConfig(
     public TestConfig withSeed(long newSeed) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, newSeed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap, besides);
     }
 
     /** The same test with the random mix's faults overlapping with this chance (see nemesis.Schedule). */
     public TestConfig withFaultOverlap(double chance) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, chance);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, chance, besides);
+    }
+
+    /** The same test with (or without) the offsets registers, topics and compacted topic beside the plain queue. */
+    public TestConfig withBesides(boolean on) {
+        return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap, on);
+    }
+
+    /**
+     * Whether the workloads beside the queue run: asked for, the plain queue, on the client line they need (kafka-clients
+     * 4.4; a release before 2.1 runs the queue alone).
+     */
+    public boolean besidesInEffect() {
+        return besides && "queue".equals(workload) && Suts.clientLine(sut) == io.faultline.kafkacompat.KafkaClientLine.CURRENT;
     }
 
     /** The same test against another system under test: the same seed, so the same workload and faults. */
     public TestConfig withSut(String otherSut) {
         return new TestConfig(otherSut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap, besides);
     }
 
     /** The same test with the brokers fsyncing every {@code messages} appends / {@code ms} (null: default). */
     public TestConfig withFlush(Long messages, Long ms) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, messages, ms, brokerProperties, producerProperties, faultOverlap);
+                recoverySeconds, drainSeconds, messages, ms, brokerProperties, producerProperties, faultOverlap, besides);
     }
 
     /** test.json's "parameters" object: every field, by its CLI flag name. */
@@ -253,6 +269,7 @@ public record TestConfig(
         m.put("sub-via", subVia);
         m.put("nemesis-interval", nemesisIntervalSeconds);
         if (faultOverlap > 0) m.put("fault-overlap", faultOverlap); // a run stored before overlaps has none: 0
+        if (besides) m.put("besides", true); // nor one stored before the queue had company
         m.put("seed", seed);
         m.put("recovery", recoverySeconds);
         m.put("drain", drainSeconds);
@@ -289,6 +306,7 @@ public record TestConfig(
                 m.get("flush-ms") == null ? null : ((Number) m.get("flush-ms")).longValue(),
                 (Map<String, String>) m.getOrDefault("broker-props", Map.of()),
                 (Map<String, String>) m.getOrDefault("producer-props", Map.of()),
-                ((Number) m.getOrDefault("fault-overlap", 0)).doubleValue());
+                ((Number) m.getOrDefault("fault-overlap", 0)).doubleValue(),
+                Boolean.TRUE.equals(m.get("besides")));
     }
 }

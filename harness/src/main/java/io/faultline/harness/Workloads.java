@@ -82,32 +82,41 @@ final class Workloads {
 
     private static Workload queue(TestConfig config, String prefix, int maxWritesPerKey) {
         var allowed = QueueWorkload.allowedAnomalies(queueSettings(config));
-        return QueueWorkload.workload(queueConfig(config, prefix, maxWritesPerKey), List.of(
+        Workload queue = QueueWorkload.workload(queueConfig(config, prefix, maxWritesPerKey), List.of(
                 new QueueChecker(new QueueChecker.Options(allowed, QueueChecker.DEFAULT_MAX_EXAMPLES)),
                 new TotalQueueChecker(QueueChecker.DEFAULT_MAX_EXAMPLES, allowed),
                 new io.faultline.checker.queue.CorruptReadChecker(QueueChecker.DEFAULT_MAX_EXAMPLES)),
                 Suts.clientLine(config.sut()));
+        return config.besidesInEffect() ? besides("queue", queue, config, prefix) : queue;
     }
 
     /**
-     * The nightly mix's workload: the queue, with committed offsets as registers beside it on the same workers (a
-     * tenth of the queue's rate, at least one op a second), so one fault schedule is judged by both kinds of check.
-     * The registers are read as Kafka's consumer reads its committed offsets (on start and after a rebalance): with
-     * require_stable wherever the broker has it. A plain OffsetFetch is answered by Kafka 4.x from the coordinator's
-     * state at its high watermark, older than acknowledged commits right after a failover (measured: `--workload
-     * offsets`, docs/measurements.md); no consumer of the Java client sends one, so the nightly mix does not judge it.
+     * The nightly mix's workload: the queue (its keys rotating, its consumers in a group) with the same company as the
+     * plain queue's (see {@link #besides}).
      */
     private static Workload nightly(TestConfig config, String prefix, int maxWritesPerKey) {
+        return besides(NightlyMix.WORKLOAD, queue(config, prefix, maxWritesPerKey), config, prefix);
+    }
+
+    /**
+     * The queue with company on the same workers, so one fault schedule is judged by several kinds of check, each
+     * reaching other parts of the broker: committed offsets as registers (the group coordinator; a tenth of the
+     * queue's rate, at least one op a second), scratch topics created, grown and deleted (the controller), and a
+     * compacted topic whose keys are overwritten (the log cleaner). The registers are read as Kafka's consumer reads
+     * its committed offsets (on start and after a rebalance): with require_stable wherever the broker has it. A plain
+     * OffsetFetch is answered by Kafka 4.x from the coordinator's state at its high watermark, older than
+     * acknowledged commits right after a failover (measured: `--workload offsets`, docs/measurements.md); no consumer
+     * of the Java client sends one, so it is not judged.
+     */
+    private static Workload besides(String name, Workload queue, TestConfig config, String prefix) {
         double sideRate = config.rate() > 0 ? Math.max(1.0, config.rate() / 10.0) : 10.0;
         Workload side = OffsetWorkload.workload(new OffsetWorkload.Names(prefix), (short) config.replicationFactor(),
                 config.seed() * 7919 + 1, config.keys(), sideRate, Duration.ofSeconds(config.timeLimitSeconds()),
                 CLIENT_TIMEOUT_MS, Suts.hasStableOffsetFetch(config.sut()),
                 List.of(new OffsetChecker("offsets", LinearizabilityChecker.Options.defaults())));
-        // and topics that come and go and grow under the faults, judged as linearizable objects
         Workload topics = io.faultline.workloads.topics.TopicWorkload.workload(prefix, (short) config.replicationFactor(),
                 config.seed() * 7919 + 2, TOPICS_KEYS, Math.max(0.5, sideRate / 20), Duration.ofSeconds(config.timeLimitSeconds()),
                 CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.topics.TopicChecker(prefix, LinearizabilityChecker.Options.defaults())));
-        // and a compacted topic whose keys are overwritten again and again, judged by what compaction promises
         Workload kv = io.faultline.workloads.kv.KvWorkload.workload(prefix, (short) config.replicationFactor(),
                 config.seed() * 7919 + 3, KV_KEYS, Math.max(1.0, sideRate / 4), Duration.ofSeconds(config.timeLimitSeconds()),
                 CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.kv.KvChecker(
@@ -117,9 +126,9 @@ final class Workloads {
         topicsAndKv.addAll(kvOps);
         Set<String> sideOps = new java.util.HashSet<>(topicsAndKv);
         sideOps.addAll(Set.of(OffsetOps.WRITE, OffsetOps.READ));
-        Workload besides = BesideWorkload.of("offsets+topics+kv", side,
+        Workload company = BesideWorkload.of("offsets+topics+kv", side,
                 BesideWorkload.of("topics+kv", topics, kv, kvOps), topicsAndKv);
-        return BesideWorkload.of(NightlyMix.WORKLOAD, queue(config, prefix, maxWritesPerKey), besides, sideOps);
+        return BesideWorkload.of(name, queue, company, sideOps);
     }
 
     /** Keys of the nightly mix's compacted topic. */

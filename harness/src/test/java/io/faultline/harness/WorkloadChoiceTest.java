@@ -32,6 +32,30 @@ class WorkloadChoiceTest {
         assertEquals(false, Workloads.queueConfig(old, "p", 1000).shapedRecords());
     }
 
+    private static java.util.List<String> checkerNames(TestConfig config) {
+        return Workloads.checkers(config).stream().map(io.faultline.checker.Checker::name).toList();
+    }
+
+    @Test
+    void thePlainQueueRunsWithCompanyByDefaultAndAsStoredOtherwise() {
+        var standard = new TestOptions();
+        standard.shape.sut = "broker-impl";
+        TestConfig config = standard.toConfig();
+        assertTrue(config.besidesInEffect());
+        var names = checkerNames(config);
+        assertEquals(java.util.List.of("queue", "total-queue", "corrupt-read", "linearizable", "topics", "compaction"), names,
+                "the queue's checks and the company's: " + names);
+        // a run stored before the queue had company is judged by the queue's checks alone
+        var params = new java.util.LinkedHashMap<>(config.asMap());
+        params.remove("besides");
+        TestConfig stored = TestConfig.fromMap(params);
+        assertEquals(false, stored.besides());
+        assertEquals(java.util.List.of("queue", "total-queue", "corrupt-read"), checkerNames(stored));
+        assertEquals(checkerNames(stored), checkerNames(config.withBesides(false)), "--besides false");
+        // the company needs kafka-clients 4.4: a release before 2.1 runs the queue alone
+        assertEquals(false, config.withSut("apache-kafka:0.10.2.1").withBesides(true).besidesInEffect());
+    }
+
     @Test
     void anUnknownWorkloadNamesTheChoices() {
         var r = CliTestSupport.run("test", "--workload", "bank", "--nodes", "1");
