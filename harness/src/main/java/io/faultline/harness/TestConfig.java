@@ -227,11 +227,13 @@ public record TestConfig(
     }
 
     /**
-     * Whether the workloads beside the queue run: asked for, the plain queue, on the client line they need (kafka-clients
-     * 4.4; a release before 2.1 runs the queue alone).
+     * Whether the workloads beside the queue run: asked for, the plain queue, on a system whose committed offsets can be
+     * read as its consumers read them (OffsetFetch with require_stable: Apache Kafka from 2.5, KIP-447), so the
+     * registers are judged by what clients rely on. An older release runs the queue alone, as it always did.
      */
     public boolean besidesInEffect() {
-        return besides && "queue".equals(workload) && Suts.clientLine(sut) == io.faultline.kafkacompat.KafkaClientLine.CURRENT;
+        return besides && "queue".equals(workload) && Suts.clientLine(sut) == io.faultline.kafkacompat.KafkaClientLine.CURRENT
+                && Suts.hasStableOffsetFetch(sut);
     }
 
     /** The same test against another system under test: the same seed, so the same workload and faults. */

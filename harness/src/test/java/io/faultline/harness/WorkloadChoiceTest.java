@@ -52,7 +52,10 @@ class WorkloadChoiceTest {
         assertEquals(false, stored.besides());
         assertEquals(java.util.List.of("queue", "total-queue", "corrupt-read"), checkerNames(stored));
         assertEquals(checkerNames(stored), checkerNames(config.withBesides(false)), "--besides false");
-        // the company needs kafka-clients 4.4: a release before 2.1 runs the queue alone
+        // the company needs stable offset reads (from 2.5): an older release runs the queue alone
+        var beforeStable = new TestOptions();
+        beforeStable.shape.sut = "apache-kafka:2.4.1";
+        assertEquals(false, beforeStable.toConfig().besidesInEffect());
         var old = new TestOptions();
         old.shape.sut = "apache-kafka:0.10.2.1";
         old.idempotence = false;
