@@ -222,6 +222,8 @@ final class TestRunner {
         volatile boolean cleaningUp;
         volatile Throwable error;
         volatile boolean healed;
+        /** The final heal crashed every node: the recovery wait may then take up to {@link #CRASH_RECOVERY_WAIT}. */
+        volatile boolean crashedAtHeal;
         volatile Instant clusterStartedAt;
         /** The cluster's removal, begun after its files were collected and awaited after the check. */
         volatile java.util.concurrent.CompletableFuture<Void> removal;
@@ -278,14 +280,20 @@ final class TestRunner {
             public void heal() {
                 Instant healStartedAt = Instant.now();
                 state.problemsAfterHeal = state.schedule.stopAndHeal(false);
-                if (crashAllAtHeal(config, faults.scripted())) crashAll(state);
+                if (crashAllAtHeal(config, faults.scripted())) {
+                    crashAll(state);
+                    state.crashedAtHeal = true;
+                }
                 state.healed = true;
                 startRecoveryCheck(state, healStartedAt);
             }
         };
         // The recovery wait ends early once the recovery check has seen every broker serving and every ISR full
         // (a blind sleep when the check could not start): no point in idling a recovered cluster.
-        PhaseRunner.Pause recoveryWait = d -> {
+        PhaseRunner.Pause recoveryWait = asked -> {
+            // every node restarting at once takes longer than one (five Kafka nodes: 28 s measured); the final writes
+            // and reads must meet a cluster that serves again, and the wait still ends at the first healthy poll
+            Duration d = state.crashedAtHeal && asked.compareTo(CRASH_RECOVERY_WAIT) < 0 ? CRASH_RECOVERY_WAIT : asked;
             RecoveryMonitor monitor = state.recoveryMonitor;
             if (monitor == null) {
                 Thread.sleep(d.toMillis());
@@ -384,6 +392,9 @@ final class TestRunner {
      * page cache survives). It costs the time the nodes take to serve again (3 nodes: 6-9 s here; 5 Kafka nodes up to
      * about 30 s).
      */
+    /** The longest recovery wait after a final crash of every node, whatever --recovery says (it ends when recovered). */
+    static final Duration CRASH_RECOVERY_WAIT = Duration.ofSeconds(45);
+
     static boolean crashAllAtHeal(TestConfig config, boolean scripted) {
         boolean queue = List.of("queue", NightlyMix.WORKLOAD, "txn-queue").contains(config.workload());
         return queue && !scripted && config.nemesis().contains(FaultPackages.KILL)
