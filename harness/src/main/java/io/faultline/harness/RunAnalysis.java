@@ -118,8 +118,8 @@ final class RunAnalysis {
         CheckResult agreement = io.faultline.results.ReplicaAgreement.check(run.nodesDir(), recoveredPartitions(run));
         if (agreement != null) checks.put(agreement.checker(), agreement);
         // and their files must be well formed (a lost unsynced write may leave one short: not judged under power faults)
-        CheckResult segments = FaultPackages.needsLazyFs(config.nemesis()) ? null : io.faultline.results.SegmentAudit.check(run.nodesDir(),
-                RunAnalysis::compacted, segmentMs(testJson));
+        CheckResult segments = FaultPackages.needsLazyFs(config.nemesis()) ? null : io.faultline.results.SegmentAudit.checkWithRules(
+                run.nodesDir(), RunAnalysis::compacted, rollRules(testJson, config));
         if (segments != null) checks.put(segments.checker(), segments);
         // and the system's own code must not have thrown what signals a programming error (an invariant, a null);
         // not judged after flipped bits (a flip outside a batch's CRC, its base offset, may meet an invariant check)
@@ -222,6 +222,37 @@ final class RunAnalysis {
             return dir -> -1;
         }
         return dir -> KEY_PARTITION.matcher(dir).matches() ? ms : -1;
+    }
+
+    /** Kafka's smallest segment.bytes (since 4.0): no roll of a smaller pair of segments was due by size. */
+    static final long SMALLEST_SEGMENT_BYTES = 1 << 20;
+
+    /**
+     * The roll rule of each partition directory's topic: segment.ms as {@link #segmentMs}; segment.bytes and
+     * segment.index.bytes from the topic's configs, else the brokers' (log.segment.bytes, log.index.size.max.bytes in
+     * --broker-prop), else Kafka's smallest segment.bytes and an unknown index size (no early-roll rule).
+     */
+    @SuppressWarnings("unchecked")
+    static java.util.function.Function<String, io.faultline.results.SegmentAudit.RollRule> rollRules(Map<String, Object> testJson,
+                                                                                                   TestConfig config) {
+        var ms = segmentMs(testJson);
+        Map<String, Object> topic = testJson.get(StoredRun.TOPIC_CONFIGS) instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        long bytes = number(topic.get("segment.bytes"), number(config.brokerProperties().get("log.segment.bytes"), SMALLEST_SEGMENT_BYTES));
+        long index = number(topic.get("segment.index.bytes"), number(config.brokerProperties().get("log.index.size.max.bytes"), -1));
+        return dir -> {
+            long m = ms.applyAsLong(dir);
+            return m < 0 ? io.faultline.results.SegmentAudit.RollRule.UNKNOWN
+                    : new io.faultline.results.SegmentAudit.RollRule(m, bytes, index);
+        };
+    }
+
+    private static long number(Object value, long otherwise) {
+        if (value == null) return otherwise;
+        try {
+            return Long.parseLong(String.valueOf(value));
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
     }
 
     /**

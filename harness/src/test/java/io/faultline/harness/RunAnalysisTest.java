@@ -50,6 +50,18 @@ class RunAnalysisTest {
     }
 
     @Test
+    void theEarlyRollRuleTakesTheTopicsIndexSizeAndTheBrokersSegmentSize() {
+        var config = new TestConfig("broker-impl", 3, "queue", List.of("partition"), 10, 10, 2, 1, "all", true, 2, 3,
+                false, "assign", 5, 7, 1, 1);
+        var rules = RunAnalysis.rollRules(StoredRun.testJson("t", config, java.time.Instant.EPOCH, "v"), config);
+        assertEquals(new io.faultline.results.SegmentAudit.RollRule(3000, 1 << 20, 1024), rules.apply("fl1-3-0"));
+        assertEquals(io.faultline.results.SegmentAudit.RollRule.UNKNOWN, rules.apply("fl1-kv-0"));
+        var small = config.withBrokerProperties(java.util.Map.of("log.segment.bytes", "50000"));
+        assertEquals(50000, RunAnalysis.rollRules(StoredRun.testJson("t", small, java.time.Instant.EPOCH, "v"), small)
+                .apply("fl1-3-0").segmentBytes(), "a smaller segment size set with --broker-prop");
+    }
+
+    @Test
     void unreadValuesAreNotLossWhenTheDrainDidNotHappen() {
         var onlyUnread = List.of(invalid("queue", "unseen"), invalid("total-queue", "lost"));
         assertEquals(Verdict.INVALID, RunAnalysis.verdictOf(onlyUnread, true), "after a full drain: lost");

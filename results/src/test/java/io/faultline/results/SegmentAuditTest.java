@@ -159,6 +159,49 @@ class SegmentAuditTest {
                 "compaction merges segments: a compacted topic has no roll rule");
     }
 
+    /** A segment of batches of one offset each, from {@code base}, at the given timestamps. */
+    private static byte[] timedSegment(long base, long... timestamps) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < timestamps.length; i++) out.writeBytes(batchAt(base + i, 1, timestamps[i]));
+        return out.toByteArray();
+    }
+
+    @Test
+    void aSegmentFollowedByAnotherWasRolledForOneOfKafkasCauses(@TempDir Path nodes) throws Exception {
+        var rule = new SegmentAudit.RollRule(3_000, 1 << 20, 1024); // indexes of 128 and 85 entries
+        Path p = partition(nodes, "n1", "fl7-0-0");
+        write(p, 0, "log", timedSegment(0, 1_000, 1_500));
+        write(p, 2, "log", timedSegment(2, 1_600, 1_700)); // 2 batches, 0.7 s on: rolled for nothing
+        write(p, 4, "log", timedSegment(4, 1_800));
+        CheckResult r = SegmentAudit.checkWithRules(nodes, dir -> false, dir -> rule);
+        assertEquals(Verdict.INVALID, r.verdict(), r::toString);
+        assertEquals(2L, r.count(SegmentAudit.ROLLED_EARLY), "both rolls without cause: " + r);
+        String why = r.examples().get(SegmentAudit.ROLLED_EARLY).get(0).explanation();
+        assertTrue(why.contains("00000000000000000000.log was rolled without cause") && why.contains("2 batches"), why);
+        assertEquals(Verdict.VALID, SegmentAudit.check(nodes, dir -> false, dir -> 3_000).verdict(),
+                "the index size not known: no early-roll rule");
+        assertEquals(Verdict.VALID, SegmentAudit.checkWithRules(nodes, dir -> true, dir -> rule).verdict(), "compacted");
+    }
+
+    @Test
+    void nearMissRollsDueByTimeSizeOrAFullIndexAreNotFindings(@TempDir Path nodes) throws Exception {
+        var rule = new SegmentAudit.RollRule(3_000, 1 << 20, 1024);
+        Path byTime = partition(nodes, "n1", "fl7-0-0");
+        write(byTime, 0, "log", timedSegment(0, 1_000));
+        write(byTime, 1, "log", timedSegment(1, 2_000, 4_001)); // the append that rolled may have reached 3.001 s on
+        Path byIndex = partition(nodes, "n1", "fl7-1-0");
+        long[] many = new long[83]; // enough batches to have filled the time index (85 entries less the margin)
+        for (int i = 0; i < many.length; i++) many[i] = 1_000 + i;
+        write(byIndex, 0, "log", timedSegment(0, many));
+        write(byIndex, 83, "log", timedSegment(83, 1_100));
+        Path bySize = partition(nodes, "n1", "fl7-2-0");
+        write(bySize, 0, "log", timedSegment(0, 1_000, 1_001));
+        write(bySize, 2, "log", timedSegment(2, 1_002));
+        var tiny = new SegmentAudit.RollRule(3_000, 100, 1024); // segment.bytes smaller than the two segments
+        CheckResult r = SegmentAudit.checkWithRules(nodes, dir -> false, dir -> dir.equals("fl7-2-0") ? tiny : rule);
+        assertEquals(Verdict.VALID, r.verdict(), r::toString);
+    }
+
     @Test
     void theLeaderEpochCacheMustAgreeWithTheEpochsTheBatchesWereWrittenIn(@TempDir Path nodes) throws Exception {
         Path p = partition(nodes, "n1", "fl7-1-0");
