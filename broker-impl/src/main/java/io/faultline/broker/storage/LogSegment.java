@@ -191,7 +191,11 @@ final class LogSegment {
             maxTimestampSoFar = h.maxTimestamp();
             offsetOfMaxTimestampSoFar = h.lastOffset();
         }
-        if (bytesSinceLastIndexEntry > indexIntervalBytes) {
+        // One append may hold more batches than the indexes have room left (a follower's fetch of a leader segment
+        // that grew under another index size, e.g. one loaded before its topic's config was known): the roll check
+        // ran once before the append, so a full index takes no more entries and the segment rolls at the next
+        // append. Its last batches are then found by a scan from the last entry, as between any two entries.
+        if (bytesSinceLastIndexEntry > indexIntervalBytes && !offsetIndex.isFull() && !timeIndex.isFull()) {
             offsetIndex.append(h.lastOffset(), position);
             timeIndex.maybeAppend(maxTimestampSoFar, offsetOfMaxTimestampSoFar, false);
             bytesSinceLastIndexEntry = 0;

@@ -92,6 +92,23 @@ class PartitionLogTest {
     }
 
     @Test
+    void aFollowerAppendOfMoreBatchesThanTheIndexesHoldSucceedsAndTheNextAppendRolls() throws IOException {
+        // 1024-byte indexes: 85 time entries, 128 offset entries; an entry after every batch
+        open(LogConfig.builder().segmentIndexBytes(1024).indexIntervalBytes(1).build());
+        var buf = java.nio.ByteBuffer.allocate(1 << 20);
+        for (int i = 0; i < 100; i++) buf.put(atOffset(i, 2, 1, 10 + i).buffer());
+        buf.flip();
+        log.appendAsFollower(MemoryRecords.readableRecords(buf)); // one fetch's worth: 100 batches in one append
+        assertEquals(100, log.logEndOffset());
+        assertEquals(1, log.numberOfSegments());
+        assertEquals(List.of(97L, 98L, 99L), recordOffsets(log.read(97, 1 << 20, Long.MAX_VALUE).records()),
+                "the batches past the last index entry are found");
+        log.appendAsFollower(atOffset(100, 2, 1, 200));
+        assertEquals(2, log.numberOfSegments(), "the full segment rolled before the next append");
+        assertEquals(101, log.logEndOffset());
+    }
+
+    @Test
     void followerAppendKeepsOffsetsAndRejectsGaps() throws IOException {
         open(LogConfig.DEFAULT);
         log.appendAsFollower(atOffset(0, 2, 3, 10));
