@@ -125,7 +125,9 @@ public final class ApiAudit {
             notes.add("reading and looking up offsets stopped: " + e);
         }
         if (!topicConfigs.isEmpty() || group != null) {
-            try (Admin admin = Admin.create(adminProps(bootstrapServers))) {
+            Admin admin = null;
+            try {
+                admin = Admin.create(adminProps(bootstrapServers));
                 if (group != null) findings.addAll(group(admin, group, durable, notes));
                 List<ConfigResource> topics = topicConfigs.isEmpty() ? List.of() : partitions.stream().map(TopicPartition::topic).distinct()
                         .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
@@ -136,6 +138,8 @@ public final class ApiAudit {
                 }
             } catch (Exception e) {
                 notes.add("DescribeConfigs or the group's audit failed: " + e);
+            } finally {
+                if (admin != null) admin.close(ADMIN_CLOSE);
             }
         }
         if (findings.size() > MAX_FINDINGS) {
@@ -300,6 +304,12 @@ public final class ApiAudit {
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         return p;
     }
+
+    /**
+     * How long closing an audit's Admin client may wait for its calls still pending. Admin.close() waits for them
+     * without bound, and on a broken cluster one kept a run in its audit for minutes after its verdict's data was in.
+     */
+    static final java.time.Duration ADMIN_CLOSE = java.time.Duration.ofSeconds(5);
 
     private static Properties adminProps(String bootstrap) {
         Properties p = new Properties();

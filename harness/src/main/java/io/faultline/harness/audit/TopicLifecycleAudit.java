@@ -85,14 +85,19 @@ public final class TopicLifecycleAudit {
      */
     public static Result run(String bootstrap, String prefix, short replicationFactor, long seed, Duration wait) {
         TopicLifecycleAudit a = new TopicLifecycleAudit(bootstrap, prefix, replicationFactor, seed, wait);
-        try (Admin admin = Admin.create(a.adminProps())) {
-            a.step("grow", () -> a.grow(admin));
-            a.step("delete and recreate", () -> a.renew(admin));
-            a.step("delete records", () -> a.trim(admin));
-            a.step("alter configs", () -> a.configs(admin));
-            a.step("validate only", () -> a.dryRuns(admin));
+        Admin admin = null;
+        try {
+            Admin client = Admin.create(a.adminProps());
+            admin = client;
+            a.step("grow", () -> a.grow(client));
+            a.step("delete and recreate", () -> a.renew(client));
+            a.step("delete records", () -> a.trim(client));
+            a.step("alter configs", () -> a.configs(client));
+            a.step("validate only", () -> a.dryRuns(client));
         } catch (RuntimeException e) {
             a.notes.add("the lifecycle audit stopped: " + e);
+        } finally {
+            if (admin != null) admin.close(ApiAudit.ADMIN_CLOSE); // bounded: pending calls must not hold the run
         }
         return new Result(a.steps, a.findings, a.notes);
     }
