@@ -55,11 +55,11 @@ public final class DelayedOperationPurgatory<T extends DelayedOperation> impleme
         int done = 0;
         for (T op : ops) {
             if (op.isCompleted()) {
-                ops.remove(op);
-                pending.remove(op);
+                unwatch(op);
             } else if (op.safeTryComplete()) {
-                ops.remove(op);
-                pending.remove(op);
+                // Off every key, not just this one: an operation also watching a key that never changes (a follower
+                // fetch naming an idle partition) would otherwise stay reachable there with its whole answer.
+                unwatch(op);
                 done++;
             }
         }

@@ -70,6 +70,22 @@ class DelayedOperationPurgatoryTest {
     }
 
     @Test
+    void anOperationCompletedThroughOneKeyIsNoLongerHeldByItsOtherKeys() {
+        ManualTime time = new ManualTime();
+        try (DelayedOperationPurgatory<Op> p = new DelayedOperationPurgatory<>("test", time.scheduler())) {
+            for (int i = 0; i < 100; i++) {
+                Op op = new Op(10_000);
+                assertFalse(p.tryCompleteElseWatch(op, List.of("busy", "idle-1", "idle-2")));
+                op.ready.set(true);
+                assertEquals(1, p.checkAndComplete("busy"));
+            }
+            // "idle-1" and "idle-2" never change, so nothing else would ever look at their watchers again.
+            assertEquals(0, p.watched(), "completed operations are dropped from every key they watched");
+            assertEquals(0, time.pendingTasks(), "and their deadlines are cancelled");
+        }
+    }
+
+    @Test
     void closeCancelsPendingDeadlines() {
         ManualTime time = new ManualTime();
         Op waiting = new Op(1000);
