@@ -48,6 +48,10 @@ final class RunShapeOptions {
             + " only; default: ${DEFAULT-VALUE})")
     boolean besides = true;
 
+    @Option(names = "--bulk-sends", description = "queue workloads: the share of send ops that carry 100-400 records"
+            + " to one key, bursts of traffic beside the ops of a few records; 0 for none (default: ${DEFAULT-VALUE})")
+    double bulkSends = 0.02;
+
     @Option(names = "--fault-overlap", description = "random mix: the chance that a fault starts while the one before"
             + " still holds (a partition with a kill inside it, as Jepsen's mixed packages do); 0 for one fault at a time"
             + " (default: ${DEFAULT-VALUE})")
@@ -109,7 +113,7 @@ final class RunShapeOptions {
         }
         return new TestConfig(suts().get(0), nodes, workload, faults, timeLimit, rate, concurrency, keys, acks, idempotent,
                 minIsr, replicationFactor(), unclean, subVia, nemesisInterval, runSeed, recovery, drain, brokerProperties())
-                .withFaultOverlap(faultOverlap).withBesides(besides);
+                .withFaultOverlap(faultOverlap).withBesides(besides).withBulkSends(bulkSends);
     }
 
     /** --broker-prop entries, then --truncation as broker-impl's property. */

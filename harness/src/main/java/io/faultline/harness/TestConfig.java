@@ -36,7 +36,8 @@ public record TestConfig(
         Map<String, String> brokerProperties,
         Map<String, String> producerProperties,
         double faultOverlap,
-        boolean besides) {
+        boolean besides,
+        double bulkSends) {
 
     /** Producer settings the checker's allowances depend on: only their own flags set them. */
     static final java.util.Set<String> CHECKED_PRODUCER_SETTINGS = java.util.Set.of("acks", "enable.idempotence",
@@ -96,7 +97,7 @@ public record TestConfig(
                       Map<String, String> producerProperties) {
         this(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks, idempotence, minIsr,
                 replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed, recoverySeconds, drainSeconds,
-                flushMessages, flushMs, brokerProperties, producerProperties, 0, false);
+                flushMessages, flushMs, brokerProperties, producerProperties, 0, false, 0);
     }
 
     public TestConfig {
@@ -117,6 +118,7 @@ public record TestConfig(
         require(!idempotence || "all".equals(acks), "--idempotence true needs --acks all, got --acks " + acks);
         require(nemesisIntervalSeconds >= 1, "--nemesis-interval must be at least 1 second");
         require(faultOverlap >= 0 && faultOverlap <= 1, "--fault-overlap must be between 0 and 1, got " + faultOverlap);
+        require(bulkSends >= 0 && bulkSends <= 1, "--bulk-sends must be between 0 and 1, got " + bulkSends);
         var w = Workloads.named(workload);
         var s = Suts.named(sut);
         require(!w.needsTransactions() || s.transactions(), "--workload " + workload + " needs transactions, which "
@@ -181,7 +183,7 @@ public record TestConfig(
         all.putAll(more);
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, all, producerProperties, faultOverlap, besides);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, all, producerProperties, faultOverlap, besides, bulkSends);
     }
 
     /** The same configuration with more producer settings (later keys win). */
@@ -190,7 +192,7 @@ public record TestConfig(
         all.putAll(more);
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, all, faultOverlap, besides);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, all, faultOverlap, besides, bulkSends);
     }
 
     /** The workloads `--workload` accepts. */
@@ -209,21 +211,34 @@ public record TestConfig(
     public TestConfig withSeed(long newSeed) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, newSeed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap, besides);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap, besides, bulkSends);
     }
 
     /** The same test with the random mix's faults overlapping with this chance (see nemesis.Schedule). */
     public TestConfig withFaultOverlap(double chance) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, chance, besides);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, chance, besides, bulkSends);
     }
 
     /** The same test with (or without) the offsets registers, topics and compacted topic beside the plain queue. */
     public TestConfig withBesides(boolean on) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap, on);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap, on, bulkSends);
+    }
+
+    /** The same test with this share of the queue's send ops carrying 100-400 records each (see QueueOps). */
+    public TestConfig withBulkSends(double share) {
+        return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
+                idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap,
+                besides, share);
+    }
+
+    /** Bulk sends in effect: asked for and a queue workload that sends records one by one (not the transactional one). */
+    public double bulkSendsInEffect() {
+        return List.of("queue", NightlyMix.WORKLOAD).contains(workload) ? bulkSends : 0;
     }
 
     /**
@@ -240,14 +255,14 @@ public record TestConfig(
     public TestConfig withSut(String otherSut) {
         return new TestConfig(otherSut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap, besides);
+                recoverySeconds, drainSeconds, flushMessages, flushMs, brokerProperties, producerProperties, faultOverlap, besides, bulkSends);
     }
 
     /** The same test with the brokers fsyncing every {@code messages} appends / {@code ms} (null: default). */
     public TestConfig withFlush(Long messages, Long ms) {
         return new TestConfig(sut, nodes, workload, nemesis, timeLimitSeconds, rate, concurrency, keys, acks,
                 idempotence, minIsr, replicationFactor, unclean, subVia, nemesisIntervalSeconds, seed,
-                recoverySeconds, drainSeconds, messages, ms, brokerProperties, producerProperties, faultOverlap, besides);
+                recoverySeconds, drainSeconds, messages, ms, brokerProperties, producerProperties, faultOverlap, besides, bulkSends);
     }
 
     /** test.json's "parameters" object: every field, by its CLI flag name. */
@@ -272,6 +287,7 @@ public record TestConfig(
         m.put("nemesis-interval", nemesisIntervalSeconds);
         if (faultOverlap > 0) m.put("fault-overlap", faultOverlap); // a run stored before overlaps has none: 0
         if (besides) m.put("besides", true); // nor one stored before the queue had company
+        if (bulkSends > 0) m.put("bulk-sends", bulkSends); // nor one stored before bulk sends
         m.put("seed", seed);
         m.put("recovery", recoverySeconds);
         m.put("drain", drainSeconds);
@@ -309,6 +325,7 @@ public record TestConfig(
                 (Map<String, String>) m.getOrDefault("broker-props", Map.of()),
                 (Map<String, String>) m.getOrDefault("producer-props", Map.of()),
                 ((Number) m.getOrDefault("fault-overlap", 0)).doubleValue(),
-                Boolean.TRUE.equals(m.get("besides")));
+                Boolean.TRUE.equals(m.get("besides")),
+                ((Number) m.getOrDefault("bulk-sends", 0)).doubleValue());
     }
 }

@@ -173,6 +173,7 @@ final class Workloads {
                 .withKeys(config.keys(), maxWritesPerKey,
                         QueueOps.Options.defaults().distribution());
         if (NightlyMix.WORKLOAD.equals(config.workload())) keys = NightlyMix.keyOptions(keys);
+        keys = keys.withBulkShare(config.bulkSendsInEffect());
         // Every queue workload's topics roll a segment every 3 s with small indexes (MULTI_SEGMENT_TOPICS), so rolling,
         // reads across segments, index lookups and recovery across segments run under every run's faults. With the
         // brokers' 1 GB default a run never rolls: storage mistakes went unreached unless the nightly mix ran (whose

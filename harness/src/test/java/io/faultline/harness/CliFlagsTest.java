@@ -3,6 +3,7 @@ package io.faultline.harness;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad flags get one clear line and exit code 2, before anything starts. */
@@ -79,6 +80,22 @@ class CliFlagsTest {
         params.remove("fault-overlap");
         assertEquals(0.0, TestConfig.fromMap(params).faultOverlap());
         assertOneLineError(CliTestSupport.run("test", "--fault-overlap", "1.5"), "--fault-overlap must be between 0 and 1");
+    }
+
+    @Test
+    void bulkSendsAreOnByDefaultForTheQueuesAndARunStoredBeforeThemReplaysWithout() {
+        var c = new TestOptions().toConfig();
+        assertEquals(0.02, c.bulkSends());
+        assertEquals(0.02, c.bulkSendsInEffect(), "the plain queue sends in bulk too");
+        var params = new java.util.LinkedHashMap<>(c.asMap());
+        assertEquals(0.02, params.get("bulk-sends"));
+        params.remove("bulk-sends");
+        assertEquals(0.0, TestConfig.fromMap(params).bulkSends());
+        var txn = new TestOptions();
+        txn.shape.workload = "txn-queue";
+        assertEquals(0.0, txn.toConfig().bulkSendsInEffect(), "the transactional queue sends its own way");
+        assertFalse(new TestOptions().toConfig().withBulkSends(0).asMap().containsKey("bulk-sends"), "off: test.json as before");
+        assertOneLineError(CliTestSupport.run("test", "--bulk-sends", "-1"), "--bulk-sends must be between 0 and 1");
     }
 
     @Test

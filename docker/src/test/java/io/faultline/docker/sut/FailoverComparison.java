@@ -37,6 +37,7 @@ public final class FailoverComparison {
             }
             List<List<Long>> failovers = List.of(new ArrayList<>(), new ArrayList<>());
             List<List<Long>> rejoins = List.of(new ArrayList<>(), new ArrayList<>());
+            List<List<Long>> listenings = List.of(new ArrayList<>(), new ArrayList<>());
             // failovers split by whether the killed leader was also the active controller: [system][0 = no, 1 = yes]
             List<List<List<Long>>> byKind = List.of(List.of(new ArrayList<>(), new ArrayList<>()),
                     List.of(new ArrayList<>(), new ArrayList<>()));
@@ -47,9 +48,11 @@ public final class FailoverComparison {
                         long[] r = FailoverMeasurement.failoverOnce(clusters.get(s), producers.get(s), "failover", i);
                         failovers.get(s).add(r[0]);
                         rejoins.get(s).add(r[1]);
+                        listenings.get(s).add(r[3]);
                         byKind.get(s).get((int) r[2]).add(r[0]);
-                        System.out.printf("try %d %-12s failover %5d ms, rejoin %5d ms%s%n", i + 1,
-                                clusters.get(s).sut().name(), r[0], r[1], r[2] == 1 ? " (leader was the controller too)" : "");
+                        System.out.printf("try %d %-12s failover %5d ms, restart -> listening %5d ms, rejoin %5d ms%s%n",
+                                i + 1, clusters.get(s).sut().name(), r[0], r[3], r[1],
+                                r[2] == 1 ? " (leader was the controller too)" : "");
                     }
                 }
             } finally {
@@ -64,6 +67,8 @@ public final class FailoverComparison {
                             clusters.get(s).sut().name(), kind == 1 ? "and controller" : "only          ",
                             v.stream().sorted().toList().get(v.size() / 2), v.size(), v);
                 }
+                System.out.printf("%-12s listening ms (min/median/max of %d): %s  all %s%n", clusters.get(s).sut().name(),
+                        tries, FailoverMeasurement.summary(listenings.get(s)), listenings.get(s));
                 System.out.printf("%-12s rejoin ms   (min/median/max of %d): %s  all %s%n", clusters.get(s).sut().name(),
                         tries, FailoverMeasurement.summary(rejoins.get(s)), rejoins.get(s));
             }

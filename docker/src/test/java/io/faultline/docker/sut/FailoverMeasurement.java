@@ -46,9 +46,11 @@ public final class FailoverMeasurement {
     /**
      * One try: an acks=all send, kill -9 of the partition's leader, the time to the next acknowledged send
      * (failover), then the leader restarted and the time until it is back in the ISR (rejoin), then 3 s to settle.
-     * Returns {failover ms, rejoin ms, 1 if the killed leader was also the active controller else 0}: then the
-     * quorum elects a new controller first, which starts every broker's session afresh (Kafka does the same), so
-     * such a kill takes about one session timeout longer.
+     * Returns {failover ms, rejoin ms, 1 if the killed leader was also the active controller else 0, restart →
+     * listening ms}: in the first case the quorum elects a new controller first, which starts every broker's session
+     * afresh (Kafka does the same), so such a kill takes about one session timeout longer. With
+     * -Dfaultline.failover.burst=N (default 0) each try first sends N 1 KiB records (acks=all) to the partition, so
+     * the killed leader has heavy traffic behind it and its restart recovers a log that was being written.
      */
     static long[] failoverOnce(SutCluster kafka, KafkaProducer<String, String> producer, String topic, int i)
             throws Exception {
@@ -58,6 +60,13 @@ public final class FailoverMeasurement {
         // loaded machine), min ISR 2 would leave the partition unwritable until that replica catches up again.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (KafkaTestClients.isr(bootstrap, topic, 0).size() < 3 && System.nanoTime() < deadline) Thread.sleep(200);
+        int burst = Integer.getInteger("faultline.failover.burst", 0);
+        if (burst > 0) {
+            String kib = "x".repeat(1024);
+            java.util.concurrent.Future<?> last = null;
+            for (int k = 0; k < burst; k++) last = producer.send(new ProducerRecord<>(topic, 0, null, kib));
+            last.get(120, TimeUnit.SECONDS);
+        }
         producer.send(new ProducerRecord<>(topic, 0, null, "warm-" + i)).get(60, TimeUnit.SECONDS);
         var leader = sut.leaderOf(kafka.cluster(), topic, 0).orElseThrow();
         int id = Integer.parseInt(leader.name().substring(1));
@@ -69,10 +78,22 @@ public final class FailoverMeasurement {
         long failover = (System.nanoTime() - killed) / 1_000_000;
         long started = System.nanoTime();
         leader.start();
+        while (!accepts(leader.ip(), KafkaProtocolSut.PORT)) Thread.sleep(20);
+        long listening = (System.nanoTime() - started) / 1_000_000;
         while (!KafkaTestClients.isr(bootstrap, topic, 0).contains(id)) Thread.sleep(100);
         long rejoin = (System.nanoTime() - started) / 1_000_000;
         Thread.sleep(3000); // let leadership settle before the next kill
-        return new long[] {failover, rejoin, controllerToo ? 1 : 0};
+        return new long[] {failover, rejoin, controllerToo ? 1 : 0, listening};
+    }
+
+    /** Whether the client port takes a connection: the node's broker has bound its listener. */
+    private static boolean accepts(String host, int port) {
+        try (var socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(host, port), 200);
+            return true;
+        } catch (java.io.IOException notYet) {
+            return false;
+        }
     }
 
     static String summary(List<Long> values) {

@@ -45,10 +45,14 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
      * @param readers         how many threads (the first ones) only poll, never send: a send waits on a partition
      *                        that cannot commit, so workers that also send soon all wait there, and nothing reads
      *                        while a fault lasts; readers go on reading through it
+     * @param bulkShare       the share of send ops that are bulk sends (see {@link #withBulkShare}); 0: never
      */
     public record Options(int activeKeys, int maxWritesPerKey, KeyDistribution distribution, int maxSendMops,
                           double sendFraction, double reassignChance, double crashChance, boolean subscribe,
-                          double assignShare, double tailShare, int readers) {
+                          double assignShare, double tailShare, int readers, double bulkShare) {
+        /** A bulk send carries this many records, all to one key (the key's successor once it retires midway). */
+        public static final int BULK_MIN = 100, BULK_MAX = 400;
+
         public Options {
             if (activeKeys < 1 || maxWritesPerKey < 1 || maxSendMops < 1) {
                 throw new IllegalArgumentException("activeKeys, maxWritesPerKey and maxSendMops must be ≥ 1");
@@ -56,24 +60,35 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
             if (assignShare < 0 || assignShare > 1) throw new IllegalArgumentException("assignShare must be in [0, 1]");
             if (tailShare < 0 || tailShare > 1) throw new IllegalArgumentException("tailShare must be in [0, 1]");
             if (readers < 0) throw new IllegalArgumentException("readers must be at least 0");
+            if (bulkShare < 0 || bulkShare > 1) throw new IllegalArgumentException("bulkShare must be in [0, 1]");
         }
 
         public Options(int activeKeys, int maxWritesPerKey, KeyDistribution distribution, int maxSendMops,
                        double sendFraction, double reassignChance, double crashChance, boolean subscribe) {
             this(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance, crashChance,
-                    subscribe, 0, 0, 0);
+                    subscribe, 0, 0, 0, 0);
         }
 
         /** The first {@code n} threads only poll (at least one thread always sends: see {@link QueueOps#create}). */
         public Options withReaders(int n) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, subscribe, assignShare, tailShare, n);
+                    crashChance, subscribe, assignShare, tailShare, n, bulkShare);
+        }
+
+        /**
+         * This share of send ops are bulk sends: {@link #BULK_MIN}..{@link #BULK_MAX} records to one key in one op, so
+         * a run also carries bursts of traffic (pipelines of many requests, batches filling to their size, segments
+         * rolling by size, follower and consumer fetches cut at their byte limits), not only ops of a few records.
+         */
+        public Options withBulkShare(double share) {
+            return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
+                    crashChance, subscribe, assignShare, tailShare, readers, share);
         }
 
         /** Manual assigns that start at the partitions' ends in this share of them. */
         public Options withTailShare(double share) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, subscribe, assignShare, share, readers);
+                    crashChance, subscribe, assignShare, share, readers, bulkShare);
         }
 
         public static Options defaults() {
@@ -83,22 +98,22 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         /** Subscribing consumers that also assign manually in this share of their keys ops. */
         public Options withAssignShare(double share) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, subscribe, share, tailShare, readers);
+                    crashChance, subscribe, share, tailShare, readers, bulkShare);
         }
 
         public Options withKeys(int active, int maxWrites, KeyDistribution dist) {
             return new Options(active, maxWrites, dist, maxSendMops, sendFraction, reassignChance, crashChance,
-                    subscribe, assignShare, tailShare, readers);
+                    subscribe, assignShare, tailShare, readers, bulkShare);
         }
 
         public Options withMix(int maxMops, double sends, double reassign, double crash) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxMops, sends, reassign, crash,
-                    subscribe, assignShare, tailShare, readers);
+                    subscribe, assignShare, tailShare, readers, bulkShare);
         }
 
         public Options withSubscribe(boolean sub) {
             return new Options(activeKeys, maxWritesPerKey, distribution, maxSendMops, sendFraction, reassignChance,
-                    crashChance, sub, assignShare, tailShare, readers);
+                    crashChance, sub, assignShare, tailShare, readers, bulkShare);
         }
     }
 
@@ -144,14 +159,28 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         }
         int n = 1 + r.below(options.maxSendMops());
         r = r.advance();
+        int bulkSlot = -1;
+        if (options.bulkShare() > 0) { // no draw without bulk sends: older seeds' streams stay
+            double b = r.unit();
+            r = r.advance();
+            if (b < options.bulkShare()) {
+                n = Options.BULK_MIN + r.below(Options.BULK_MAX - Options.BULK_MIN + 1);
+                r = r.advance();
+                bulkSlot = pickSlot(r.unit());
+                r = r.advance();
+            }
+        }
         int[] keys = activeKeys.clone();
         int[] w = writes.clone();
         int next = nextKey;
         boolean retired = false;
         List<MicroOp> mops = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            int slot = pickSlot(r.unit());
-            r = r.advance();
+            int slot = bulkSlot;
+            if (slot < 0) {
+                slot = pickSlot(r.unit());
+                r = r.advance();
+            }
             w[slot]++;
             mops.add(MicroOp.Send.invoke(keys[slot], w[slot]));
             if (w[slot] >= options.maxWritesPerKey()) {

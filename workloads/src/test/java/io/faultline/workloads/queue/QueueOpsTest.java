@@ -185,4 +185,29 @@ class QueueOpsTest {
         assertTrue(all.stream().noneMatch(i -> i.f().equals(Op.SEND) && i.thread() < 3));
         assertThrows(IllegalArgumentException.class, () -> base.withReaders(-1));
     }
+
+    @Test
+    void bulkSendsCarryHundredsOfRecordsToOneKeyAndWithoutThemTheStreamIsAsBefore() {
+        QueueOps.Options base = opts(4, 1000, QueueOps.KeyDistribution.EXPONENTIAL);
+        List<Invocation> ops = drive(QueueOps.create(base.withBulkShare(0.25), 5, 4), 4, 600);
+        int bulk = 0;
+        for (Invocation inv : ops) {
+            if (!inv.f().equals(Op.SEND)) continue;
+            List<MicroOp> mops = ((OpValue.Txn) inv.value()).mops();
+            if (mops.size() <= base.maxSendMops()) continue;
+            bulk++;
+            assertTrue(mops.size() >= QueueOps.Options.BULK_MIN && mops.size() <= QueueOps.Options.BULK_MAX, "size " + mops.size());
+            Set<Integer> keys = new HashSet<>();
+            for (MicroOp m : mops) keys.add(((MicroOp.Send) m).key());
+            assertTrue(keys.size() <= 2, "one key, or its successor once it retires midway: " + keys);
+        }
+        assertTrue(bulk > 10, "about a quarter of the sends are bulk: " + bulk);
+        assertEquals(ops, drive(QueueOps.create(base.withBulkShare(0.25), 5, 4), 4, 600), "same seed, same ops");
+        assertTrue(drive(QueueOps.create(base, 5, 4), 4, 600).stream().filter(o -> o.f().equals(Op.SEND))
+                .allMatch(o -> ((OpValue.Txn) o.value()).mops().size() <= base.maxSendMops()), "no bulk sends unless asked");
+        // Without bulk sends the generator draws as it did before they existed (hash of that stream, taken then),
+        // so a stored run replays its own ops.
+        assertEquals(635431981, drive(QueueOps.create(QueueOps.Options.defaults(), 11, 4), 4, 2000).toString().hashCode());
+        assertThrows(IllegalArgumentException.class, () -> base.withBulkShare(1.5));
+    }
 }
