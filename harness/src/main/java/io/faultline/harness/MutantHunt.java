@@ -104,7 +104,7 @@ final class MutantHunt {
         }
         TestConfig base = new TestConfig("broker-impl", 3, "queue", List.of(), shape.timeLimitSeconds(), shape.rate(),
                 shape.concurrency(), shape.keys(), "all", true, 2, 3, false, "assign", 5, seed, shape.recoverySeconds(),
-                shape.drainSeconds());
+                shape.drainSeconds()).withBulkSends(RunShapeOptions.DEFAULT_BULK_SENDS);
         return NightlyMix.configure(base, spec());
     }
 

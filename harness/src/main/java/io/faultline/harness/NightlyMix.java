@@ -125,7 +125,8 @@ final class NightlyMix {
         return new TestConfig(base.sut(), base.nodes(), WORKLOAD, packages(spec), base.timeLimitSeconds(), base.rate(),
                 base.concurrency(), base.keys(), base.acks(), base.idempotence(), base.minIsr(), base.replicationFactor(),
                 base.unclean(), base.subVia(), base.nemesisIntervalSeconds(), base.seed(), base.recoverySeconds(),
-                base.drainSeconds(), base.flushMessages(), base.flushMs(), base.brokerProperties(), producer);
+                base.drainSeconds(), base.flushMessages(), base.flushMs(), base.brokerProperties(), producer)
+                .withBulkSends(base.bulkSends());
     }
 
     /** The broker session the compositions pause past: the run's own setting, else the harness default. */

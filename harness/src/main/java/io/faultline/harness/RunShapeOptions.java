@@ -50,7 +50,10 @@ final class RunShapeOptions {
 
     @Option(names = "--bulk-sends", description = "queue workloads: the share of send ops that carry 100-400 records"
             + " to one key, bursts of traffic beside the ops of a few records; 0 for none (default: ${DEFAULT-VALUE})")
-    double bulkSends = 0.02;
+    double bulkSends = DEFAULT_BULK_SENDS;
+
+    /** The share of the queues' send ops that are bulk sends unless --bulk-sends says otherwise (QueueOps). */
+    static final double DEFAULT_BULK_SENDS = 0.02;
 
     @Option(names = "--fault-overlap", description = "random mix: the chance that a fault starts while the one before"
             + " still holds (a partition with a kill inside it, as Jepsen's mixed packages do); 0 for one fault at a time"

@@ -98,6 +98,7 @@ class MutantsCommandTest {
         assertEquals(NightlyMix.packages(MutantHunt.spec()), NightlyMix.packages(MutantHunt.spec(true)));
         assertEquals("broker-impl", c.sut());
         assertEquals(60, c.timeLimitSeconds());
+        assertEquals(RunShapeOptions.DEFAULT_BULK_SENDS, c.bulkSendsInEffect(), "bursts of traffic, as `test --mix nightly` has");
         assertEquals(plan.seedLines(), MutantHunt.plan(List.of(A, B), 3, 2, shape, 99).seedLines());
         assertNotEquals(plan.seedLines(), MutantHunt.plan(List.of(A, B), 3, 2, shape, 100).seedLines());
         assertThrows(IllegalArgumentException.class, () -> MutantHunt.plan(List.of(A), 0, 1, shape, 1));

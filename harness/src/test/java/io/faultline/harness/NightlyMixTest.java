@@ -40,7 +40,9 @@ class NightlyMixTest {
             assertEquals(List.of("partition", "link", "pause", "clock", "kill", "disk"), c.nemesis());
             assertEquals("2", c.producerProperties().get("linger.ms"));
             assertNull(c.producerProperties().get("batch.size"), "the queue's own per-worker batching");
+            assertEquals(RunShapeOptions.DEFAULT_BULK_SENDS, c.bulkSendsInEffect(), "bursts of traffic as in every queue run");
         }
+        assertEquals(0.0, campaign("--runs", "1", "--seed", "5", "--bulk-sends", "0").configurations().get(0).bulkSends());
         assertEquals(configs, campaign("--runs", "3", "--seed", "5", "--sut", "broker-impl", "--nodes", "3").configurations());
         // naming packages is the random mix, as before
         var random = campaign("--nemesis", "kill", "--seed", "5").configurations();
