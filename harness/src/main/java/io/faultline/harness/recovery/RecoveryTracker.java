@@ -119,9 +119,20 @@ public final class RecoveryTracker {
                 seen.add(name);
                 update(name, Kind.PARTITION, o.at(), anomaly, agreeing(described));
             }
-            // a partition no answering broker describes any more (deleted, or every describer gone)
+            // A partition no answering broker describes any more: with every broker answering and agreeing on the
+            // brokers, and none knowing any partition of its topic, the topic was deleted (the topics workload deletes
+            // its scratch topics, a delete may complete after the heal); whether that was right is the workloads'
+            // checks' question (a key topic gone cannot be written), not recovery's. Otherwise its describers are gone.
+            boolean everyBrokerAnswers = answering.size() == o.nodes().size() && brokersOk;
+            Set<String> topicsDescribed = new TreeSet<>();
+            for (NodeView n : answering) for (NodeView.PartitionView p : n.partitions()) topicsDescribed.add(p.topic());
             for (var e : subjects.entrySet()) {
-                if (e.getValue().kind == Kind.PARTITION && !seen.contains(e.getKey())) {
+                if (e.getValue().kind != Kind.PARTITION || seen.contains(e.getKey())) continue;
+                String id = e.getKey().substring(PARTITION_PREFIX.length());
+                String topic = id.substring(0, Math.max(0, id.lastIndexOf('-')));
+                if (everyBrokerAnswers && !topicsDescribed.contains(topic)) {
+                    update(e.getKey(), Kind.PARTITION, o.at(), null, "its topic no longer exists on any broker (deleted)");
+                } else {
                     update(e.getKey(), Kind.PARTITION, o.at(), Liveness.UNRECOVERED_ISR, "described by no answering broker");
                     partitionsOk = false;
                 }

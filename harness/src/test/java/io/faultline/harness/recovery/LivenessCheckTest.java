@@ -57,6 +57,24 @@ class LivenessCheckTest {
     }
 
     @Test
+    void aTopicDeletedAfterTheHealIsNoUnrecoveredPartitionButOneNoAnsweringBrokerDescribesStillIs() {
+        // a scratch topic s-0 exists at the first poll; a delete completes after the heal; t-0 stays
+        var t = Observations.partition(1, Observations.REPLICAS);
+        var s = new NodeView.PartitionView("s", 0, 1, Observations.REPLICAS, Observations.REPLICAS, null);
+        var both = new Observation(at(1), List.of(Observations.answering(1, Set.of(1, 2, 3), t, s),
+                Observations.answering(2, Set.of(1, 2, 3), t, s), Observations.answering(3, Set.of(1, 2, 3), t, s)));
+        var l = judge(List.of(both, healthy(2), healthy(61)));
+        assertEquals(Verdict.VALID, l.verdict(), names(l).toString());
+        assertEquals(1.0, l.timings().allRecovered(), "recovered at the first poll; the deletion after it undoes nothing");
+        // the same disappearance while a broker does not answer is not known to be a deletion
+        var n3Silent = new Observation(at(2), List.of(Observations.answering(1, Set.of(1, 2), t),
+                Observations.answering(2, Set.of(1, 2), t), Observations.silent(3)));
+        var silent = judge(List.of(both, n3Silent, new Observation(at(61), n3Silent.nodes())));
+        assertEquals(Verdict.INVALID, silent.verdict());
+        assertTrue(names(silent).contains("liveness/unrecovered-isr partition s-0"), names(silent).toString());
+    }
+
+    @Test
     void aBrokerLeftFrozenIsUnresponsiveAndItsPartitionsIsrUnrecoveredWithTheirTimelines() {
         var l = judge(List.of(n3Paused(0), n3Paused(1), n3Paused(30), n3Paused(61)));
         assertEquals(Verdict.INVALID, l.verdict());
