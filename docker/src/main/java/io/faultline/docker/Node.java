@@ -240,7 +240,7 @@ public final class Node {
                         Files.createDirectories(target);
                     } else if (entry.isFile()) {
                         Files.createDirectories(target.getParent());
-                        Files.copy(in, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        SparseCopy.copy(in, target); // a broker's preallocated indexes are mostly zeros
                     }
                 }
             }
