@@ -54,11 +54,15 @@ class RunAnalysisTest {
         var config = new TestConfig("broker-impl", 3, "queue", List.of("partition"), 10, 10, 2, 1, "all", true, 2, 3,
                 false, "assign", 5, 7, 1, 1);
         var rules = RunAnalysis.rollRules(StoredRun.testJson("t", config, java.time.Instant.EPOCH, "v"), config);
-        assertEquals(new io.faultline.results.SegmentAudit.RollRule(3000, 1 << 20, 1024), rules.apply("fl1-3-0"));
+        assertEquals(new io.faultline.results.SegmentAudit.RollRule(3000, 1 << 20, 65536), rules.apply("fl1-3-0"));
         assertEquals(io.faultline.results.SegmentAudit.RollRule.UNKNOWN, rules.apply("fl1-kv-0"));
         var small = config.withBrokerProperties(java.util.Map.of("log.segment.bytes", "50000"));
-        assertEquals(50000, RunAnalysis.rollRules(StoredRun.testJson("t", small, java.time.Instant.EPOCH, "v"), small)
-                .apply("fl1-3-0").segmentBytes(), "a smaller segment size set with --broker-prop");
+        var stored = new java.util.LinkedHashMap<>(StoredRun.testJson("t", small, java.time.Instant.EPOCH, "v"));
+        assertEquals(1 << 20, RunAnalysis.rollRules(stored, small).apply("fl1-3-0").segmentBytes(), "the topic's own wins");
+        // a run stored before the topics had a segment size of their own (6 December 2026, evening) and with 1 KiB indexes
+        stored.put(StoredRun.TOPIC_CONFIGS, java.util.Map.of("segment.ms", "3000", "segment.index.bytes", "1024"));
+        assertEquals(new io.faultline.results.SegmentAudit.RollRule(3000, 50000, 1024), RunAnalysis.rollRules(stored, small)
+                .apply("fl1-3-0"), "then a smaller segment size set with --broker-prop");
     }
 
     @Test
