@@ -383,9 +383,10 @@ final class TestRunner {
                     Workloads.queueConfig(config, state.topicPrefix, faults.maxWritesPerKey()).groupId(),
                     ("all".equals(config.acks()) || "-1".equals(config.acks())) && !config.uncleanInEffect(), config.seed(), AUDIT_BUDGET);
             long apiNanos = System.nanoTime() - started;
-            report = report.with(lifecycle.get());
-            log.line(String.format("audit took %.1f s: API reads %.1f s, topic lifecycle %.1f s (side by side)",
-                    (System.nanoTime() - started) / 1e9, apiNanos / 1e9, lifecycleNanos[0] / 1e9));
+            var lifecycleResult = lifecycle.get();
+            report = report.with(lifecycleResult);
+            log.line(String.format("audit took %.1f s: API reads %.1f s, topic lifecycle %.1f s (side by side: %s)",
+                    (System.nanoTime() - started) / 1e9, apiNanos / 1e9, lifecycleNanos[0] / 1e9, lifecycleResult.seconds()));
             StoredRun.JSON.writeValue(run.dir().resolve(io.faultline.harness.audit.ApiAudit.Report.FILE).toFile(), report);
             log.line("audit: " + report.partitionsRead() + " partitions read in full, " + report.lookups() + " time lookups, "
                     + report.configsChecked() + " topics' configs, the group's listing, " + report.lifecycleSteps()

@@ -59,7 +59,12 @@ public final class TopicLifecycleAudit {
     static final int GROWN_TO = 3, OLD_RECORDS = 20, NEW_RECORDS = 3, TRIM_RECORDS = 40, TRIM_BEFORE = 25;
 
     /** What the audit did: the steps it finished, its findings and notes. */
-    public record Result(int steps, List<Finding> findings, List<String> notes) {}
+    /** @param seconds how long each step took, in order ("grow 1.2 s, ..."), for the run log; not judged */
+    public record Result(int steps, List<Finding> findings, List<String> notes, String seconds) {
+        public Result(int steps, List<Finding> findings, List<String> notes) {
+            this(steps, findings, notes, "");
+        }
+    }
 
     private final String bootstrap;
     private final String prefix;
@@ -68,6 +73,7 @@ public final class TopicLifecycleAudit {
     private final Duration wait;
     private final List<Finding> findings = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final List<String> timings = new ArrayList<>();
     private int steps;
 
     private TopicLifecycleAudit(String bootstrap, String prefix, short replicationFactor, long seed, Duration wait) {
@@ -99,7 +105,7 @@ public final class TopicLifecycleAudit {
         } finally {
             if (admin != null) admin.close(ApiAudit.ADMIN_CLOSE); // bounded: pending calls must not hold the run
         }
-        return new Result(a.steps, a.findings, a.notes);
+        return new Result(a.steps, a.findings, a.notes, String.join(", ", a.timings));
     }
 
     private interface Step {
@@ -108,6 +114,7 @@ public final class TopicLifecycleAudit {
 
     /** A step that throws is a note when the cluster only failed to answer in time, a finding when it refused. */
     private void step(String name, Step step) {
+        long started = System.nanoTime();
         try {
             step.run();
             steps++;
@@ -118,6 +125,8 @@ public final class TopicLifecycleAudit {
             notes.add(name + ": interrupted");
         } catch (Exception e) {
             notes.add(name + " could not finish: " + e);
+        } finally {
+            timings.add(String.format("%s %.1f s", name, (System.nanoTime() - started) / 1e9));
         }
     }
 
