@@ -170,9 +170,10 @@ public final class QueueWorkload {
      * truncation and recovery across segments.
      * <p>The indexes (segment.index.bytes 65536: 8,192 offset and 5,461 time entries) hold every entry a recovery of a
      * whole 1 MiB segment can add (at most one per 256 bytes, 4,097). Smaller ones (1,024 bytes until 6 December 2026)
-     * made segments roll on a full index too, but a crashed Apache Kafka 4.4 node then could not start again: its
-     * recovery adds an entry per batch where its appends add one per append, overflowed the index ("Attempt to append
-     * to a full index") and the broker exited (docs/versions.md). A finding about Kafka, kept out of every default run.
+     * made segments roll on a full index too, but Apache Kafka 4.4 overflows such an index when a follower appends a
+     * fetch of many batches (it looks for room only before an append), and a crashed node then cannot recover that
+     * segment ("Attempt to append to a full index") and exits (docs/versions.md). A finding about Kafka, kept out of
+     * every default run.
      */
     public static final Map<String, String> MULTI_SEGMENT_TOPICS = Map.of("segment.ms", "3000", "segment.bytes", "1048576",
             "index.interval.bytes", "256", "segment.index.bytes", "65536");
