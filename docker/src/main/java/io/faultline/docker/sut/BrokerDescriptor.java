@@ -28,8 +28,11 @@ import java.util.regex.Pattern;
  *
  * @param source       the descriptor file, for messages
  * @param dockerfile   folder holding the Dockerfile and its context
- * @param context      further build-context folders by their name in the context (e.g. "libs"): a host folder, or
- *                     apache-kafka-jars:VERSION for that release's jars from Maven Central (fetched when first built)
+ * @param context      further build-context folders by their name in the context (e.g. "libs"): a host folder,
+ *                     apache-kafka-jars:VERSION for that release's jars from Maven Central (fetched when first built),
+ *                     or broker-impl-jars for this project's built broker-impl and its dependencies
+ * @param replicationPort the port followers fetch on (a separate inter-broker listener), so a fault can cut
+ *                     replication alone; the client port when the broker has one port for everything
  * @param configs      node path -> template text, written into every node before it starts
  * @param env          environment variable -> template text
  * @param collect      paths inside a node copied out after a run
@@ -37,7 +40,7 @@ import java.util.regex.Pattern;
  */
 public record BrokerDescriptor(Path source, String name, String version, Path dockerfile, Map<String, String> context,
                                List<String> start, Map<String, String> configs, Map<String, String> env, int port,
-                               int quorumSize, Readiness ready, boolean leaders, Controller controller, String dataDir,
+                               int replicationPort, int quorumSize, Readiness ready, boolean leaders, Controller controller, String dataDir,
                                String logFile, List<String> collect, boolean transactions, KafkaClientLine clientLine,
                                Duration stopGrace) {
 
@@ -73,11 +76,15 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]*");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Set<String> SCALAR_FIELDS = Set.of("name", "version", "image.dockerfile", "start", "port",
-            "quorum.size", "ready", "leader", "controller", "data.dir", "log.file", "collect", "transactions", "client",
+            "replication.port", "quorum.size", "ready", "leader", "controller", "data.dir", "log.file", "collect", "transactions", "client",
             "stop.grace.seconds");
     private static final List<String> PREFIX_FIELDS = List.of("image.context.", "config.", "env.");
     /** A build-context source that is an Apache Kafka release's jars from Maven Central (cached). */
     private static final String KAFKA_JARS = "apache-kafka-jars:";
+    /** A build-context source that is this project's built broker-impl jar and its dependencies. */
+    static final String BROKER_IMPL_JARS = "broker-impl-jars";
+    /** The descriptor file of a bundled (built-in) system, inside its resource folder. */
+    static final String DESCRIPTOR_FILE = "broker.properties";
 
     /** Reads and checks a descriptor; every problem is an IllegalArgumentException of one line naming the field. */
     public static BrokerDescriptor load(Path file) {
@@ -115,12 +122,15 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
                     throw f.error(key, e.getMessage());
                 }
                 context.put(in, value);
+            } else if (value.equals(BROKER_IMPL_JARS)) {
+                context.put(in, value);
             } else {
                 context.put(in, f.folder(key, value).toString());
             }
         }
         List<String> start = List.of(f.required("start").trim().split("\\s+"));
         int port = f.integer("port", 9092, 1, 65535);
+        int replicationPort = f.integer("replication.port", port, 1, 65535);
         int quorumSize = f.integer("quorum.size", 3, 1, 99);
         Readiness ready = f.choice("ready", Readiness.ADMIN, Readiness.class);
         boolean leaders = f.choice("leader", "metadata", List.of("metadata", "none")).equals("metadata");
@@ -155,7 +165,7 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
         boolean transactions = f.choice("transactions", "true", List.of("true", "false")).equals("true");
         KafkaClientLine client = f.choice("client", KafkaClientLine.CURRENT, KafkaClientLine.class);
         Duration stopGrace = Duration.ofSeconds(f.integer("stop.grace.seconds", 5, 1, 600));
-        var d = new BrokerDescriptor(path, name, version, dockerfile, context, start, configs, env, port, quorumSize, ready,
+        var d = new BrokerDescriptor(path, name, version, dockerfile, context, start, configs, env, port, replicationPort, quorumSize, ready,
                 leaders, controller, dataDir, logFile, collect, transactions, client, stopGrace);
         d.checkTemplates(f);
         return d;
@@ -189,8 +199,35 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
 
     /** The host folder a build-context entry stands for; Apache Kafka jars are fetched now if not cached. */
     public static Path contextFolder(String source) {
-        return source.startsWith(KAFKA_JARS)
-                ? KafkaDistribution.libs(KafkaVersion.parse(source.substring(KAFKA_JARS.length()))) : Path.of(source);
+        if (source.startsWith(KAFKA_JARS)) return KafkaDistribution.libs(KafkaVersion.parse(source.substring(KAFKA_JARS.length())));
+        if (source.equals(BROKER_IMPL_JARS)) return BrokerImpl.libsDirectory();
+        return Path.of(source);
+    }
+
+    /**
+     * A descriptor shipped inside the harness (a built-in system): {@code folder}/broker.properties on the class path
+     * of {@code loader}, read in place whether the folder is a directory or inside a jar.
+     */
+    public static BrokerDescriptor bundled(String folder, ClassLoader loader) {
+        String resource = folder + "/" + DESCRIPTOR_FILE;
+        java.net.URL url = loader.getResource(resource);
+        if (url == null) throw new IllegalStateException("no bundled broker descriptor " + resource + " on the class path");
+        try {
+            java.net.URI uri = url.toURI();
+            if (!"jar".equals(uri.getScheme())) return load(Path.of(uri));
+            return load(jarFileSystem(uri).provider().getPath(uri));
+        } catch (java.net.URISyntaxException | IOException e) {
+            throw new IllegalStateException("cannot read bundled broker descriptor " + url + ": " + e, e);
+        }
+    }
+
+    /** The (shared, never closed) file system of the jar a resource lives in. */
+    private static synchronized java.nio.file.FileSystem jarFileSystem(java.net.URI uri) throws IOException {
+        try {
+            return java.nio.file.FileSystems.getFileSystem(uri);
+        } catch (java.nio.file.FileSystemNotFoundException notYet) {
+            return java.nio.file.FileSystems.newFileSystem(uri, Map.of());
+        }
     }
 
     /** The raw key/value pairs and the one-line errors that name their field. */

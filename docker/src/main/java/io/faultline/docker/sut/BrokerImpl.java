@@ -2,37 +2,26 @@ package io.faultline.docker.sut;
 
 import io.faultline.docker.Cluster;
 import io.faultline.docker.Node;
-import io.faultline.docker.NodeAddress;
-import io.faultline.docker.NodeImage;
-import io.faultline.docker.NodeSpec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
 
 /**
- * Our own broker (module broker-impl) as a system under test: N nodes, each a broker; the first three (or all, when
- * fewer) also vote in the metadata quorum, the others follow it as Ratis listeners. Three listeners per node:
- * CLIENT (9092, what clients bootstrap from), REPLICATION (9091) and CONTROLLER (9093; its Raft port is +1000).
+ * Our own broker (module broker-impl) as a system under test, written as a bundled broker descriptor
+ * (resources io/faultline/docker/suts/broker-impl: image, start command, server.properties template, ports) like any
+ * broker a user brings (docs/your-broker.md). N nodes, each a broker; the first three (or all, when fewer) also vote
+ * in the metadata quorum, the others follow it as Ratis listeners. Three listeners per node: CLIENT (9092, what
+ * clients bootstrap from), REPLICATION (9091) and CONTROLLER (9093; its Raft port is +1000). This class adds only
+ * what a descriptor cannot say: a mutant's jar run in place of the built one.
  */
-public final class BrokerImpl extends KafkaProtocolSut implements ControllerAware {
-    /** broker-impl's followers fetch on a listener of their own. */
-    @Override
-    public int replicationPort() {
-        return REPLICATION_PORT;
-    }
-
-    private static final String RESOURCES = "/io/faultline/docker/images/broker-impl/";
+public final class BrokerImpl extends DescribedBroker implements ControllerAware {
+    /** The class-path folder of the bundled descriptor. */
+    static final String DESCRIPTOR = "io/faultline/docker/suts/broker-impl";
     public static final int REPLICATION_PORT = 9091;
     public static final int CONTROLLER_PORT = 9093;
-    private static final int QUORUM_SIZE = 3;
+    private static volatile BrokerDescriptor bundled;
 
-    private final KafkaSettings settings;
     /** A broker-impl jar to run instead of the built one (a mutant's), or null. */
     private final Path brokerJar;
 
@@ -45,31 +34,40 @@ public final class BrokerImpl extends KafkaProtocolSut implements ControllerAwar
      * tag is the hash of its build context, so every distinct jar gets (and caches) its own image.
      */
     public BrokerImpl(KafkaSettings settings, Path brokerJar) {
-        if (brokerJar != null && !Files.isRegularFile(brokerJar)) {
-            throw new IllegalArgumentException("--broker-jar: no such file " + brokerJar);
-        }
-        this.settings = settings;
+        super(descriptorChecked(brokerJar), settings);
         this.brokerJar = brokerJar;
     }
 
+    private static BrokerDescriptor descriptorChecked(Path brokerJar) {
+        if (brokerJar != null && !Files.isRegularFile(brokerJar)) {
+            throw new IllegalArgumentException("--broker-jar: no such file " + brokerJar);
+        }
+        return bundledDescriptor();
+    }
+
+    /** The bundled descriptor, read (and checked) once. */
+    public static BrokerDescriptor bundledDescriptor() {
+        BrokerDescriptor d = bundled;
+        if (d == null) bundled = d = BrokerDescriptor.bundled(DESCRIPTOR, BrokerImpl.class.getClassLoader());
+        return d;
+    }
+
+    /** The built-in system keeps its own image name: faultline/broker-impl:HASH. */
     @Override
-    public String name() {
+    protected String imageName() {
         return "broker-impl";
     }
 
+    /** The broker's jars, with a mutant's jar in place of the built one when this runs one. */
     @Override
-    public String version() {
-        return "0.1.0-SNAPSHOT";
+    protected Path contextFolder(String in, String source) {
+        Path folder = super.contextFolder(in, source);
+        return brokerJar != null && BrokerDescriptor.BROKER_IMPL_JARS.equals(source) ? libsWith(folder, brokerJar) : folder;
     }
 
     @Override
-    public String buildImage() {
-        return NodeImage.named("broker-impl")
-                .withBuildArg("NODE_IMAGE", NodeImage.common().build())
-                .withClasspathFile("Dockerfile", RESOURCES + "Dockerfile")
-                .withClasspathFile("broker-node", RESOURCES + "broker-node")
-                .withDirectory("libs", brokerJar == null ? libsDirectory() : libsWith(libsDirectory(), brokerJar))
-                .build();
+    public Optional<Node> activeController(Cluster cluster) {
+        return describedController(cluster);
     }
 
     /** The jar this broker runs in place of the built one, if any. */
@@ -132,71 +130,5 @@ public final class BrokerImpl extends KafkaProtocolSut implements ControllerAwar
     public static boolean isBrokerJar(Path file) {
         String name = file.getFileName().toString();
         return name.startsWith("broker-impl-") && name.endsWith(".jar");
-    }
-
-    @Override
-    public NodeSpec nodeSpec(String image, NodeAddress self, List<NodeAddress> all) {
-        String jvm = settings.jvmOptions();
-        return NodeSpec.of(image, List.of("/opt/broker/bin/broker-node")).withEnv(Map.of("BROKER_JVM_OPTS", jvm));
-    }
-
-    private static boolean isVoter(NodeAddress a) {
-        return a.index() <= QUORUM_SIZE;
-    }
-
-    private static String quorum(List<NodeAddress> nodes) {
-        return nodes.stream().map(a -> a.index() + "@" + a.ip() + ":" + CONTROLLER_PORT).collect(Collectors.joining(","));
-    }
-
-    String serverProperties(NodeAddress self, List<NodeAddress> all) {
-        var sb = new StringBuilder("# written by Faultline for ").append(self.name()).append('\n');
-        sb.append("node.id=").append(self.index()).append('\n');
-        sb.append("process.roles=").append(isVoter(self) ? "broker,controller" : "broker").append('\n');
-        sb.append("listeners=CLIENT://0.0.0.0:").append(PORT).append(",REPLICATION://0.0.0.0:").append(REPLICATION_PORT)
-                .append(",CONTROLLER://0.0.0.0:").append(CONTROLLER_PORT).append('\n');
-        sb.append("advertised.listeners=CLIENT://").append(self.ip()).append(':').append(PORT)
-                .append(",REPLICATION://").append(self.ip()).append(':').append(REPLICATION_PORT).append('\n');
-        sb.append("listener.security.protocol.map=CLIENT:PLAINTEXT,REPLICATION:PLAINTEXT,CONTROLLER:PLAINTEXT\n");
-        sb.append("inter.broker.listener.name=REPLICATION\n");
-        sb.append("controller.listener.names=CONTROLLER\n");
-        sb.append("controller.quorum.voters=").append(quorum(all.stream().filter(BrokerImpl::isVoter).toList()))
-                .append('\n');
-        List<NodeAddress> followers = all.stream().filter(a -> !isVoter(a)).toList();
-        if (!followers.isEmpty()) sb.append("faultline.quorum.listeners=").append(quorum(followers)).append('\n');
-        sb.append("log.dirs=").append(logDirectory()).append('\n');
-        settings.brokerProperties(all.size()).forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
-        return sb.toString();
-    }
-
-    @Override
-    public void configure(Node node, List<NodeAddress> all) {
-        NodeAddress self = all.stream().filter(a -> a.name().equals(node.name())).findFirst().orElseThrow();
-        node.writeString("/opt/broker/config/server.properties", serverProperties(self, all));
-    }
-
-    @Override
-    public List<String> collectedPaths() {
-        return List.of("/data", "/opt/broker/config/server.properties");
-    }
-
-    @Override
-    public String logDirectory() {
-        return "/data/broker";
-    }
-
-    /** The active controller as the brokers report it (DescribeCluster names it). */
-    @Override
-    public Optional<Node> activeController(Cluster cluster) {
-        try (Admin admin = KafkaAdmin.create(bootstrapServers(cluster))) {
-            org.apache.kafka.common.Node c = admin.describeCluster().controller().get(10, TimeUnit.SECONDS);
-            return c == null || c.isEmpty() ? Optional.empty() : nodeByBrokerId(cluster, c.id());
-        } catch (Exception e) {
-            return Optional.empty();
-        }
-    }
-
-    @Override
-    protected String serverLogPath() {
-        return null; // the broker logs to its console, collected as console.log
     }
 }

@@ -32,10 +32,10 @@ import java.util.stream.Stream;
  * a way, the active controller) come from the Admin API, which any Kafka-protocol broker answers.
  */
 public class DescribedBroker extends KafkaProtocolSut {
-    /** A described broker has one port, for clients and peers alike. */
+    /** Where followers fetch: the descriptor's replication.port (its client port unless it names another). */
     @Override
     public int replicationPort() {
-        return descriptor.port();
+        return descriptor.replicationPort();
     }
 
     private final BrokerDescriptor descriptor;
@@ -72,10 +72,20 @@ public class DescribedBroker extends KafkaProtocolSut {
         return descriptor.clientLine();
     }
 
-    /** faultline/byob-NAME:HASH from the descriptor's Dockerfile folder and context folders, on the common node layer. */
+    /** The image's repository under faultline/: byob-NAME for a brought broker (a built-in system names its own). */
+    protected String imageName() {
+        return "byob-" + descriptor.name();
+    }
+
+    /** The host folder of build-context entry {@code in}, from the descriptor's source for it. */
+    protected Path contextFolder(String in, String source) {
+        return BrokerDescriptor.contextFolder(source);
+    }
+
+    /** faultline/IMAGE-NAME:HASH from the descriptor's Dockerfile folder and context folders, on the common node layer. */
     @Override
     public String buildImage() {
-        var image = NodeImage.named("byob-" + descriptor.name()).withBuildArg("NODE_IMAGE", NodeImage.common().build());
+        var image = NodeImage.named(imageName()).withBuildArg("NODE_IMAGE", NodeImage.common().build());
         Path dir = descriptor.dockerfile();
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
@@ -84,7 +94,7 @@ public class DescribedBroker extends KafkaProtocolSut {
         } catch (IOException e) {
             throw new UncheckedIOException("reading " + dir + ": " + e.getMessage(), e);
         }
-        descriptor.context().forEach((in, source) -> image.withDirectory(in, BrokerDescriptor.contextFolder(source)));
+        descriptor.context().forEach((in, source) -> image.withDirectory(in, contextFolder(in, source)));
         return image.build();
     }
 
@@ -174,6 +184,21 @@ public class DescribedBroker extends KafkaProtocolSut {
         return descriptor.logFile();
     }
 
+    /**
+     * The active controller the way the descriptor says to find it: the KRaft quorum's leader, or the controller the
+     * Admin API's DescribeCluster (Metadata) names; empty when unknown or the descriptor names no way.
+     */
+    protected Optional<Node> describedController(Cluster cluster) {
+        if (descriptor.controller() == BrokerDescriptor.Controller.NONE) return Optional.empty();
+        try (ClusterAdmin admin = ClusterAdmin.open(bootstrapServers(cluster), clientLine())) {
+            OptionalInt id = descriptor.controller() == BrokerDescriptor.Controller.QUORUM
+                    ? admin.quorumLeaderId() : admin.metadataControllerId();
+            return id.isPresent() ? nodeByBrokerId(cluster, id.getAsInt()) : Optional.empty();
+        } catch (Exception e) {
+            return Optional.empty();
+        }
+    }
+
     /** A described broker whose active controller the Admin API names (the KRaft quorum leader or Metadata's). */
     static final class WithController extends DescribedBroker implements ControllerAware {
         WithController(BrokerDescriptor descriptor, KafkaSettings settings) {
@@ -182,13 +207,7 @@ public class DescribedBroker extends KafkaProtocolSut {
 
         @Override
         public Optional<Node> activeController(Cluster cluster) {
-            try (ClusterAdmin admin = ClusterAdmin.open(bootstrapServers(cluster), clientLine())) {
-                OptionalInt id = descriptor().controller() == BrokerDescriptor.Controller.QUORUM
-                        ? admin.quorumLeaderId() : admin.metadataControllerId();
-                return id.isPresent() ? nodeByBrokerId(cluster, id.getAsInt()) : Optional.empty();
-            } catch (Exception e) {
-                return Optional.empty();
-            }
+            return describedController(cluster);
         }
     }
 }

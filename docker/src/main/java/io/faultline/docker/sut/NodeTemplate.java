@@ -15,15 +15,17 @@ import java.util.stream.Collectors;
  *   <li>{@code broker.properties}: the run's broker settings (--rf, --min-isr, --broker-prop, ...) as Kafka
  *       {@code key=value} lines</li>
  *   <li>{@code quorum.member:IN|OUT}: IN on the first quorum.size nodes, OUT on the others</li>
- *   <li>{@code quorum:PATTERN} and {@code nodes:PATTERN}: PATTERN once per quorum member (or node), joined by
- *       commas, with {@code {id}}, {@code {name}} and {@code {ip}} replaced (and placeholders in it expanded)</li>
+ *   <li>{@code quorum:PATTERN}, {@code non.quorum:PATTERN} and {@code nodes:PATTERN}: PATTERN once per quorum
+ *       member (the nodes outside the quorum, every node), joined by commas, with {@code {id}}, {@code {name}} and
+ *       {@code {ip}} replaced (and placeholders in it expanded); empty when there is no such node</li>
  * </ul>
  */
 public final class NodeTemplate {
     private NodeTemplate() {}
 
     static final List<String> PLACEHOLDERS = List.of("node.id", "node.name", "node.ip", "port", "cluster.id",
-            "cluster.size", "jvm.options", "broker.properties", "quorum.member:IN|OUT", "quorum:PATTERN", "nodes:PATTERN");
+            "cluster.size", "jvm.options", "broker.properties", "quorum.member:IN|OUT", "quorum:PATTERN",
+            "non.quorum:PATTERN", "nodes:PATTERN");
 
     /** What a template is rendered for: one node of a cluster, with the run's settings. */
     public record Values(NodeAddress self, List<NodeAddress> all, int port, int quorumSize, String clusterId,
@@ -94,6 +96,7 @@ public final class NodeTemplate {
                 yield v.inQuorum(v.self()) ? arg.substring(0, bar) : arg.substring(bar + 1);
             }
             case "quorum" -> arg == null ? null : render(each(v.all().stream().filter(v::inQuorum).toList(), arg), v);
+            case "non.quorum" -> arg == null ? null : render(each(v.all().stream().filter(a -> !v.inQuorum(a)).toList(), arg), v);
             case "nodes" -> arg == null ? null : render(each(v.all(), arg), v);
             default -> throw new IllegalArgumentException("unknown placeholder ${" + body + "} at line " + line
                     + " (known: " + String.join(", ", PLACEHOLDERS) + ")");

@@ -119,6 +119,7 @@ class BrokerDescriptorTest {
         BrokerDescriptor d = load(minimal());
         assertEquals(List.of("/opt/mine/run", "--flag"), d.start());
         assertEquals(9092, d.port());
+        assertEquals(9092, d.replicationPort(), "one port for clients and followers unless replication.port says");
         assertEquals(3, d.quorumSize());
         assertEquals(BrokerDescriptor.Controller.NONE, d.controller());
         assertTrue(d.leaders());
@@ -139,6 +140,7 @@ class BrokerDescriptorTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "port|70000|port: must be a whole number in 1..65535, got '70000'",
+            "replication.port|0|replication.port: must be a whole number in 1..65535, got '0'",
             "quorum.size|three|quorum.size: must be a whole number",
             "ready|soon|ready: must be admin or port, got 'soon'",
             "controller|zookeeper|controller: must be quorum or metadata or none, got 'zookeeper'",
@@ -203,6 +205,7 @@ class BrokerDescriptorTest {
                 self=${node.name}/${node.id}@${node.ip}:${port} of ${cluster.size} in ${cluster.id}
                 voters=${quorum:{name}={ip}}
                 all=${nodes:{id}@{ip}:${port}}
+                others=${non.quorum:{name}}
                 role=${quorum.member:voter|observer}
                 shell=$${HOME}
                 """, v);
@@ -210,6 +213,7 @@ class BrokerDescriptorTest {
                 self=n3/3@172.30.0.13:19092 of 4 in cid
                 voters=n1=172.30.0.11
                 all=1@172.30.0.11:19092,2@172.30.0.12:19092,3@172.30.0.13:19092,4@172.30.0.14:19092
+                others=n2,n3,n4
                 role=observer
                 shell=${HOME}
                 """, out);
