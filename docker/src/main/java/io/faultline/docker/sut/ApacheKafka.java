@@ -2,40 +2,36 @@ package io.faultline.docker.sut;
 
 import io.faultline.docker.Cluster;
 import io.faultline.docker.Node;
-import io.faultline.docker.NodeAddress;
-import io.faultline.docker.NodeImage;
-import io.faultline.docker.NodeSpec;
 import io.faultline.docker.sut.KafkaVersion.Metadata;
-import io.faultline.kafkacompat.ClusterAdmin;
 import io.faultline.kafkacompat.KafkaClientLine;
-import org.apache.kafka.common.Uuid;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
- * Real Apache Kafka at any release on Maven Central. In KRaft mode nodes n1..n3 are combined broker+controller (the
- * metadata quorum) and any further node is a broker only. In ZooKeeper mode (releases before 4.0) nodes n1..n3 also
- * run a ZooKeeper server each (QuorumPeerMain from the release's own zookeeper jar), forming the ensemble, so a
- * fault on a node hits its ZooKeeper server too, as on a machine running both. node.id/broker.id = the node's index.
- * Clients on the host reach each broker on its fixed address, port 9092.
+ * Real Apache Kafka at any release on Maven Central, written as two bundled broker descriptors (resources
+ * io/faultline/docker/suts/apache-kafka for KRaft mode, suts/apache-kafka-zk for ZooKeeper mode) like any broker a user
+ * brings (docs/your-broker.md). In KRaft mode nodes n1..n3 are combined broker+controller (the metadata quorum) and
+ * any further node is a broker only. In ZooKeeper mode (releases before 4.0) nodes n1..n3 also run a ZooKeeper server
+ * each (QuorumPeerMain from the release's own zookeeper jar), forming the ensemble, so a fault on a node hits its
+ * ZooKeeper server too, as on a machine running both. node.id/broker.id = the node's index. This class adds what a
+ * descriptor does not say: which descriptor and jars a release takes, its client line, and the settings a
+ * ZooKeeper-mode release does not know (left out rather than written).
  */
-public final class ApacheKafka extends KafkaProtocolSut implements ControllerAware {
+public final class ApacheKafka extends DescribedBroker implements ControllerAware {
     /** The reference release: plain `--sut apache-kafka`, its jars copied by this module's build. */
     public static final String VERSION = "4.4.0";
     public static final int CONTROLLER_PORT = 9093;
     public static final int ZOOKEEPER_PORT = 2181;
-    private static final String RESOURCES = "/io/faultline/docker/images/apache-kafka/";
-    private static final int QUORUM_SIZE = 3;
+    static final String KRAFT_DESCRIPTOR = "io/faultline/docker/suts/apache-kafka";
+    static final String ZOOKEEPER_DESCRIPTOR = "io/faultline/docker/suts/apache-kafka-zk";
+    private static final Map<Metadata, BrokerDescriptor> BUNDLED = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final KafkaSettings settings;
     private final KafkaVersion version;
     private final Metadata metadata;
-    private final String clusterId = Uuid.randomUuid().toString();
 
     /** The reference release in KRaft mode. */
     public ApacheKafka(KafkaSettings settings) {
@@ -44,9 +40,16 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
 
     /** A release in the given metadata mode (null: the release's own default); a mode it lacks is a one-line error. */
     public ApacheKafka(KafkaSettings settings, KafkaVersion version, Metadata metadata) {
+        super(bundledDescriptor(version.metadata(metadata)).forRelease(version), settings);
         this.settings = settings;
         this.version = version;
         this.metadata = version.metadata(metadata);
+    }
+
+    /** The bundled descriptor of a metadata mode, read (and checked) once. */
+    static BrokerDescriptor bundledDescriptor(Metadata mode) {
+        return BUNDLED.computeIfAbsent(mode, m -> BrokerDescriptor.bundled(
+                m == Metadata.ZK ? ZOOKEEPER_DESCRIPTOR : KRAFT_DESCRIPTOR, ApacheKafka.class.getClassLoader()));
     }
 
     public KafkaSettings settings() {
@@ -57,18 +60,13 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
         return metadata;
     }
 
-    @Override
-    public boolean metadataKeepsReplicaOrder() {
-        return version.metadataKeepsReplicaOrder();
-    }
-
     public KafkaVersion kafkaVersion() {
         return version;
     }
 
     @Override
-    public String name() {
-        return "apache-kafka";
+    public boolean metadataKeepsReplicaOrder() {
+        return version.metadataKeepsReplicaOrder();
     }
 
     @Override
@@ -81,17 +79,17 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
         return version.clientLine();
     }
 
+    /** faultline/apache-kafka for the reference release, faultline/apache-kafka-VERSION for the others. */
     @Override
-    public String buildImage() {
-        String name = version.text().equals(VERSION) ? "apache-kafka" : "apache-kafka-" + version.text();
-        return NodeImage.named(name)
-                .withBuildArg("NODE_IMAGE", NodeImage.common().build())
-                .withClasspathFile("Dockerfile", RESOURCES + "Dockerfile")
-                .withClasspathFile("kafka-node", RESOURCES + "kafka-node")
-                .withClasspathFile("log4j2.properties", RESOURCES + "log4j2.properties")
-                .withClasspathFile("log4j.properties", RESOURCES + "log4j.properties")
-                .withDirectory("libs", KafkaDistribution.libs(version))
-                .build();
+    protected String imageName() {
+        return version.text().equals(VERSION) ? "apache-kafka" : "apache-kafka-" + version.text();
+    }
+
+    /** A ZooKeeper-mode release gets only the settings it knows; KRaft releases get them all. */
+    @Override
+    protected Map<String, String> brokerProperties(int clusterSize) {
+        return metadata == Metadata.ZK ? KafkaConfigTemplates.brokerProperties(version, settings, clusterSize)
+                : settings.brokerProperties(clusterSize);
     }
 
     /** The jars Maven copied from Central: docker/target/apache-kafka-libs, or -Dfaultline.kafka.libs. */
@@ -107,63 +105,12 @@ public final class ApacheKafka extends KafkaProtocolSut implements ControllerAwa
                 + " process-resources) or pass -Dfaultline.kafka.libs=DIR");
     }
 
-    /** Members of the KRaft quorum or the ZooKeeper ensemble: the first three nodes. */
-    private static boolean inQuorum(NodeAddress a) {
-        return a.index() <= QUORUM_SIZE;
-    }
-
-    @Override
-    public NodeSpec nodeSpec(String image, NodeAddress self, List<NodeAddress> all) {
-        String jvm = settings.jvmOptions() + " -Djava.awt.headless=true";
-        return NodeSpec.of(image, List.of("/opt/kafka/bin/kafka-node")).withEnv(Map.of("KAFKA_JVM_OPTS", jvm,
-                "KAFKA_METADATA", metadata.flag(), "KAFKA_BROKER_ID", Integer.toString(self.index())));
-    }
-
-    /** server.properties of one node. */
-    String serverProperties(NodeAddress self, List<NodeAddress> all) {
-        return metadata == Metadata.ZK
-                ? KafkaConfigTemplates.zooKeeperMode(version, settings, self, all, ZOOKEEPER_PORT, QUORUM_SIZE, logDirectory())
-                : KafkaConfigTemplates.kraftMode(version, settings, self, all, CONTROLLER_PORT, QUORUM_SIZE, logDirectory());
-    }
-
-    @Override
-    public void configure(Node node, List<NodeAddress> all) {
-        NodeAddress self = all.stream().filter(a -> a.name().equals(node.name())).findFirst().orElseThrow();
-        node.writeString("/opt/kafka/config/server.properties", serverProperties(self, all));
-        node.writeString("/opt/kafka/config/cluster-id", clusterId + "\n");
-        if (metadata == Metadata.ZK && inQuorum(self)) {
-            node.writeString("/opt/kafka/config/zookeeper.properties",
-                    KafkaConfigTemplates.zooKeeper(all, QUORUM_SIZE, ZOOKEEPER_PORT));
-            node.writeString("/data/zookeeper/myid", self.index() + "\n");
-        }
-    }
-
-    @Override
-    public List<String> collectedPaths() {
-        return List.of("/logs", "/data", "/opt/kafka/config/server.properties");
-    }
-
-    @Override
-    public String logDirectory() {
-        return "/data/kafka";
-    }
-
     /**
      * The active controller: in KRaft the metadata quorum's leader; in ZooKeeper mode the broker the Metadata
      * response names (the holder of ZooKeeper's /controller znode, as the brokers know it).
      */
     @Override
     public Optional<Node> activeController(Cluster cluster) {
-        try (ClusterAdmin admin = ClusterAdmin.open(bootstrapServers(cluster), clientLine())) {
-            OptionalInt id = metadata == Metadata.KRAFT ? admin.quorumLeaderId() : admin.metadataControllerId();
-            return id.isPresent() ? nodeByBrokerId(cluster, id.getAsInt()) : Optional.empty();
-        } catch (Exception e) {
-            return Optional.empty();
-        }
-    }
-
-    @Override
-    protected String serverLogPath() {
-        return "/logs/server.log";
+        return describedController(cluster);
     }
 }

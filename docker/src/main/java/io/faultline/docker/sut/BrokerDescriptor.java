@@ -176,6 +176,24 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
         return new NodeTemplate.Values(self, all, port, quorumSize, clusterId, settings);
     }
 
+    /** The rendering context of one node, with the broker properties {@code ${broker.properties}} writes. */
+    public NodeTemplate.Values values(NodeAddress self, List<NodeAddress> all, KafkaSettings settings,
+                                      Map<String, String> brokerProperties, String clusterId) {
+        return new NodeTemplate.Values(self, all, port, quorumSize, clusterId, settings, brokerProperties);
+    }
+
+    /**
+     * The same system at another Apache Kafka release: that version, and that release's jars wherever this one's
+     * build context names Apache Kafka jars (how the bundled apache-kafka descriptors serve every release).
+     */
+    public BrokerDescriptor forRelease(KafkaVersion release) {
+        var ctx = new TreeMap<String, String>();
+        context.forEach((in, source) -> ctx.put(in, source.startsWith(KAFKA_JARS) ? KAFKA_JARS + release.text() : source));
+        return new BrokerDescriptor(source, name, release.text(), dockerfile, ctx, start, configs, env, port,
+                replicationPort, quorumSize, ready, leaders, controller, dataDir, logFile, collect, transactions,
+                release.clientLine(), stopGrace);
+    }
+
     /** Renders every template and variable once for node n1 of a three-node cluster: placeholder errors surface now. */
     private void checkTemplates(Fields f) {
         var all = List.of(new NodeAddress("n1", 1, "10.0.0.1"), new NodeAddress("n2", 2, "10.0.0.2"),

@@ -99,7 +99,12 @@ public class DescribedBroker extends KafkaProtocolSut {
     }
 
     private NodeTemplate.Values values(NodeAddress self, List<NodeAddress> all) {
-        return descriptor.values(self, all, settings, clusterId);
+        return descriptor.values(self, all, settings, brokerProperties(all.size()), clusterId);
+    }
+
+    /** What {@code ${broker.properties}} writes: the run's broker settings (a built-in system may filter them). */
+    protected Map<String, String> brokerProperties(int clusterSize) {
+        return settings.brokerProperties(clusterSize);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.faultline.docker.sut;
 import io.faultline.docker.NodeAddress;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -18,6 +19,8 @@ import java.util.stream.Collectors;
  *   <li>{@code quorum:PATTERN}, {@code non.quorum:PATTERN} and {@code nodes:PATTERN}: PATTERN once per quorum
  *       member (the nodes outside the quorum, every node), joined by commas, with {@code {id}}, {@code {name}} and
  *       {@code {ip}} replaced (and placeholders in it expanded); empty when there is no such node</li>
+ *   <li>{@code quorum.lines:PATTERN}, {@code nodes.lines:PATTERN}: the same, one line each (e.g. ZooKeeper's
+ *       {@code server.N=} lines)</li>
  * </ul>
  */
 public final class NodeTemplate {
@@ -25,13 +28,19 @@ public final class NodeTemplate {
 
     static final List<String> PLACEHOLDERS = List.of("node.id", "node.name", "node.ip", "port", "cluster.id",
             "cluster.size", "jvm.options", "broker.properties", "quorum.member:IN|OUT", "quorum:PATTERN",
-            "non.quorum:PATTERN", "nodes:PATTERN");
+            "non.quorum:PATTERN", "nodes:PATTERN", "quorum.lines:PATTERN", "nodes.lines:PATTERN");
 
     /** What a template is rendered for: one node of a cluster, with the run's settings. */
     public record Values(NodeAddress self, List<NodeAddress> all, int port, int quorumSize, String clusterId,
-                         KafkaSettings settings) {
+                         KafkaSettings settings, Map<String, String> brokerProperties) {
         public Values {
             all = List.copyOf(all);
+            brokerProperties = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(brokerProperties));
+        }
+
+        /** The run's broker settings as they are: {@code ${broker.properties}} writes every one. */
+        public Values(NodeAddress self, List<NodeAddress> all, int port, int quorumSize, String clusterId, KafkaSettings settings) {
+            this(self, all, port, quorumSize, clusterId, settings, settings.brokerProperties(all.size()));
         }
 
         boolean inQuorum(NodeAddress a) {
@@ -88,16 +97,18 @@ public final class NodeTemplate {
             case "cluster.id" -> noArg(name, arg, v.clusterId());
             case "cluster.size" -> noArg(name, arg, Integer.toString(v.all().size()));
             case "jvm.options" -> noArg(name, arg, v.settings().jvmOptions());
-            case "broker.properties" -> noArg(name, arg, v.settings().brokerProperties(v.all().size()).entrySet().stream()
+            case "broker.properties" -> noArg(name, arg, v.brokerProperties().entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("\n")));
             case "quorum.member" -> {
                 if (arg == null || !arg.contains("|")) yield null;
                 int bar = arg.indexOf('|');
-                yield v.inQuorum(v.self()) ? arg.substring(0, bar) : arg.substring(bar + 1);
+                yield render(v.inQuorum(v.self()) ? arg.substring(0, bar) : arg.substring(bar + 1), v);
             }
-            case "quorum" -> arg == null ? null : render(each(v.all().stream().filter(v::inQuorum).toList(), arg), v);
-            case "non.quorum" -> arg == null ? null : render(each(v.all().stream().filter(a -> !v.inQuorum(a)).toList(), arg), v);
-            case "nodes" -> arg == null ? null : render(each(v.all(), arg), v);
+            case "quorum" -> arg == null ? null : render(each(v.all().stream().filter(v::inQuorum).toList(), arg, ","), v);
+            case "non.quorum" -> arg == null ? null : render(each(v.all().stream().filter(a -> !v.inQuorum(a)).toList(), arg, ","), v);
+            case "nodes" -> arg == null ? null : render(each(v.all(), arg, ","), v);
+            case "quorum.lines" -> arg == null ? null : render(each(v.all().stream().filter(v::inQuorum).toList(), arg, "\n"), v);
+            case "nodes.lines" -> arg == null ? null : render(each(v.all(), arg, "\n"), v);
             default -> throw new IllegalArgumentException("unknown placeholder ${" + body + "} at line " + line
                     + " (known: " + String.join(", ", PLACEHOLDERS) + ")");
         };
@@ -111,9 +122,9 @@ public final class NodeTemplate {
         return value;
     }
 
-    private static String each(List<NodeAddress> nodes, String pattern) {
+    private static String each(List<NodeAddress> nodes, String pattern, String separator) {
         return nodes.stream().map(a -> pattern.replace("{id}", Integer.toString(a.index())).replace("{name}", a.name())
-                .replace("{ip}", a.ip())).collect(Collectors.joining(","));
+                .replace("{ip}", a.ip())).collect(Collectors.joining(separator));
     }
 
     private static int lineOf(String s, int index) {

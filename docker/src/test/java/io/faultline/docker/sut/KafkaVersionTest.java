@@ -64,23 +64,51 @@ class KafkaVersionTest {
         assertFalse(KafkaVersion.parse("2.0.1").uncleanElectionByDefault());
     }
 
+    /** A node's files as the bundled descriptor of the release's mode renders them. */
+    private static java.util.Map<String, String> files(String release, KafkaSettings settings, int node) {
+        var kafka = new ApacheKafka(settings, KafkaVersion.parse(release), null);
+        return kafka.renderedConfigs(NODES.get(node), NODES);
+    }
+
     @Test
     void zooKeeperModeConfigLeavesOutWhatTheReleaseDoesNotKnow() {
         var settings = KafkaSettings.defaults();
-        String props = KafkaConfigTemplates.zooKeeperMode(KafkaVersion.parse("0.10.2.1"), settings, NODES.get(3), NODES,
-                2181, 3, "/data/kafka");
+        var n4 = files("0.10.2.1", settings, 3);
+        String props = n4.get("/opt/kafka/config/server.properties");
         assertTrue(props.contains("broker.id=4\n"));
         assertTrue(props.contains("zookeeper.connect=10.0.0.11:2181,10.0.0.12:2181,10.0.0.13:2181\n"));
         assertFalse(props.contains("broker.session.timeout.ms"), "a KRaft-only setting");
         assertFalse(props.contains("transaction.state.log"), "0.10 has no transactions");
         assertTrue(props.contains("unclean.leader.election.enable=false\n"), "what the test sets is written");
-        assertTrue(KafkaConfigTemplates.zooKeeperMode(KafkaVersion.parse("2.0.1"), settings, NODES.get(0), NODES, 2181, 3,
-                "/data/kafka").contains("transaction.state.log.min.isr=2\n"));
-        String ownDefault = KafkaConfigTemplates.zooKeeperMode(KafkaVersion.parse("0.10.2.1"),
-                settings.withUncleanLeaderElection(null), NODES.get(0), NODES, 2181, 3, "/data/kafka");
+        assertEquals("", n4.get("/data/zookeeper/myid"), "n4 is outside the ensemble: no ZooKeeper server there");
+        assertTrue(files("2.0.1", settings, 0).get("/opt/kafka/config/server.properties")
+                .contains("transaction.state.log.min.isr=2\n"));
+        String ownDefault = files("0.10.2.1", settings.withUncleanLeaderElection(null), 0).get("/opt/kafka/config/server.properties");
         assertFalse(ownDefault.contains("unclean.leader.election.enable"), "unset: the release's own default applies");
-        String zk = KafkaConfigTemplates.zooKeeper(NODES, 3, 2181);
-        assertTrue(zk.contains("server.3=10.0.0.13:2888:3888\n"));
+        var n3 = files("0.10.2.1", settings, 2);
+        assertEquals("3", n3.get("/data/zookeeper/myid"));
+        String zk = n3.get("/opt/kafka/config/zookeeper.properties");
+        assertTrue(zk.contains("server.2=10.0.0.12:2888:3888\nserver.3=10.0.0.13:2888:3888\n"), zk);
         assertFalse(zk.contains("server.4"), "the ensemble is the first three nodes");
+    }
+
+    @Test
+    void kraftModeConfigMakesTheFirstThreeNodesTheQuorum() {
+        var settings = KafkaSettings.defaults();
+        var kafka = new ApacheKafka(settings, KafkaVersion.parse("3.9.1"), null);
+        assertEquals("3.9.1", kafka.version());
+        assertEquals("apache-kafka-jars:3.9.1", kafka.descriptor().context().get("libs"), "the release's own jars");
+        assertEquals(BrokerDescriptor.Controller.QUORUM, kafka.descriptor().controller());
+        String voter = files("4.4.0", settings, 0).get("/opt/kafka/config/server.properties");
+        assertTrue(voter.contains("process.roles=broker,controller\n"));
+        assertTrue(voter.contains("listeners=PLAINTEXT://0.0.0.0:9092,CONTROLLER://0.0.0.0:9093\n"));
+        assertTrue(voter.contains("controller.quorum.voters=1@10.0.0.11:9093,2@10.0.0.12:9093,3@10.0.0.13:9093\n"));
+        assertTrue(voter.contains("broker.session.timeout.ms="), "KRaft releases get every setting");
+        String broker = files("4.4.0", settings, 3).get("/opt/kafka/config/server.properties");
+        assertTrue(broker.contains("process.roles=broker\n"));
+        assertTrue(broker.contains("listeners=PLAINTEXT://0.0.0.0:9092\n"));
+        assertEquals(BrokerDescriptor.Controller.METADATA,
+                new ApacheKafka(settings, KafkaVersion.parse("3.9.1"), Metadata.ZK).descriptor().controller());
+        assertEquals("3.9.1 (zk)", new ApacheKafka(settings, KafkaVersion.parse("3.9.1"), Metadata.ZK).version());
     }
 }
