@@ -161,7 +161,9 @@ final class ComposedSchedule implements FaultSchedule {
             int end = Math.max(Math.min(topics.size(), live.size()), live.size() - io.faultline.workloads.queue.TopicManager.LOOKAHEAD);
             List<String> newest = live.subList(Math.max(0, end - topics.size()), end);
             String topic = newest.get(index % newest.size());
-            return rolesOf(admin, topic, context.activeController().orElse(null)).map(r -> withCoordinator(admin, r, topic));
+            List<PartitionRef> states = transactionStates(topics);
+            return rolesOf(admin, topic, context.activeController().orElse(null)).map(r -> states.isEmpty()
+                    ? withCoordinator(admin, r, topic) : withTransactionCoordinator(admin, r, states.get(index % states.size())));
         } catch (Exception e) {
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
             return Optional.empty();
@@ -179,6 +181,28 @@ final class ComposedSchedule implements FaultSchedule {
         Set<String> isr = new HashSet<>();
         for (var r : p.isr()) isr.add("n" + r.id());
         return Optional.of(new Roles(topic + "-0", leader, followers, isr, controller));
+    }
+
+    /**
+     * The transaction state partitions among the fault targets (txn-queue names those of its transactional ids): their
+     * leaders are those transactions' coordinators, so there COORDINATOR means the transaction coordinator.
+     */
+    static List<PartitionRef> transactionStates(List<String> targets) {
+        return targets.stream().filter(t -> t.startsWith(org.apache.kafka.common.internals.Topic.TRANSACTION_STATE_TOPIC_NAME + ":"))
+                .map(NemesisSchedule::primary).toList();
+    }
+
+    /** The roles with the leader of a transaction state partition as the coordinator; unchanged if it has none. */
+    private static Roles withTransactionCoordinator(Admin admin, Roles r, PartitionRef state) {
+        try {
+            var d = admin.describeTopics(List.of(state.topic())).allTopicNames().get(10, TimeUnit.SECONDS).get(state.topic());
+            var leader = d.partitions().get(state.partition()).leader();
+            if (leader == null || leader.isEmpty()) return r;
+            return new Roles(r.partition(), r.leader(), r.followers(), r.isr(), r.controller(), "n" + leader.id());
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            return r;
+        }
     }
 
     /** The roles with the workload group's coordinator (FindCoordinator, through DescribeGroups); unchanged if unknown. */

@@ -115,10 +115,24 @@ final class NightlyMix {
         return StepOps.packages(true, spec.links(), spec.kinds().contains(CompositionKind.TORN_WRITE_CRASH));
     }
 
-    /** A run's configuration under the nightly mix: the nightly queue, the compositions' packages, its producer settings. */
+    /** The transactional queue, which the compositions fault as it is (its own shape and producers). */
+    static final String TXN_WORKLOAD = "txn-queue";
+
+    /**
+     * A run's configuration under the nightly mix: the nightly queue, the compositions' packages, its producer settings.
+     * The transactional queue keeps its own shape and takes the compositions alone; there a composition's COORDINATOR is
+     * the transaction coordinator of the workload's transactional ids (ComposedSchedule).
+     */
     static TestConfig configure(TestConfig base, Spec spec) {
+        if (TXN_WORKLOAD.equals(base.workload())) {
+            return new TestConfig(base.sut(), base.nodes(), base.workload(), packages(spec), base.timeLimitSeconds(),
+                    base.rate(), base.concurrency(), base.keys(), base.acks(), base.idempotence(), base.minIsr(),
+                    base.replicationFactor(), base.unclean(), base.subVia(), base.nemesisIntervalSeconds(), base.seed(),
+                    base.recoverySeconds(), base.drainSeconds(), base.flushMessages(), base.flushMs(),
+                    base.brokerProperties(), base.producerProperties());
+        }
         if (!"queue".equals(base.workload()) && !WORKLOAD.equals(base.workload())) {
-            throw new IllegalArgumentException("--mix nightly drives the queue workload, not --workload " + base.workload());
+            throw new IllegalArgumentException("--mix nightly drives the queue or txn-queue workload, not --workload " + base.workload());
         }
         var producer = new LinkedHashMap<>(PRODUCER_DEFAULTS);
         producer.putAll(base.producerProperties());

@@ -62,7 +62,27 @@ class NightlyMixTest {
         assertOneLineError(CliTestSupport.run("test", "--mix", "weekly"), "--mix must be random or nightly");
         assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--compositions", "meteor"), "unknown composition meteor");
         assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--fault-density", "0"), "--fault-density");
-        assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--workload", "offsets"), "drives the queue workload");
+        assertOneLineError(CliTestSupport.run("test", "--mix", "nightly", "--workload", "offsets"), "drives the queue or txn-queue workload");
+    }
+
+    @Test
+    void theTransactionalQueueKeepsItsShapeAndTakesTheCompositionsWithItsCoordinatorsAsTheCoordinatorRole() {
+        var spec = new NightlyMix.Spec(false, 0.5, 3, NightlyMix.Spec.allCompositions(), false, null);
+        TestConfig base = campaign("--nemesis", "kill", "--seed", "5").configurations().get(0);
+        TestConfig txn = new TestConfig(base.sut(), base.nodes(), "txn-queue", List.of("kill"), 60, base.rate(),
+                base.concurrency(), 4, base.acks(), base.idempotence(), base.minIsr(), base.replicationFactor(),
+                base.unclean(), base.subVia(), base.nemesisIntervalSeconds(), 5, base.recoverySeconds(), base.drainSeconds(),
+                base.flushMessages(), base.flushMs(), Map.of(), Map.of());
+        TestConfig nightly = NightlyMix.configure(txn, spec);
+        assertEquals("txn-queue", nightly.workload(), "its own workload, not the nightly queue");
+        assertEquals(NightlyMix.packages(spec), nightly.nemesis());
+        assertEquals(Map.of(), nightly.producerProperties(), "no queue producer settings on transactional producers");
+        assertEquals(4, nightly.keys());
+
+        var states = ComposedSchedule.transactionStates(List.of("fl1-0", "fl1-1", "__transaction_state:7", "__transaction_state:31"));
+        assertEquals(List.of(7, 31), states.stream().map(io.faultline.nemesis.ClusterView.PartitionRef::partition).toList());
+        assertTrue(states.stream().allMatch(r -> r.topic().equals("__transaction_state")));
+        assertEquals(List.of(), ComposedSchedule.transactionStates(List.of("fl1-0", "fl1-1")), "the queue: its group's coordinator");
     }
 
     @Test
