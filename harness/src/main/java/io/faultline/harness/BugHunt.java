@@ -93,6 +93,7 @@ final class BugHunt {
 
     /** The fault schedule of a mix: its scenario's script, or random faults of its packages. */
     static TestRunner.FaultScheduleFactory schedule(SeededBugCatalog.Mix mix) {
+        if (mix.composed()) return ComposedSchedule.factory(SeededBugCatalog.Mix.COMPOSITIONS, null, made -> { });
         return mix.script().<TestRunner.FaultScheduleFactory>map(ScenarioSchedule::factory).orElse(NemesisSchedule::create);
     }
 
@@ -150,9 +151,10 @@ final class BugHunt {
      */
     static TestConfig config(SeededBugCatalog.Mix mix, Shape shape, long seed) {
         if (mix.scenario() != null) return ScenarioCommand.config(mix.script().orElseThrow(), "broker-impl", null, null, seed);
-        return new TestConfig("broker-impl", 3, mix.workload(), mix.nemesis(), shape.timeLimitSeconds(), shape.rate(),
+        var config = new TestConfig("broker-impl", 3, mix.workload(), mix.nemesis(), shape.timeLimitSeconds(), shape.rate(),
                 shape.concurrency(), mix.keys(), mix.acks(), mix.idempotence(), mix.minIsr(), mix.replicationFactor(), false, "assign",
                 mix.nemesisIntervalSeconds(), seed, shape.recoverySeconds(), shape.drainSeconds());
+        return mix.composed() ? NightlyMix.configure(config, SeededBugCatalog.Mix.COMPOSITIONS) : config;
     }
 
     /** Runs the plan: bugs first (each stops at its first detection), then the clean broker; progress lines to out. */

@@ -23,22 +23,33 @@ final class SeededBugCatalog {
      * workload's seed, and the settings are the scenario's; otherwise they are random, of the given packages.
      */
     record Mix(String workload, List<String> nemesis, String acks, boolean idempotence, int replicationFactor,
-               int minIsr, int keys, int nemesisIntervalSeconds, String scenario) {
+               int minIsr, int keys, int nemesisIntervalSeconds, String scenario, boolean composed) {
         Mix {
             nemesis = List.copyOf(nemesis);
         }
 
         Mix(String workload, List<String> nemesis, String acks, boolean idempotence, int replicationFactor, int minIsr,
             int keys, int nemesisIntervalSeconds) {
-            this(workload, nemesis, acks, idempotence, replicationFactor, minIsr, keys, nemesisIntervalSeconds, null);
+            this(workload, nemesis, acks, idempotence, replicationFactor, minIsr, keys, nemesisIntervalSeconds, null, false);
         }
 
         /** The mix of a named scenario: its packages and settings, the queue workload on one key. */
         static Mix scenario(String name) {
             Scenario s = Scenarios.named(name);
             var st = s.settings();
-            return new Mix("queue", s.packages(), st.acks(), st.idempotence(), st.replicationFactor(), st.minIsr(), 1, 0, name);
+            return new Mix("queue", s.packages(), st.acks(), st.idempotence(), st.replicationFactor(), st.minIsr(), 1, 0, name, false);
         }
+
+        /**
+         * A workload under the nightly mix's role-aware compositions, drawn at random ({@link #COMPOSITIONS}, as
+         * `test --mix nightly` draws them): generic over bugs, as the random packages are.
+         */
+        static Mix composed(String workload, int keys) {
+            return new Mix(workload, NightlyMix.packages(COMPOSITIONS), "all", true, 3, 2, keys, 5, null, true);
+        }
+
+        /** The compositions of a composed mix: every kind, at random, with `test --mix nightly`'s defaults. */
+        static final NightlyMix.Spec COMPOSITIONS = MutantHunt.spec(false);
 
         /** The scenario this mix runs, if it is one. */
         java.util.Optional<Scenario> script() {
@@ -47,6 +58,8 @@ final class SeededBugCatalog {
 
         String describe() {
             if (scenario != null) return "scenario " + scenario + " (" + Scenarios.named(scenario).settings().describe() + ")";
+            if (composed) return workload + ", nightly compositions (random), acks=" + acks + (idempotence ? ", idempotent" : "")
+                    + ", rf " + replicationFactor + ", min-isr " + minIsr + ", " + keys + (keys == 1 ? " key" : " keys");
             return workload + ", " + String.join("+", nemesis) + ", acks=" + acks
                     + (idempotence ? ", idempotent" : "") + ", rf " + replicationFactor + ", min-isr " + minIsr + ", " + keys
                     + (keys == 1 ? " key" : " keys") + ", faults every ~" + nemesisIntervalSeconds + " s";
@@ -105,6 +118,10 @@ final class SeededBugCatalog {
     // a transaction bug. Aborts (one transaction in four), coordinator failovers, restarts and fenced clients all
     // happen in the ordinary course of such a run.
     static final Mix TXN_QUEUE_FAULTS = new Mix("txn-queue", List.of("partition", "kill", "pause"), "all", true, 3, 2, 4, 5);
+    // The same workload under the nightly mix's role-aware compositions, drawn at random: over txn-queue the coordinator
+    // role is its transactions' coordinator, so cut-offs, kills and freezes of a coordinator (and of leaders that are
+    // coordinators too) come with composed timing. Nothing in it is drawn from a transaction bug.
+    static final Mix TXN_QUEUE_COMPOSED = Mix.composed("txn-queue", 4);
     // Scripted mixes (Scenarios): each designed from the bug's code so that one run shows it; the clean broker under
     // the same script is valid.
     private static final Mix ISOLATED_LEADER = Mix.scenario("isolated-leader");
@@ -151,9 +168,11 @@ final class SeededBugCatalog {
             new Entry("lso-ignores-open-txn", "the last stable offset ignores open transactions", TXN_QUEUE_FAULTS,
                     "read_committed consumers read records of transactions still open; one in four of those aborts, "
                             + "and a committed transaction that read one is an aborted read (G1a)"),
-            new Entry("markers-skipped-on-failover", "no markers after a coordinator failover", TXN_QUEUE_FAULTS,
+            new Entry("markers-skipped-on-failover", "no markers after a coordinator failover", TXN_QUEUE_COMPOSED,
                     "a transaction prepared when its coordinator is cut off or killed is completed by the next one "
-                            + "without markers: its partitions keep it open, so the last stable offset stops there"),
+                            + "without markers: its partitions keep it open, so the last stable offset stops there "
+                            + "(liveness/hanging-transaction) or the producer's next marker decides it; the random "
+                            + "packages seldom moved a coordinator mid-commit (docs/seeded-bugs.md)"),
             new Entry("zombie-not-fenced", "a fenced producer's later batches are accepted", TXN_QUEUE_FAULTS,
                     "an abort marker with a bumped epoch (a reopened client or a timed-out transaction) does not fence "
                             + "the old producer; what it still sends joins the next transaction on that partition",

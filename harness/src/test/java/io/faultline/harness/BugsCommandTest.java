@@ -63,14 +63,23 @@ class BugsCommandTest {
             assertEquals(script.get().packages(), c.nemesis());
         }
         assertEquals("isolated-leader", SeededBugCatalog.named("hw-from-leader-leo").mix().scenario());
-        // the transaction bugs share one generic mix: the txn-queue workload under random partitions, kills and pauses
+        // the transaction bugs run generic mixes of the txn-queue workload: random partitions, kills and pauses, or the
+        // nightly mix's compositions drawn at random; no script
         for (String txnBug : List.of("lso-ignores-open-txn", "markers-skipped-on-failover", "zombie-not-fenced",
                 "aborted-index-not-recovered")) {
             var mix = SeededBugCatalog.named(txnBug).mix();
             assertEquals("txn-queue", mix.workload(), txnBug);
             assertEquals(null, mix.scenario(), txnBug + " runs no script");
-            assertEquals(List.of("partition", "kill", "pause"), mix.nemesis(), txnBug);
+            if (!mix.composed()) assertEquals(List.of("partition", "kill", "pause"), mix.nemesis(), txnBug);
         }
+        var composed = SeededBugCatalog.named("markers-skipped-on-failover").mix();
+        assertTrue(composed.composed());
+        TestConfig c = BugHunt.config(composed, BugHunt.Shape.defaults(30), 1);
+        assertEquals("txn-queue", c.workload(), "the workload keeps its own shape");
+        assertEquals(NightlyMix.packages(SeededBugCatalog.Mix.COMPOSITIONS), c.nemesis());
+        assertEquals(NightlyMix.Spec.allCompositions(), SeededBugCatalog.Mix.COMPOSITIONS.compositions());
+        assertFalse(SeededBugCatalog.Mix.COMPOSITIONS.guided(), "drawn at random, not planned from a bug's coverage");
+        assertTrue(composed.describe().contains("nightly compositions (random)"), composed.describe());
     }
 
     @Test
