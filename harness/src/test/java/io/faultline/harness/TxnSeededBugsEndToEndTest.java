@@ -26,8 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * December and 2 of 4 on 6 December, so it runs the `bugs` length behind -Pscenarios. aborted-index-not-recovered
  * shows only in the final read_committed reads, which the lso test's shape (no drain) skips: it runs the `bugs`
  * shape at 20 s in the default suite. markers-skipped-on-failover is in no test: this mix did not detect it
- * in 8 runs on 3 December (either transaction version), though the bug fired in each. Measured rates:
- * docs/seeded-bugs.md.
+ * in 8 runs on 3 December (either transaction version), though the bug fired in each; its catalog mix is now the
+ * txn-queue under the nightly compositions, which catch it in some runs only (measured with `bugs`, not a test that
+ * could fail by chance). Measured rates: docs/seeded-bugs.md.
  */
 @DockerBacked
 class TxnSeededBugsEndToEndTest {

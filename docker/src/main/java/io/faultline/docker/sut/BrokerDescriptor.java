@@ -33,6 +33,7 @@ import java.util.regex.Pattern;
  *                     or broker-impl-jars for this project's built broker-impl and its dependencies
  * @param replicationPort the port followers fetch on (a separate inter-broker listener), so a fault can cut
  *                     replication alone; the client port when the broker has one port for everything
+ * @param peerPorts    every port the nodes talk to each other on (link faults route and slow all of them)
  * @param configs      node path -> template text, written into every node before it starts
  * @param env          environment variable -> template text
  * @param collect      paths inside a node copied out after a run
@@ -40,7 +41,7 @@ import java.util.regex.Pattern;
  */
 public record BrokerDescriptor(Path source, String name, String version, Path dockerfile, Map<String, String> context,
                                List<String> start, Map<String, String> configs, Map<String, String> env, int port,
-                               int replicationPort, int quorumSize, Readiness ready, boolean leaders, Controller controller, String dataDir,
+                               int replicationPort, List<Integer> peerPorts, int quorumSize, Readiness ready, boolean leaders, Controller controller, String dataDir,
                                String logFile, List<String> collect, boolean transactions, KafkaClientLine clientLine,
                                Duration stopGrace) {
 
@@ -50,6 +51,7 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
         configs = Map.copyOf(configs);
         env = Map.copyOf(env);
         collect = List.copyOf(collect);
+        peerPorts = List.copyOf(peerPorts);
     }
 
     /** How the harness decides the cluster serves clients. */
@@ -76,7 +78,7 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]*");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Set<String> SCALAR_FIELDS = Set.of("name", "version", "image.dockerfile", "start", "port",
-            "replication.port", "quorum.size", "ready", "leader", "controller", "data.dir", "log.file", "collect", "transactions", "client",
+            "replication.port", "peer.ports", "quorum.size", "ready", "leader", "controller", "data.dir", "log.file", "collect", "transactions", "client",
             "stop.grace.seconds");
     private static final List<String> PREFIX_FIELDS = List.of("image.context.", "config.", "env.");
     /** A build-context source that is an Apache Kafka release's jars from Maven Central (cached). */
@@ -131,6 +133,7 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
         List<String> start = List.of(f.required("start").trim().split("\\s+"));
         int port = f.integer("port", 9092, 1, 65535);
         int replicationPort = f.integer("replication.port", port, 1, 65535);
+        List<Integer> peerPorts = f.ports("peer.ports", java.util.stream.Stream.of(port, replicationPort).distinct().toList());
         int quorumSize = f.integer("quorum.size", 3, 1, 99);
         Readiness ready = f.choice("ready", Readiness.ADMIN, Readiness.class);
         boolean leaders = f.choice("leader", "metadata", List.of("metadata", "none")).equals("metadata");
@@ -165,7 +168,7 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
         boolean transactions = f.choice("transactions", "true", List.of("true", "false")).equals("true");
         KafkaClientLine client = f.choice("client", KafkaClientLine.CURRENT, KafkaClientLine.class);
         Duration stopGrace = Duration.ofSeconds(f.integer("stop.grace.seconds", 5, 1, 600));
-        var d = new BrokerDescriptor(path, name, version, dockerfile, context, start, configs, env, port, replicationPort, quorumSize, ready,
+        var d = new BrokerDescriptor(path, name, version, dockerfile, context, start, configs, env, port, replicationPort, peerPorts, quorumSize, ready,
                 leaders, controller, dataDir, logFile, collect, transactions, client, stopGrace);
         d.checkTemplates(f);
         return d;
@@ -190,7 +193,7 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
         var ctx = new TreeMap<String, String>();
         context.forEach((in, source) -> ctx.put(in, source.startsWith(KAFKA_JARS) ? KAFKA_JARS + release.text() : source));
         return new BrokerDescriptor(source, name, release.text(), dockerfile, ctx, start, configs, env, port,
-                replicationPort, quorumSize, ready, leaders, controller, dataDir, logFile, collect, transactions,
+                replicationPort, peerPorts, quorumSize, ready, leaders, controller, dataDir, logFile, collect, transactions,
                 release.clientLine(), stopGrace);
     }
 
@@ -299,6 +302,26 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
                 // reported below
             }
             throw error(key, "must be a whole number in " + min + ".." + max + ", got '" + v + "'");
+        }
+
+        /** A comma-separated list of ports (none repeated), else the default. */
+        List<Integer> ports(String key, List<Integer> dflt) {
+            String v = raw.get(key);
+            if (v == null) return dflt;
+            var out = new ArrayList<Integer>();
+            for (String part : v.split(",")) {
+                try {
+                    int port = Integer.parseInt(part.strip());
+                    if (port >= 1 && port <= 65535 && !out.contains(port)) {
+                        out.add(port);
+                        continue;
+                    }
+                } catch (NumberFormatException notANumber) {
+                    // reported below
+                }
+                throw error(key, "must be distinct ports in 1..65535, separated by commas, got '" + v + "'");
+            }
+            return out;
         }
 
         String choice(String key, String dflt, List<String> allowed) {

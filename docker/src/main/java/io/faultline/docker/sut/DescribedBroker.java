@@ -32,6 +32,12 @@ import java.util.stream.Stream;
  * a way, the active controller) come from the Admin API, which any Kafka-protocol broker answers.
  */
 public class DescribedBroker extends KafkaProtocolSut {
+    /** The descriptor's peer.ports: every port its nodes talk to each other on. */
+    @Override
+    public List<Integer> peerPorts() {
+        return descriptor.peerPorts();
+    }
+
     /** Where followers fetch: the descriptor's replication.port (its client port unless it names another). */
     @Override
     public int replicationPort() {

@@ -60,6 +60,14 @@ public interface SystemUnderTest {
     }
 
     /**
+     * Every port on which the nodes talk to each other (client listener, replication listener, controller and consensus
+     * ports, a ZooKeeper ensemble's), so faults on the links between nodes (slow or lossy links) reach all of it.
+     */
+    default List<Integer> peerPorts() {
+        return java.util.stream.Stream.of(KafkaProtocolSut.PORT, replicationPort()).distinct().toList();
+    }
+
+    /**
      * Whether the Metadata response lists a partition's replicas in assignment order, the order in which a clean
      * election picks the first live in-sync replica (false: in some other order; the ISR as first written, in
      * assignment order, is then the best the cluster tells).

@@ -120,6 +120,7 @@ class BrokerDescriptorTest {
         assertEquals(List.of("/opt/mine/run", "--flag"), d.start());
         assertEquals(9092, d.port());
         assertEquals(9092, d.replicationPort(), "one port for clients and followers unless replication.port says");
+        assertEquals(List.of(9092), d.peerPorts(), "peers talk on the client port unless peer.ports says");
         assertEquals(3, d.quorumSize());
         assertEquals(BrokerDescriptor.Controller.NONE, d.controller());
         assertTrue(d.leaders());
@@ -141,6 +142,8 @@ class BrokerDescriptorTest {
     @CsvSource(delimiter = '|', value = {
             "port|70000|port: must be a whole number in 1..65535, got '70000'",
             "replication.port|0|replication.port: must be a whole number in 1..65535, got '0'",
+            "peer.ports|9092;9093|peer.ports: must be distinct ports in 1..65535, separated by commas, got '9092;9093'",
+            "peer.ports|9092,9092|peer.ports: must be distinct ports",
             "quorum.size|three|quorum.size: must be a whole number",
             "ready|soon|ready: must be admin or port, got 'soon'",
             "controller|zookeeper|controller: must be quorum or metadata or none, got 'zookeeper'",

@@ -47,6 +47,7 @@ class BuiltInDescriptorTest {
         var sut = new BrokerImpl(KafkaSettings.defaults());
         assertInstanceOf(ControllerAware.class, sut);
         assertEquals(BrokerImpl.REPLICATION_PORT, sut.replicationPort());
+        assertEquals(List.of(9092, 9091, 9093, 10093), sut.peerPorts(), "link faults reach replication and the quorum");
         assertEquals("/data/broker", sut.logDirectory());
         assertEquals(List.of("/data", "/opt/broker/config/server.properties"), sut.collectedPaths());
     }

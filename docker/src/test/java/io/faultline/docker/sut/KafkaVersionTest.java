@@ -110,5 +110,8 @@ class KafkaVersionTest {
         assertEquals(BrokerDescriptor.Controller.METADATA,
                 new ApacheKafka(settings, KafkaVersion.parse("3.9.1"), Metadata.ZK).descriptor().controller());
         assertEquals("3.9.1 (zk)", new ApacheKafka(settings, KafkaVersion.parse("3.9.1"), Metadata.ZK).version());
+        assertEquals(List.of(9092, 9093), kafka.peerPorts(), "KRaft: the broker and controller listeners");
+        assertEquals(List.of(9092, 2181, 2888, 3888), new ApacheKafka(settings, KafkaVersion.parse("2.0.1"), null).peerPorts(),
+                "ZooKeeper mode: the broker listener and the ensemble's ports");
     }
 }

@@ -3,7 +3,6 @@ package io.faultline.nemesis.link;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.model.Toxic;
 import eu.rekawek.toxiproxy.model.ToxicDirection;
-import io.faultline.docker.sut.ApacheKafka;
 import io.faultline.docker.sut.KafkaProtocolSut;
 import io.faultline.docker.sut.SystemUnderTest;
 import io.faultline.nemesis.FaultOp;
@@ -51,10 +50,12 @@ public final class LinkNemesis implements Nemesis {
         this.clientPorts = List.copyOf(clientPorts);
     }
 
-    /** The ports a system under test's nodes talk to each other on: Kafka's broker and controller listeners. */
+    /**
+     * The ports a system under test's nodes talk to each other on ({@link SystemUnderTest#peerPorts}): every listener,
+     * the consensus ports and a ZooKeeper ensemble's, so a slowed link slows replication and metadata too.
+     */
     public static List<Integer> interNodePorts(Optional<SystemUnderTest> sut) {
-        if (sut.isPresent() && sut.get() instanceof ApacheKafka) return List.of(KafkaProtocolSut.PORT, ApacheKafka.CONTROLLER_PORT);
-        return List.of(KafkaProtocolSut.PORT);
+        return sut.map(SystemUnderTest::peerPorts).orElse(List.of(KafkaProtocolSut.PORT));
     }
 
     @Override
