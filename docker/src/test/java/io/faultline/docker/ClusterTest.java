@@ -160,8 +160,19 @@ class ClusterTest {
     @Order(7)
     void collectCopiesLogsAndDataToTheHost(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         cluster.node("n1").writeString("/data/state.txt", "n1 state");
+        // a preallocated index, as a broker leaves one: 64 MiB of hole with one byte written (copied as a hole)
+        var made = cluster.node("n1").sh("truncate -s 64M /data/pre.index && printf x | dd of=/data/pre.index bs=1 seek=4096 conv=notrunc 2>/dev/null");
+        assertEquals(0, made.exitCode(), made.stderr());
         cluster.collect(dir, List.of("/data"));
         assertEquals("n1 state", java.nio.file.Files.readString(dir.resolve("n1/data/state.txt")));
+        var index = dir.resolve("n1/data/pre.index");
+        assertEquals(64L << 20, java.nio.file.Files.size(index));
+        try (var f = new java.io.RandomAccessFile(index.toFile(), "r")) {
+            f.seek(4096);
+            assertEquals('x', f.read());
+            f.seek(4095);
+            assertEquals(0, f.read());
+        }
         assertTrue(java.nio.file.Files.readString(dir.resolve("n1/console.log")).contains("probe: listening"));
     }
 
