@@ -35,7 +35,7 @@ class ReleaseTarballTest {
         Path launcher = home.resolve("bin/faultline");
         assertTrue(Files.isExecutable(launcher), "launcher missing in " + home);
         for (String dir : List.of("lib", "node-libs/apache-kafka", "node-libs/broker-impl", "node-libs/lazyfs",
-                "scripts", "images")) {
+                "scripts", "images", "suts")) {
             try (var s = Files.list(home.resolve(dir))) {
                 assertTrue(s.findAny().isPresent(), dir + " is empty");
             }
