@@ -29,7 +29,6 @@ public final class ApacheKafka extends DescribedBroker implements ControllerAwar
     static final String ZOOKEEPER_DESCRIPTOR = "io/faultline/docker/suts/apache-kafka-zk";
     private static final Map<Metadata, BrokerDescriptor> BUNDLED = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private final KafkaSettings settings;
     private final KafkaVersion version;
     private final Metadata metadata;
 
@@ -41,7 +40,6 @@ public final class ApacheKafka extends DescribedBroker implements ControllerAwar
     /** A release in the given metadata mode (null: the release's own default); a mode it lacks is a one-line error. */
     public ApacheKafka(KafkaSettings settings, KafkaVersion version, Metadata metadata) {
         super(bundledDescriptor(version.metadata(metadata)).forRelease(version), settings);
-        this.settings = settings;
         this.version = version;
         this.metadata = version.metadata(metadata);
     }
@@ -50,10 +48,6 @@ public final class ApacheKafka extends DescribedBroker implements ControllerAwar
     static BrokerDescriptor bundledDescriptor(Metadata mode) {
         return BUNDLED.computeIfAbsent(mode, m -> BrokerDescriptor.bundled(
                 m == Metadata.ZK ? ZOOKEEPER_DESCRIPTOR : KRAFT_DESCRIPTOR, ApacheKafka.class.getClassLoader()));
-    }
-
-    public KafkaSettings settings() {
-        return settings;
     }
 
     public Metadata metadata() {
@@ -88,8 +82,8 @@ public final class ApacheKafka extends DescribedBroker implements ControllerAwar
     /** A ZooKeeper-mode release gets only the settings it knows; KRaft releases get them all. */
     @Override
     protected Map<String, String> brokerProperties(int clusterSize) {
-        return metadata == Metadata.ZK ? KafkaConfigTemplates.brokerProperties(version, settings, clusterSize)
-                : settings.brokerProperties(clusterSize);
+        return metadata == Metadata.ZK ? KafkaConfigTemplates.brokerProperties(version, settings(), clusterSize)
+                : super.brokerProperties(clusterSize);
     }
 
     /** The jars Maven copied from Central: docker/target/apache-kafka-libs, or -Dfaultline.kafka.libs. */

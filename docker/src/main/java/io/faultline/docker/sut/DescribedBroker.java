@@ -63,6 +63,11 @@ public class DescribedBroker extends KafkaProtocolSut {
         return descriptor;
     }
 
+    /** The run's settings the nodes are configured with. */
+    public KafkaSettings settings() {
+        return settings;
+    }
+
     @Override
     public String name() {
         return descriptor.name();
