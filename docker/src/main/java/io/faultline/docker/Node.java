@@ -226,20 +226,8 @@ public final class Node {
         writeFile(path, content.getBytes(StandardCharsets.UTF_8));
     }
 
-    /**
-     * Copies a file or directory of the node into {@code hostDir} (created); missing paths are skipped. A running node
-     * copies with its own tar in sparse mode ({@link SparseTarCopy}: preallocated indexes cross as holes); a stopped
-     * one, or one without GNU tar, through the engine's archive endpoint.
-     */
+    /** Copies a file or directory of the node into {@code hostDir} (created); missing paths are skipped. */
     public void copyOut(String path, Path hostDir) {
-        if (isRunning() && !isPaused()) {
-            try {
-                Files.createDirectories(hostDir);
-                if (SparseTarCopy.copy(client, containerId, path, hostDir)) return;
-            } catch (IOException | RuntimeException e) {
-                LOG.debug("{}: sparse copy of {} failed, using the engine's archive: {}", name, path, e.toString());
-            }
-        }
         try {
             Files.createDirectories(hostDir);
             try (InputStream tar = client.copyArchiveFromContainerCmd(containerId, path).exec();
