@@ -41,8 +41,8 @@ import java.util.regex.Pattern;
  */
 public record BrokerDescriptor(Path source, String name, String version, Path dockerfile, Map<String, String> context,
                                List<String> start, Map<String, String> configs, Map<String, String> env, int port,
-                               int replicationPort, List<Integer> peerPorts, int quorumSize, Readiness ready, boolean leaders, Controller controller, String dataDir,
-                               String logFile, List<String> collect, boolean transactions, KafkaClientLine clientLine,
+                               int replicationPort, List<Integer> peerPorts, int quorumSize, Readiness ready,
+                               boolean leaders, Controller controller, String dataDir, String logFile, List<String> collect, boolean transactions, KafkaClientLine clientLine,
                                Duration stopGrace) {
 
     public BrokerDescriptor {
@@ -78,8 +78,8 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]*");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Set<String> SCALAR_FIELDS = Set.of("name", "version", "image.dockerfile", "start", "port",
-            "replication.port", "peer.ports", "quorum.size", "ready", "leader", "controller", "data.dir", "log.file", "collect", "transactions", "client",
-            "stop.grace.seconds");
+            "replication.port", "peer.ports", "quorum.size", "ready", "leader", "controller", "data.dir", "log.file",
+            "collect", "transactions", "client", "stop.grace.seconds");
     private static final List<String> PREFIX_FIELDS = List.of("image.context.", "config.", "env.");
     /** A build-context source that is an Apache Kafka release's jars from Maven Central (cached). */
     private static final String KAFKA_JARS = "apache-kafka-jars:";
@@ -168,8 +168,8 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
         boolean transactions = f.choice("transactions", "true", List.of("true", "false")).equals("true");
         KafkaClientLine client = f.choice("client", KafkaClientLine.CURRENT, KafkaClientLine.class);
         Duration stopGrace = Duration.ofSeconds(f.integer("stop.grace.seconds", 5, 1, 600));
-        var d = new BrokerDescriptor(path, name, version, dockerfile, context, start, configs, env, port, replicationPort, peerPorts, quorumSize, ready,
-                leaders, controller, dataDir, logFile, collect, transactions, client, stopGrace);
+        var d = new BrokerDescriptor(path, name, version, dockerfile, context, start, configs, env, port, replicationPort,
+                peerPorts, quorumSize, ready, leaders, controller, dataDir, logFile, collect, transactions, client, stopGrace);
         d.checkTemplates(f);
         return d;
     }
@@ -220,7 +220,9 @@ public record BrokerDescriptor(Path source, String name, String version, Path do
 
     /** The host folder a build-context entry stands for; Apache Kafka jars are fetched now if not cached. */
     public static Path contextFolder(String source) {
-        if (source.startsWith(KAFKA_JARS)) return KafkaDistribution.libs(KafkaVersion.parse(source.substring(KAFKA_JARS.length())));
+        if (source.startsWith(KAFKA_JARS)) {
+            return KafkaDistribution.libs(KafkaVersion.parse(source.substring(KAFKA_JARS.length())));
+        }
         if (source.equals(BROKER_IMPL_JARS)) return BrokerImpl.libsDirectory();
         return Path.of(source);
     }
