@@ -42,7 +42,8 @@ import java.util.regex.Pattern;
 public record BrokerDescriptor(Path source, String name, String version, Path dockerfile, Map<String, String> context,
                                List<String> start, Map<String, String> configs, Map<String, String> env, int port,
                                int replicationPort, List<Integer> peerPorts, int quorumSize, Readiness ready,
-                               boolean leaders, Controller controller, String dataDir, String logFile, List<String> collect, boolean transactions, KafkaClientLine clientLine,
+                               boolean leaders, Controller controller, String dataDir, String logFile,
+                               List<String> collect, boolean transactions, KafkaClientLine clientLine,
                                Duration stopGrace) {
 
     public BrokerDescriptor {
