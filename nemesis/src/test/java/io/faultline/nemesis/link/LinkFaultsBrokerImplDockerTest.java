@@ -11,7 +11,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
@@ -62,7 +61,7 @@ class LinkFaultsBrokerImplDockerTest {
                 var slow = new LinkFault.Slow(new LinkTarget.Leader(PARTITION), 300, 0);
                 String result = links.apply(slow, slow.target().resolve(ctx, ctx.random()), List.of(BrokerImpl.REPLICATION_PORT));
                 try (var producer = producer(cluster.bootstrapServers())) {
-                    long during = medianAcksAllMillis(producer, 9);
+                    long during = ProduceLatency.medianMillis(producer, TOPIC, 9);
                     System.out.printf("broker-impl acks=all produce median with 300 ms on the leader's replication links: %d ms (%s)%n",
                             during, result);
                     // a lower bound the proxy guarantees: a busy machine only adds to it
@@ -89,18 +88,6 @@ class LinkFaultsBrokerImplDockerTest {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000);
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
-    }
-
-    /** Median ms of n sequential acks=all sends. */
-    private static long medianAcksAllMillis(KafkaProducer<String, String> producer, int n) throws Exception {
-        List<Long> ms = new java.util.ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            long t0 = System.nanoTime();
-            producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)).get(120, TimeUnit.SECONDS);
-            ms.add((System.nanoTime() - t0) / 1_000_000);
-        }
-        ms.sort(null);
-        return ms.get(n / 2);
     }
 
     private static List<Integer> isr(Admin admin) {

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,18 +74,6 @@ class LinkFaultsKafkaDockerTest {
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     }
 
-    /** Median ms of n sequential acks=all sends. */
-    private static long medianProduceMillis(KafkaProducer<String, String> producer, int n) throws Exception {
-        List<Long> ms = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            long t0 = System.nanoTime();
-            producer.send(new ProducerRecord<>(TOPIC, 0, null, "v" + i)).get(120, TimeUnit.SECONDS);
-            ms.add((System.nanoTime() - t0) / 1_000_000);
-        }
-        ms.sort(null);
-        return ms.get(n / 2);
-    }
-
     private static List<Integer> isr() {
         try (Admin admin = KafkaAdmin.create(kafka.bootstrapServers())) {
             return admin.describeTopics(List.of(TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS).get(TOPIC)
@@ -135,14 +122,14 @@ class LinkFaultsKafkaDockerTest {
     @Test
     void slowLeaderLinksThenOneWayFromTheLeaderThenHeal() throws Exception {
         try (var producer = producer()) {
-            long before = medianProduceMillis(producer, 15);
+            long before = ProduceLatency.medianMillis(producer, TOPIC, 15);
 
             // the replication port only: 600 ms more per round trip on the controller port makes KRaft's 0.5-1 s
             // timeouts fire and leadership move away from the slowed node, which is a different experiment
             var slow = new LinkFault.Slow(new LinkTarget.Leader(PARTITION), 300, 0);
             String leader = ctx.leaderOf(PARTITION).orElseThrow();
             String result = links.apply(slow, slow.target().resolve(ctx, ctx.random()), List.of(ApacheKafka.PORT));
-            long during = medianProduceMillis(producer, 9);
+            long during = ProduceLatency.medianMillis(producer, TOPIC, 9);
             System.out.printf("acks=all produce median: %d ms before, %d ms with 300 ms on the leader's links (%s)%n",
                     before, during, result);
             assertEquals(leader, ctx.leaderOf(PARTITION).orElseThrow(), "the leader stayed while slowed");
@@ -158,7 +145,7 @@ class LinkFaultsKafkaDockerTest {
             FaultOp clients = links.invoke(ctx, FaultOp.of(LinkNemesis.START,
                     new LinkFault.Slow(new LinkTarget.Clients(ctx.leaderOf(PARTITION).orElseThrow()), 200, 0)));
             assertFalse(clients.isFailed(), clients.toString());
-            long slowClients = medianProduceMillis(producer, 9);
+            long slowClients = ProduceLatency.medianMillis(producer, TOPIC, 9);
             System.out.printf("acks=all produce median with 200 ms on the clients' link to the leader: %d ms (%s)%n",
                     slowClients, clients.result());
             assertTrue(slowClients >= 200, "produce median with a 200 ms client link was " + slowClients + " ms");
