@@ -94,6 +94,17 @@ final class RunAnalysis {
                            Ending ending, Instant startedAt, Map<String, List<ReportInput.ClockPoint>> clocks,
                            List<String> readCaveats, boolean writeEdn)
             throws IOException {
+        return analyze(run, config, testJson, checkHistory(config, testJson, recorded), ending, startedAt, clocks,
+                readCaveats, writeEdn);
+    }
+
+    /**
+     * The half of the analysis that reads the history alone (the workload's checkers and the report's history
+     * parts): a run starts it while its nodes stop and their files are copied out, the other half waits for those.
+     */
+    record HistoryChecks(List<Op> history, Map<String, CheckResult> checks, HtmlReport.Prepared prepared) {}
+
+    static HistoryChecks checkHistory(TestConfig config, Map<String, Object> testJson, List<Op> recorded) {
         // Ops the run never completed are indeterminate, as in Jepsen: close them as info before judging.
         List<Op> history = OpenInvocations.completeAsInfo(recorded);
         // What the client settings permit by design (duplicates without idempotence, loss with acks=0) is
@@ -114,6 +125,18 @@ final class RunAnalysis {
         } finally {
             pool.shutdownNow();
         }
+        return new HistoryChecks(history, checks, prepared);
+    }
+
+    /** The analysis with the history's half already done ({@link #checkHistory}): node files, liveness, report. */
+    static Outcome analyze(RunDir run, TestConfig config, Map<String, Object> testJson, HistoryChecks checked,
+                           Ending ending, Instant startedAt, Map<String, List<ReportInput.ClockPoint>> clocks,
+                           List<String> readCaveats, boolean writeEdn)
+            throws IOException {
+        List<Op> history = checked.history();
+        Map<String, CheckResult> checks = new LinkedHashMap<>(checked.checks());
+        HtmlReport.Prepared prepared = checked.prepared();
+        var faultVocabulary = StoredRun.vocabulary(testJson);
         // replicas must agree below their high watermarks, whatever the history shows (clients read leaders only)
         CheckResult agreement = io.faultline.results.ReplicaAgreement.check(run.nodesDir(), recoveredPartitions(run));
         if (agreement != null) checks.put(agreement.checker(), agreement);

@@ -231,6 +231,8 @@ final class TestRunner {
         volatile ClusterObserver observer;
         volatile RecoveryRecord recovery;
         volatile String topicPrefix;
+        /** The history's half of the check, begun while the nodes stop and their files are copied out. */
+        volatile java.util.concurrent.CompletableFuture<RunAnalysis.HistoryChecks> historyChecks;
     }
 
     private void execute(RunDir run, Map<String, Object> testJson, SystemUnderTest sut, RunState state, Progress progress)
@@ -491,13 +493,14 @@ final class TestRunner {
         if (state.recoveryMonitor != null) step("stopping the recovery check", state.recoveryMonitor::stopBackground);
         if (state.observer != null) step("closing the recovery probes", state.observer::close);
         if (state.recorder != null) step("closing the history", state.recorder::close);
+        if (state.recorder != null && !state.interrupted) state.historyChecks = startHistoryChecks(run);
         step("writing clocks.json", () -> StoredRun.writeClocks(run.dir(), state.schedule.clockOffsets()));
         step("writing " + ENDING_FILE, () -> StoredRun.JSON.writeValue(run.dir().resolve(ENDING_FILE).toFile(),
                 new RunAnalysis.Ending(state.complete, state.drained, state.problemsAfterHeal)));
         if (state.cluster != null) {
             progress.phase("collect-and-teardown");
             try {
-                timedStep("stopping the nodes", state.cluster::stopAll);
+                timedStep("stopping the nodes", () -> log.line("stopped, in order: " + String.join(", ", state.cluster.stopAll())));
                 if (!state.interrupted) timedStep("collecting the nodes' files", () -> state.cluster.collect(run.nodesDir()));
             } finally {
                 if (state.interrupted) {
@@ -523,6 +526,29 @@ final class TestRunner {
         long start = System.nanoTime();
         step(what, step);
         log.line(String.format("%s: %.1f s", what, (System.nanoTime() - start) / 1e9));
+    }
+
+    /** Reads the closed history and runs the checks that need nothing else, on a thread of their own. */
+    private java.util.concurrent.CompletableFuture<RunAnalysis.HistoryChecks> startHistoryChecks(RunDir run) {
+        Map<String, Object> testJson;
+        try {
+            testJson = StoredRun.readTestJson(run.dir());
+        } catch (IOException | RuntimeException e) {
+            log.line("the history's checks wait for the end of the run: " + e);
+            return null;
+        }
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                List<Op> history = Files.exists(run.historyJsonl()) ? HistoryReader.read(run.historyJsonl()) : List.of();
+                return RunAnalysis.checkHistory(config, testJson, history);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, r -> {
+            Thread t = new Thread(r, "faultline-history-checks");
+            t.setDaemon(true);
+            t.start();
+        });
     }
 
     private java.util.concurrent.CompletableFuture<Void> startRemoval(SutCluster cluster) {
@@ -593,10 +619,25 @@ final class TestRunner {
     }
 
     private Result check(RunDir run, Map<String, Object> testJson, Instant startedAt, RunState state) throws IOException {
-        List<Op> history = Files.exists(run.historyJsonl()) ? HistoryReader.read(run.historyJsonl()) : List.of();
+        RunAnalysis.HistoryChecks checked = null;
+        if (state.historyChecks != null) {
+            try {
+                checked = state.historyChecks.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while checking the history", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                log.line("checking the history beside the teardown failed (" + e.getCause() + "); checking it again");
+            }
+        }
+        if (checked == null) {
+            List<Op> recorded = Files.exists(run.historyJsonl()) ? HistoryReader.read(run.historyJsonl()) : List.of();
+            checked = RunAnalysis.checkHistory(config, testJson, recorded);
+        }
+        List<Op> history = checked.history();
         var ending = new RunAnalysis.Ending(state.complete, state.drained, state.problemsAfterHeal);
-        var outcome = RunAnalysis.analyze(run, config, testJson, history, ending, StoredRun.startedAt(testJson),
-                state.schedule.clockOffsets());
+        var outcome = RunAnalysis.analyze(run, config, testJson, checked, ending, StoredRun.startedAt(testJson),
+                state.schedule.clockOffsets(), List.of(), true);
         int exit = state.error != null && outcome.verdict() != Verdict.INVALID
                 ? FaultlineCli.EXIT_UNKNOWN_OR_ERROR : outcome.exitCode();
         log.line(String.format("verdict %s%s; %d ops; report %s", outcome.verdict().name().toLowerCase(),

@@ -71,10 +71,11 @@ public final class TopicLifecycleAudit {
     private final short replicationFactor;
     private final long seed;
     private final Duration wait;
-    private final List<Finding> findings = new ArrayList<>();
-    private final List<String> notes = new ArrayList<>();
-    private final List<String> timings = new ArrayList<>();
-    private int steps;
+    // steps run side by side (see run): what they report is shared
+    private final List<Finding> findings = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final List<String> timings = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final java.util.concurrent.atomic.AtomicInteger steps = new java.util.concurrent.atomic.AtomicInteger();
 
     private TopicLifecycleAudit(String bootstrap, String prefix, short replicationFactor, long seed, Duration wait) {
         this.bootstrap = bootstrap;
@@ -85,27 +86,42 @@ public final class TopicLifecycleAudit {
     }
 
     /**
-     * Runs every step on topics named {@code prefix-audit-*}. Never throws.
+     * Runs every step on topics named {@code prefix-audit-*}. Never throws. The steps mostly wait for metadata to
+     * spread, each on topics of its own, so they run side by side: growing, renewing, and trimming then
+     * reconfiguring; the validate-only step last, as it names the grown and the trimmed topics.
      *
      * @param wait how long one step may wait for the cluster to show what it accepted
      */
     public static Result run(String bootstrap, String prefix, short replicationFactor, long seed, Duration wait) {
         TopicLifecycleAudit a = new TopicLifecycleAudit(bootstrap, prefix, replicationFactor, seed, wait);
         Admin admin = null;
+        java.util.concurrent.ExecutorService side = java.util.concurrent.Executors.newFixedThreadPool(3, r -> {
+            Thread t = new Thread(r, "lifecycle-audit-step");
+            t.setDaemon(true);
+            return t;
+        });
         try {
             Admin client = Admin.create(a.adminProps());
             admin = client;
-            a.step("grow", () -> a.grow(client));
-            a.step("delete and recreate", () -> a.renew(client));
-            a.step("delete records", () -> a.trim(client));
-            a.step("alter configs", () -> a.configs(client));
+            List<java.util.concurrent.Future<?>> running = List.of(
+                    side.submit(() -> a.step("grow", () -> a.grow(client))),
+                    side.submit(() -> a.step("delete and recreate", () -> a.renew(client))),
+                    side.submit(() -> {
+                        a.step("delete records", () -> a.trim(client));
+                        a.step("alter configs", () -> a.configs(client));
+                    }));
+            for (var f : running) f.get(); // each step is bounded by its own waits
             a.step("validate only", () -> a.dryRuns(client));
-        } catch (RuntimeException e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            a.notes.add("the lifecycle audit was interrupted");
+        } catch (RuntimeException | ExecutionException e) {
             a.notes.add("the lifecycle audit stopped: " + e);
         } finally {
+            side.shutdownNow();
             if (admin != null) admin.close(ApiAudit.ADMIN_CLOSE); // bounded: pending calls must not hold the run
         }
-        return new Result(a.steps, a.findings, a.notes, String.join(", ", a.timings));
+        return new Result(a.steps.get(), List.copyOf(a.findings), List.copyOf(a.notes), String.join(", ", a.timings));
     }
 
     private interface Step {
@@ -117,7 +133,7 @@ public final class TopicLifecycleAudit {
         long started = System.nanoTime();
         try {
             step.run();
-            steps++;
+            steps.incrementAndGet();
         } catch (Refused e) {
             findings.add(new Finding(e.kind, e.subject, e.getMessage()));
         } catch (InterruptedException e) {
