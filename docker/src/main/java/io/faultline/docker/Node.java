@@ -226,10 +226,19 @@ public final class Node {
         writeFile(path, content.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Copies a file or directory of the node into {@code hostDir} (created); missing paths are skipped. */
+    /**
+     * Copies a file or directory of the node into {@code hostDir} (created); missing paths are skipped. Read straight
+     * from a local engine's layer where that gives the same files ({@link LocalLayer}), else through the engine.
+     */
     public void copyOut(String path, Path hostDir) {
         try {
             Files.createDirectories(hostDir);
+            var local = LocalLayer.of(client, containerId).flatMap(layer -> layer.whollyWritten(path));
+            if (local.isPresent()) {
+                Path name = Path.of(path).getFileName();
+                LocalLayer.copyTree(local.get(), name == null ? hostDir : hostDir.resolve(name.toString()));
+                return;
+            }
             try (InputStream tar = client.copyArchiveFromContainerCmd(containerId, path).exec();
                  var in = new TarArchiveInputStream(tar)) {
                 TarArchiveEntry entry;

@@ -174,6 +174,13 @@ class ClusterTest {
             assertEquals(0, f.read());
         }
         assertTrue(java.nio.file.Files.readString(dir.resolve("n1/console.log")).contains("probe: listening"));
+        // /data was written by the node alone: read from the engine's layer on this machine; a file of the image
+        // (its layers hold it) goes through the engine, and both arrive the same way
+        var layer = LocalLayer.of(DockerEngine.client(), cluster.node("n1").containerId());
+        assertTrue(layer.flatMap(l -> l.whollyWritten("/data")).isPresent(), "the local engine's layer holds /data");
+        assertTrue(layer.flatMap(l -> l.whollyWritten("/etc")).isEmpty(), "/etc comes from the image");
+        cluster.node("n1").copyOut("/etc/os-release", dir.resolve("image"));
+        assertEquals(cluster.node("n1").readString("/etc/os-release"), java.nio.file.Files.readString(dir.resolve("image/os-release")));
     }
 
     @Test

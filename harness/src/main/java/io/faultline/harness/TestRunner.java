@@ -428,10 +428,14 @@ final class TestRunner {
         log.line("final heal: crashing every node (" + names + ") and starting it again, so each recovers from disk");
         state.recorder.nemesis(io.faultline.checker.history.OpType.INFO, "kill",
                 new io.faultline.checker.history.OpValue.Text("final crash of every node: " + names), null);
+        long started = System.nanoTime();
         io.faultline.docker.Concurrently.forEach(nodes.stream().filter(io.faultline.docker.Node::isRunning).toList(),
                 "final-crash", io.faultline.docker.Node::kill);
+        long killed = System.nanoTime();
         io.faultline.docker.Concurrently.forEach(nodes.stream().filter(n -> !n.isRunning()).toList(),
                 "final-start", io.faultline.docker.Node::start);
+        log.line(String.format("final crash: killed in %.1f s, started again in %.1f s", (killed - started) / 1e9,
+                (System.nanoTime() - killed) / 1e9));
         state.recorder.nemesis(io.faultline.checker.history.OpType.INFO, "start",
                 new io.faultline.checker.history.OpValue.Text("started " + names), null);
     }
@@ -500,7 +504,7 @@ final class TestRunner {
         if (state.cluster != null) {
             progress.phase("collect-and-teardown");
             try {
-                timedStep("stopping the nodes", () -> log.line("stopped, in order: " + String.join(", ", state.cluster.stopAll())));
+                timedStep("stopping the nodes", () -> log.line("stopped: " + String.join(", ", state.cluster.stopAll())));
                 if (!state.interrupted) timedStep("collecting the nodes' files", () -> state.cluster.collect(run.nodesDir()));
             } finally {
                 if (state.interrupted) {

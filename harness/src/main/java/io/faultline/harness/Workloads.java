@@ -101,8 +101,9 @@ final class Workloads {
     /**
      * The queue with company on the same workers, so one fault schedule is judged by several kinds of check, each
      * reaching other parts of the broker: committed offsets as registers (the group coordinator; a tenth of the
-     * queue's rate, at least one op a second), scratch topics created, grown and deleted (the controller), and a
-     * compacted topic whose keys are overwritten (the log cleaner). The registers are read as Kafka's consumer reads
+     * queue's rate, at least one op a second), scratch topics created, grown and deleted (the controller), a
+     * compacted topic whose keys are overwritten (the log cleaner), and a log cut with DeleteRecords while it is
+     * written and read (the log start offset). The registers are read as Kafka's consumer reads
      * its committed offsets (on start and after a rebalance): with require_stable wherever the broker has it. A plain
      * OffsetFetch is answered by Kafka 4.x from the coordinator's state at its high watermark, older than
      * acknowledged commits right after a failover (measured: `--workload offsets`, docs/measurements.md); no consumer
@@ -121,13 +122,21 @@ final class Workloads {
                 config.seed() * 7919 + 3, KV_KEYS, Math.max(1.0, sideRate / 4), Duration.ofSeconds(config.timeLimitSeconds()),
                 CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.kv.KvChecker(
                         ("all".equals(config.acks()) || "-1".equals(config.acks())) && !config.uncleanInEffect())));
+        Workload trim = io.faultline.workloads.trim.TrimWorkload.workload(prefix, (short) config.replicationFactor(),
+                config.seed() * 7919 + 4, Math.max(1.0, sideRate / 4), Duration.ofSeconds(config.timeLimitSeconds()),
+                CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.trim.TrimChecker(
+                        ("all".equals(config.acks()) || "-1".equals(config.acks())) && !config.uncleanInEffect())));
         Set<String> kvOps = io.faultline.workloads.kv.KvOps.ALL;
-        Set<String> topicsAndKv = new java.util.HashSet<>(io.faultline.workloads.topics.TopicOps.ALL);
-        topicsAndKv.addAll(kvOps);
-        Set<String> sideOps = new java.util.HashSet<>(topicsAndKv);
+        Set<String> trimOps = io.faultline.workloads.trim.TrimOps.ALL;
+        Set<String> kvAndTrim = new java.util.HashSet<>(kvOps);
+        kvAndTrim.addAll(trimOps);
+        Set<String> topicsKvTrim = new java.util.HashSet<>(io.faultline.workloads.topics.TopicOps.ALL);
+        topicsKvTrim.addAll(kvAndTrim);
+        Set<String> sideOps = new java.util.HashSet<>(topicsKvTrim);
         sideOps.addAll(Set.of(OffsetOps.WRITE, OffsetOps.READ));
-        Workload company = BesideWorkload.of("offsets+topics+kv", side,
-                BesideWorkload.of("topics+kv", topics, kv, kvOps), topicsAndKv);
+        Workload logs = BesideWorkload.of("kv+trim", kv, trim, trimOps);
+        Workload company = BesideWorkload.of("offsets+topics+kv+trim", side,
+                BesideWorkload.of("topics+kv+trim", topics, logs, kvAndTrim), topicsKvTrim);
         return BesideWorkload.of(name, queue, company, sideOps);
     }
 

@@ -26,7 +26,7 @@ class RegistryTest {
         assertEquals(List.of("queue", "total-queue", "corrupt-read"),
                 Workloads.checkers(config("apache-kafka", "queue")).stream().map(c -> c.name()).toList());
         // the nightly shape: the queue's checks, the offsets registers', the topics' and the compacted topic's beside them
-        assertEquals(List.of("queue", "total-queue", "corrupt-read", "linearizable", "topics", "compaction"),
+        assertEquals(List.of("queue", "total-queue", "corrupt-read", "linearizable", "topics", "compaction", "trimmed-log"),
                 Workloads.checkers(config("apache-kafka", NightlyMix.WORKLOAD)).stream().map(c -> c.name()).toList());
     }
 

@@ -43,7 +43,7 @@ class WorkloadChoiceTest {
         TestConfig config = standard.toConfig();
         assertTrue(config.besidesInEffect());
         var names = checkerNames(config);
-        assertEquals(java.util.List.of("queue", "total-queue", "corrupt-read", "linearizable", "topics", "compaction"), names,
+        assertEquals(java.util.List.of("queue", "total-queue", "corrupt-read", "linearizable", "topics", "compaction", "trimmed-log"), names,
                 "the queue's checks and the company's: " + names);
         // a run stored before the queue had company is judged by the queue's checks alone
         var params = new java.util.LinkedHashMap<>(config.asMap());

@@ -185,14 +185,6 @@ public class DescribedBroker extends KafkaProtocolSut {
         return descriptor.stopGrace();
     }
 
-    /** The nodes outside the quorum first (its members then still answer their controlled shutdown), then the quorum. */
-    @Override
-    public List<List<Node>> stopWaves(List<Node> nodes) {
-        int quorum = descriptor.quorumSize();
-        if (nodes.size() <= quorum) return List.of(nodes);
-        return List.of(nodes.subList(quorum, nodes.size()), nodes.subList(0, quorum));
-    }
-
     @Override
     public List<String> collectedPaths() {
         return descriptor.collect();

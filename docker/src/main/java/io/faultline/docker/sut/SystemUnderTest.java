@@ -46,15 +46,6 @@ public interface SystemUnderTest {
         node.stop(stopGrace());
     }
 
-    /**
-     * The order in which the whole cluster stops at the end of a run: each wave's nodes at once, one wave after the
-     * other. One wave by default; a system whose controller quorum lives on some nodes stops the others first, while
-     * the quorum can still answer their controlled shutdown (all at once, Kafka's brokers waited out the grace).
-     */
-    default List<List<Node>> stopWaves(List<Node> nodes) {
-        return List.of(nodes);
-    }
-
     /** How long a graceful stop may take before SIGKILL. */
     default Duration stopGrace() {
         return Duration.ofSeconds(5);
