@@ -58,7 +58,10 @@ public final class LeaderState {
     private final Time time;
     private final ReplicationConfig config;
     private final IsrChangeSender isrSender;
-    /** Called (outside no lock in particular) when the high watermark moved, to wake acks=all produces. */
+    /**
+     * Called (outside no lock in particular) when the high watermark or the low watermark moved, to wake acks=all
+     * produces and record deletions.
+     */
     private final Runnable onHighWatermarkMoved;
     private final Map<Integer, ReplicaState> remotes = new HashMap<>();
     /** Whether a broker may join the ISR now (registered, unfenced, not shutting down: KIP-841). */
@@ -194,6 +197,12 @@ public final class LeaderState {
      */
     public FollowerRead readForFollower(int replicaId, long fetchOffset, int lastFetchedEpoch, int currentLeaderEpoch,
                                         int maxBytes) {
+        return readForFollower(replicaId, fetchOffset, lastFetchedEpoch, currentLeaderEpoch, maxBytes, ReplicaState.UNKNOWN);
+    }
+
+    /** As above, with the log start offset the follower's fetch reports (for the {@linkplain #lowWatermark low watermark}). */
+    public FollowerRead readForFollower(int replicaId, long fetchOffset, int lastFetchedEpoch, int currentLeaderEpoch,
+                                        int maxBytes, long followerLogStartOffset) {
         validateLeaderEpoch(currentLeaderEpoch);
         if (!remotes.containsKey(replicaId)) {
             throw new NotLeaderOrFollowerException("broker " + replicaId + " is not a replica of " + tp);
@@ -207,17 +216,37 @@ public final class LeaderState {
         }
         long leaderEnd = replicaLog.logEndOffset();
         LogReadResult read = replicaLog.read(fetchOffset, maxBytes, Long.MAX_VALUE);
-        if (onFollowerFetch(replicaId, fetchOffset, leaderEnd)) onHighWatermarkMoved.run();
+        if (onFollowerFetch(replicaId, fetchOffset, leaderEnd, followerLogStartOffset)) onHighWatermarkMoved.run();
         return new FollowerRead(Optional.of(read), Optional.empty(), replicaLog.highWatermark(),
                 replicaLog.logStartOffset(), leaderEnd);
     }
 
-    /** Records a follower's fetch; may propose an ISR expansion; returns whether the high watermark moved. */
-    synchronized boolean onFollowerFetch(int replicaId, long fetchOffset, long leaderEndOffset) {
+    /**
+     * Records a follower's fetch; may propose an ISR expansion; returns whether the high watermark or the low
+     * watermark moved (either may complete a waiting request).
+     */
+    synchronized boolean onFollowerFetch(int replicaId, long fetchOffset, long leaderEndOffset, long followerLogStartOffset) {
         ReplicaState before = remotes.get(replicaId);
-        remotes.put(replicaId, before.afterFetch(fetchOffset, leaderEndOffset, time.milliseconds()));
+        long lowBefore = lowWatermark();
+        remotes.put(replicaId, before.afterFetch(fetchOffset, leaderEndOffset, time.milliseconds(), followerLogStartOffset));
         maybeExpandIsr(replicaId);
-        return maybeIncrementHighWatermark();
+        boolean hwMoved = maybeIncrementHighWatermark();
+        return hwMoved || lowWatermark() != lowBefore;
+    }
+
+    /**
+     * The partition's low watermark (KIP-107, Kafka's lowWatermarkIfLeader): the lowest log start offset of this
+     * leader and of every follower that is live (eligible for the ISR) and has the high watermark. A DeleteRecords is
+     * answered once it reaches the asked offset, so no replica that may lead next still serves what was deleted.
+     */
+    public synchronized long lowWatermark() {
+        long low = replicaLog.logStartOffset();
+        long hw = replicaLog.highWatermark();
+        for (ReplicaState s : remotes.values()) {
+            if (!eligibleForIsr.test(s.brokerId()) || s.logEndOffset() < hw) continue; // an unknown end (-1) too
+            low = Math.min(low, Math.max(0, s.logStartOffset()));
+        }
+        return low;
     }
 
     private void maybeExpandIsr(int replicaId) {

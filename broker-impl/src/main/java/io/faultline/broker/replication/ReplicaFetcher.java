@@ -235,6 +235,10 @@ public final class ReplicaFetcher {
         }
         long hw = Math.min(pd.highWatermark(), s.log.logEndOffset());
         if (hw > s.log.highWatermark()) s.log.updateHighWatermark(hw);
+        // the leader's log start (moved by DeleteRecords or retention) is ours too, as far as our high watermark
+        // reaches: a follower that kept the old start would serve deleted records again once it leads
+        long start = Math.min(pd.logStartOffset(), s.log.highWatermark());
+        if (start > s.log.logStartOffset()) s.log.maybeIncrementLogStartOffset(start);
     }
 
     /**

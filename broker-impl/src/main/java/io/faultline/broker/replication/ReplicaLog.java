@@ -42,6 +42,9 @@ public interface ReplicaLog {
 
     void truncateFullyAndStartAt(long offset);
 
+    /** Moves the log start offset forward (a follower taking the leader's, after DeleteRecords); never back. */
+    void maybeIncrementLogStartOffset(long offset);
+
     static ReplicaLog of(PartitionLog log) {
         return new ReplicaLog() {
             @Override
@@ -102,6 +105,11 @@ public interface ReplicaLog {
             @Override
             public void truncateFullyAndStartAt(long offset) {
                 log.truncateFullyAndStartAt(offset);
+            }
+
+            @Override
+            public void maybeIncrementLogStartOffset(long offset) {
+                log.maybeIncrementLogStartOffset(offset);
             }
 
             @Override
@@ -173,6 +181,11 @@ public interface ReplicaLog {
             @Override
             public void truncateFullyAndStartAt(long offset) {
                 partition.truncateFullyAndStartAt(offset);
+            }
+
+            @Override
+            public void maybeIncrementLogStartOffset(long offset) {
+                bare.maybeIncrementLogStartOffset(offset);
             }
 
             @Override

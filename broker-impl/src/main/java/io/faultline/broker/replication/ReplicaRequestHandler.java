@@ -82,7 +82,7 @@ public final class ReplicaRequestHandler {
         try {
             int limit = Math.max(1, Math.min(fp.partitionMaxBytes(), remainingBytes));
             LeaderState.FollowerRead r = leader.readForFollower(replicaId, fp.fetchOffset(), fp.lastFetchedEpoch(),
-                    fp.currentLeaderEpoch(), limit);
+                    fp.currentLeaderEpoch(), limit, fp.logStartOffset());
             pd.setHighWatermark(r.highWatermark()).setLastStableOffset(r.highWatermark())
                     .setLogStartOffset(r.logStartOffset());
             if (r.divergingEpoch().isPresent()) {
