@@ -185,6 +185,12 @@ public class DescribedBroker extends KafkaProtocolSut {
         return descriptor.stopGrace();
     }
 
+    /** The descriptor's first quorum.size nodes, as its templates place the quorum. */
+    @Override
+    public List<Node> quorumMembers(List<Node> nodes) {
+        return nodes.subList(0, Math.min(descriptor.quorumSize(), nodes.size()));
+    }
+
     @Override
     public List<String> collectedPaths() {
         return descriptor.collect();

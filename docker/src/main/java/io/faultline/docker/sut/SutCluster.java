@@ -87,28 +87,78 @@ public final class SutCluster implements AutoCloseable {
     }
 
     /**
-     * Stops every node's program at once, bounded: SIGTERM, then SIGKILL after the system's grace. Returns how long
-     * each node took and its exit code, e.g. "n4 0.6 s (exit 143)": where a slow stop went. (Stopping the nodes outside
-     * a KRaft quorum first was tried: they stopped cleanly, but the quorum's last voter still waited out the grace, so
-     * the stop only took longer.)
+     * Stops every node's program at once, bounded: SIGTERM, then SIGKILL after the system's grace. Once most of the
+     * system's {@linkplain SystemUnderTest#quorumMembers quorum} has exited, a node still running gets
+     * {@link #AFTER_QUORUM_EXITED} more and is then killed: without its quorum it cannot finish a graceful stop (a
+     * 5-node Kafka cluster's last KRaft voter waited out the whole grace in every run). Returns how long each node
+     * took and its exit code, e.g. "n4 0.6 s (exit 143)": where a slow stop went.
      */
     public List<String> stopAll() {
-        return io.faultline.docker.Concurrently.map(cluster.nodes(), "faultline-stop", n -> {
-            long start = System.nanoTime();
-            try {
-                sut.stop(n);
-            } catch (RuntimeException e) {
-                LOG.warn("{}: stop failed, killing: {}", n.name(), e.getMessage());
-                n.kill();
+        List<Node> quorum = sut.quorumMembers(cluster.nodes());
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread watcher = null;
+        if (!quorum.isEmpty()) {
+            watcher = new Thread(() -> killWhenQuorumGone(quorum, done), "faultline-stop-quorum");
+            watcher.setDaemon(true);
+            watcher.start();
+        }
+        try {
+            return io.faultline.docker.Concurrently.map(cluster.nodes(), "faultline-stop", n -> {
+                long start = System.nanoTime();
+                try {
+                    sut.stop(n);
+                } catch (RuntimeException e) {
+                    LOG.warn("{}: stop failed, killing: {}", n.name(), e.getMessage());
+                    n.kill();
+                }
+                Long exit = null;
+                try {
+                    exit = n.exitCode();
+                } catch (RuntimeException e) {
+                    // only for the log line
+                }
+                return String.format("%s %.1f s%s", n.name(), (System.nanoTime() - start) / 1e9, exit == null ? "" : " (exit " + exit + ")");
+            });
+        } finally {
+            done.set(true);
+            if (watcher != null) watcher.interrupt();
+        }
+    }
+
+    /** How long a node may go on stopping after most of the quorum has exited. */
+    static final Duration AFTER_QUORUM_EXITED = Duration.ofSeconds(1);
+
+    private void killWhenQuorumGone(List<Node> quorum, java.util.concurrent.atomic.AtomicBoolean done) {
+        try {
+            long majorityGoneAt = -1;
+            while (!done.get()) {
+                Thread.sleep(100);
+                if (majorityGoneAt < 0) {
+                    long exited = quorum.stream().filter(n -> !running(n)).count();
+                    if (exited > quorum.size() / 2) majorityGoneAt = System.nanoTime();
+                } else if (System.nanoTime() - majorityGoneAt >= AFTER_QUORUM_EXITED.toNanos()) {
+                    for (Node n : cluster.nodes()) {
+                        if (running(n)) {
+                            LOG.info("{}: still stopping {} after most of the quorum exited: killed", n.name(), AFTER_QUORUM_EXITED);
+                            n.kill();
+                        }
+                    }
+                    return;
+                }
             }
-            Long exit = null;
-            try {
-                exit = n.exitCode();
-            } catch (RuntimeException e) {
-                // only for the log line
-            }
-            return String.format("%s %.1f s%s", n.name(), (System.nanoTime() - start) / 1e9, exit == null ? "" : " (exit " + exit + ")");
-        });
+        } catch (InterruptedException e) {
+            // the stop ended
+        } catch (RuntimeException e) {
+            LOG.warn("watching the quorum's stop failed: {}", e.toString());
+        }
+    }
+
+    private static boolean running(Node n) {
+        try {
+            return n.isRunning();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** Copies every node's console, logs and data directories to collectDir/&lt;node&gt;/. */

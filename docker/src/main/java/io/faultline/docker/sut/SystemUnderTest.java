@@ -46,6 +46,14 @@ public interface SystemUnderTest {
         node.stop(stopGrace());
     }
 
+    /**
+     * The nodes of the consensus quorum the others depend on (KRaft voters, a ZooKeeper ensemble, a Raft group); none
+     * by default. Once most of them have exited at the end of a run, the rest cannot finish a graceful stop.
+     */
+    default List<Node> quorumMembers(List<Node> nodes) {
+        return List.of();
+    }
+
     /** How long a graceful stop may take before SIGKILL. */
     default Duration stopGrace() {
         return Duration.ofSeconds(5);
