@@ -21,7 +21,9 @@ import java.util.TreeMap;
  * partition's low watermark reaches it before the call succeeds, offsets never change) and what every log promises:
  * <ul>
  *   <li>{@value #LOST}: the final read holds every acknowledged write at or above the highest offset any
- *       DeleteRecords asked to cut (acknowledged or not: none may have removed it);</li>
+ *       DeleteRecords asked to cut (acknowledged or not: none may have removed it), and every read holds each
+ *       acknowledged write between its first and last record that no cut asked before the read ended reached (the
+ *       log is dense: no compaction, no transactions); once per offset;</li>
  *   <li>{@value #INCONSISTENT}: an offset holds the value whose write was acknowledged there, and every read that
  *       holds an offset holds the same value there (counted once per offset);</li>
  *   <li>{@value #UNEXPECTED}: every value read was written by someone;</li>
@@ -51,16 +53,17 @@ public final class TrimChecker implements Checker {
         return "trimmed-log";
     }
 
-    /** A completed read: when it was invoked, and what it answered. */
-    private record ReadDone(long invokedAt, TrimOps.Read read) {}
+    /** A completed read: when it was invoked and completed, and what it answered. */
+    private record ReadDone(long invokedAt, long completedAt, TrimOps.Read read) {}
 
     @Override
     public CheckResult analyze(List<Op> history) {
         Map<Integer, Op> pending = new HashMap<>();
         Set<Long> written = new HashSet<>();
-        Map<Long, Long> ackedAt = new TreeMap<>(); // offset → value
+        TreeMap<Long, Long> ackedAt = new TreeMap<>(); // offset → value
         long highestCut = -1; // the highest offset any DeleteRecords asked to cut below
         List<long[]> acknowledgedCuts = new ArrayList<>(); // {completed at, low watermark}
+        List<long[]> askedCuts = new ArrayList<>(); // {invoked at, offset}: any outcome
         List<ReadDone> reads = new ArrayList<>();
         TrimOps.Read finalRead = null;
         Map<String, Long> counts = new LinkedHashMap<>();
@@ -83,6 +86,7 @@ public final class TrimChecker implements Checker {
                     TrimOps.Delete d = TrimOps.parseDelete(op.value());
                     if (d.offset() == null) continue;
                     highestCut = Math.max(highestCut, d.offset());
+                    askedCuts.add(new long[] {invoke == null ? op.time() : invoke.time(), d.offset()});
                     if (op.type() != OpType.OK || d.lowWatermark() == null) continue;
                     acknowledgedCuts.add(new long[] {op.time(), d.lowWatermark()});
                     if (d.lowWatermark() < d.offset()) {
@@ -93,7 +97,7 @@ public final class TrimChecker implements Checker {
                 default -> {
                     if (op.type() != OpType.OK) continue;
                     TrimOps.Read r = TrimOps.parseRead(op.value());
-                    reads.add(new ReadDone(invoke == null ? op.time() : invoke.time(), r));
+                    reads.add(new ReadDone(invoke == null ? op.time() : invoke.time(), op.time(), r));
                     if (TrimOps.FINAL_READ.equals(op.f())) finalRead = r;
                 }
             }
@@ -134,15 +138,30 @@ public final class TrimChecker implements Checker {
                         + " answered log start " + r.start() + (r.records().isEmpty() ? "" : " and held offset " + r.records().get(0).offset()));
             }
         }
-        Set<Long> finalOffsets = new HashSet<>();
-        for (TrimOps.Rec rec : finalRead.records()) finalOffsets.add(rec.offset());
-        long judgedFrom = Math.max(highestCut, 0);
-        for (var e : ackedAt.entrySet()) {
-            if (e.getKey() < judgedFrom || finalOffsets.contains(e.getKey())) continue;
-            add(counts, examples, LOST, "the write of " + e.getValue() + " was acknowledged at offset " + e.getKey()
-                    + ", at or above every cut asked for (" + highestCut + "), and the final read does not hold it");
+        // A log without compaction or transactions is dense: a read that holds offsets a < o < b holds o, unless a
+        // DeleteRecords asked to cut above o before the read ended (a consumer whose position was cut away starts
+        // again at the new log start). The final read must hold every acknowledged write above every cut.
+        Set<Long> lost = new HashSet<>(), judged = new HashSet<>();
+        for (ReadDone done : reads) {
+            TrimOps.Read r = done.read();
+            boolean last = r == finalRead;
+            if (r.records().isEmpty() && !last) continue;
+            long cutBefore = -1;
+            for (long[] cut : askedCuts) if (cut[0] < done.completedAt()) cutBefore = Math.max(cutBefore, cut[1]);
+            long from = Math.max(cutBefore, last ? highestCut : r.records().get(0).offset());
+            long to = last ? Long.MAX_VALUE : r.records().get(r.records().size() - 1).offset();
+            Set<Long> held = new HashSet<>();
+            for (TrimOps.Rec rec : r.records()) held.add(rec.offset());
+            for (var e : ackedAt.subMap(Math.max(from, 0), true, to, true).entrySet()) {
+                judged.add(e.getKey());
+                if (held.contains(e.getKey()) || !lost.add(e.getKey())) continue;
+                add(counts, examples, LOST, "the write of " + e.getValue() + " was acknowledged at offset " + e.getKey() + ", and "
+                        + (last ? "the final read, above every cut asked for (" + highestCut + "), does not hold it"
+                        : "a read holding offsets around it (" + r.records().get(0).offset() + " to " + to + ", no cut above "
+                        + cutBefore + " asked before it ended) does not"));
+            }
         }
-        stats.put("writes-judged-by-the-final-read", ackedAt.keySet().stream().filter(o -> o >= judgedFrom).count());
+        stats.put("writes-judged", (long) judged.size());
         stats.put("final-log-start", finalRead.start());
         Set<String> allowed = durable ? Set.of(RESURRECTED) : Set.of(RESURRECTED, LOST, INCONSISTENT);
         boolean invalid = counts.entrySet().stream().anyMatch(e -> e.getValue() > 0 && !allowed.contains(e.getKey()));

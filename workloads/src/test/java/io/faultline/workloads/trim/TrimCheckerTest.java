@@ -91,4 +91,16 @@ class TrimCheckerTest {
         assertEquals(Verdict.VALID, weak.verdict(), weak::toString);
         assertEquals(1L, weak.count(TrimChecker.LOST), weak::toString);
     }
+
+    @Test
+    void aHoleInAReadDuringTheRunIsALostWriteUnlessACutReachedIt() {
+        for (long v = 0; v < 6; v++) write(1, v + 1, OpType.OK, v); // offsets 0-5 hold 1-6
+        read(TrimOps.READ, 0, 0, 1, 1, 2, 3, 4, 4, 5); // offset 2 missing between 1 and 3: lost
+        delete(2, OpType.INFO, 4, null); // may have cut below 4 while the next read ran
+        read(TrimOps.READ, 0, 0, 1, 4, 5, 5, 6); // jumped from 0 to 4: the cut explains it
+        read(TrimOps.FINAL_READ, 4, 4, 5, 5, 6);
+        CheckResult r = new TrimChecker(true).check(history);
+        assertEquals(Verdict.INVALID, r.verdict(), r::toString);
+        assertEquals(1L, r.count(TrimChecker.LOST), r::toString); // offset 2, once
+    }
 }
