@@ -1,8 +1,6 @@
 package io.faultline.docker;
 
-import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A further Docker engine on this machine (scripts/extra-engine.sh): its own socket, data-root, exec-root,
@@ -25,21 +23,7 @@ public record ExtraEngine(String name) {
 
     /** Whether it answers `docker info` now. */
     public boolean answers() {
-        try {
-            Process p = new ProcessBuilder("docker", "-H", dockerHost(), "info")
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            if (!p.waitFor(15, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return false;
-            }
-            return p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return QuietCommand.succeeds(java.time.Duration.ofSeconds(15), List.of("docker", "-H", dockerHost(), "info"));
     }
 
     /** Starts it unless it answers (needs root and dockerd), and makes sure it has the base image. */

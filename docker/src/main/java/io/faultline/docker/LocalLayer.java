@@ -101,27 +101,12 @@ final class LocalLayer {
      * well under a second, where reading it (as {@link SparseCopy} must) took 4 s on a cold JVM at load 12. False when
      * cp is missing or failed (the caller copies in Java).
      */
-    private static boolean copiedByCp(Path source, Path target) {
-        try {
-            List<String> command;
-            if (Files.isDirectory(source, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectories(target);
-                command = List.of("cp", "-R", "--sparse=always", source + "/.", target + "/");
-            } else {
-                Files.createDirectories(target.getParent());
-                command = List.of("cp", "--sparse=always", source.toString(), target.toString());
-            }
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return false;
-            }
-            return p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+    private static boolean copiedByCp(Path source, Path target) throws IOException {
+        if (Files.isDirectory(source, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Files.createDirectories(target);
+            return QuietCommand.succeeds(java.time.Duration.ofMinutes(2), List.of("cp", "-R", "--sparse=always", source + "/.", target + "/"));
         }
+        Files.createDirectories(target.getParent());
+        return QuietCommand.succeeds(java.time.Duration.ofMinutes(2), List.of("cp", "--sparse=always", source.toString(), target.toString()));
     }
 }

@@ -34,9 +34,18 @@ public final class KvClient implements Client {
         this.bootstrap = bootstrap;
         this.topic = topic;
         this.timeoutMs = timeoutMs;
+        this.producer = new KafkaProducer<>(producerProperties(bootstrap, topic + "-writer", timeoutMs),
+                new StringSerializer(), new StringSerializer());
+    }
+
+    /**
+     * A side workload's producer: acks=all (idempotent by default), no lingering, every wait bounded by the client
+     * timeout so an op ends (ok, fail or info) within it, quick reconnects to a node back from a fault.
+     */
+    public static Properties producerProperties(String bootstrap, String clientId, int timeoutMs) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, topic + "-writer");
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1000, timeoutMs / 2));
@@ -46,7 +55,7 @@ public final class KvClient implements Client {
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 100);
         p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 1000);
         p.put(ProducerConfig.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 2000);
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        return p;
     }
 
     @Override

@@ -46,10 +46,16 @@ public final class KvWorkload {
     }
 
     static void createTopic(String bootstrap, String topic, short replicationFactor) throws Exception {
+        createTopic(bootstrap, topic, replicationFactor, TOPIC_CONFIGS);
+    }
+
+    /** A side workload's one-partition topic with its configs; one that exists already (a rerun's) is kept. */
+    public static void createTopic(String bootstrap, String topic, short replicationFactor, Map<String, String> configs)
+            throws Exception {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, replicationFactor).configs(TOPIC_CONFIGS))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, 1, replicationFactor).configs(configs))).all().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) throw e;
         }

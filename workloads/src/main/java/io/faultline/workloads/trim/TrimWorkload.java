@@ -4,17 +4,10 @@ import io.faultline.checker.Checker;
 import io.faultline.workloads.Workload;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A log whose start keeps moving under faults ({@link TrimChecker}): one partition of {@code prefix-trim} written
@@ -39,21 +32,11 @@ public final class TrimWorkload {
                                     Duration timeLimit, int clientTimeoutMs, List<Checker> checkers) {
         String topic = topic(prefix);
         Workload.Setup setup = bootstrap -> {
-            createTopic(bootstrap, topic, replicationFactor);
+            io.faultline.workloads.kv.KvWorkload.createTopic(bootstrap, topic, replicationFactor, TOPIC_CONFIGS);
             return Workload.Session.of(thread -> new TrimClient(bootstrap, topic, clientTimeoutMs), List.of(topic), () -> {});
         };
         Gen g = TrimOps.random(seed);
         if (opsPerSecond > 0) g = Gens.stagger((long) (1e9 / opsPerSecond), seed * 31 + 17, g);
         return new Workload("trim", setup, Gens.timeLimit(timeLimit.toNanos(), g), Workload.FinalReads.always(TrimOps::finalRead), checkers);
-    }
-
-    static void createTopic(String bootstrap, String topic, short replicationFactor) throws Exception {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, replicationFactor).configs(TOPIC_CONFIGS))).all().get(60, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) throw e;
-        }
     }
 }
