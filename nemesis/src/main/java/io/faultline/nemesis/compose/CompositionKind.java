@@ -42,7 +42,20 @@ public enum CompositionKind {
      * the broker session and then killed (its successor loads the group while it may still answer), or frozen past
      * the session and thawed (a coordinator that wakes up believing it still is one).
      */
-    COORDINATOR_FAILOVER("coordinator-failover", List.of("broker-fenced", "leader-moved", "broker-unfenced", "isr-shrink"));
+    COORDINATOR_FAILOVER("coordinator-failover", List.of("broker-fenced", "leader-moved", "broker-unfenced", "isr-shrink")),
+    /**
+     * Only replication cut (the port followers fetch on), so the node stays registered, votes and serves clients: a
+     * gray failure a broker's liveness checks do not see. Either a follower cut off while leadership moves twice (it
+     * comes back with a log whose last epoch is two elections old), or the leader cut from its followers until the
+     * ISR is the leader alone, then healed or the leader killed while it is the only in-sync replica.
+     */
+    CUT_REPLICATION_ONLY("cut-replication-only", List.of("isr-shrink", "isr-shrink-to-leader", "leader-moved", "leader-elected", "isr-full")),
+    /**
+     * Two roles fail together: the partition's leader cut off from every node and, while requests to it still time out
+     * (work that needs it half done: acknowledgements, transaction markers, offset commits), the coordinator killed;
+     * healed, then the coordinator started. Its successor takes over work the first one left half done.
+     */
+    CUT_LEADER_KILL_COORDINATOR("cut-leader-kill-coordinator", List.of("broker-fenced", "leader-moved", "leader-lost", "leader-returned"));
 
     private final String id;
     private final List<String> aims;
@@ -202,6 +215,45 @@ public enum CompositionKind {
                         out.add(new Step.Resume(Role.COORDINATOR));
                     }
                 }
+            }
+            case CUT_REPLICATION_ONLY -> {
+                long lagged = between(r, 6000, 10000); // past replica.lag.time.max.ms (5 s in these runs): out of the ISR
+                if (r.nextBoolean()) {
+                    Role away = r.nextBoolean() ? Role.FOLLOWER_1 : Role.FOLLOWER_2;
+                    Role other = away == Role.FOLLOWER_1 ? Role.FOLLOWER_2 : Role.FOLLOWER_1;
+                    out.add(new Step.CutReplication(List.of(away), List.of(Role.LEADER, other)));
+                    out.add(new Step.Wait(lagged));
+                    out.add(new Step.Kill(Role.LEADER)); // the other follower takes over (the cut one still votes)
+                    out.add(new Step.Wait(s.hold(r)));
+                    out.add(new Step.Start(Role.LEADER));
+                    out.add(new Step.Wait(between(r, 2000, 5000))); // it rejoins the ISR from the new leader
+                    out.add(new Step.Kill(other)); // a second election while the cut follower is still away
+                    out.add(new Step.Wait(s.hold(r)));
+                    out.add(new Step.Start(other));
+                    out.add(new Step.Wait(between(r, 1000, 3000)));
+                    out.add(new Step.Heal());
+                } else {
+                    out.add(new Step.CutReplication(List.of(Role.LEADER), List.of(Role.FOLLOWERS)));
+                    out.add(new Step.Wait(lagged));
+                    if (r.nextBoolean()) {
+                        out.add(new Step.Kill(Role.LEADER)); // the only in-sync replica gone
+                        out.add(new Step.Wait(between(r, 1000, 4000)));
+                        out.add(new Step.Heal());
+                        out.add(new Step.Wait(s.hold(r)));
+                        out.add(new Step.Start(Role.LEADER));
+                    } else {
+                        out.add(new Step.Heal());
+                    }
+                }
+            }
+            case CUT_LEADER_KILL_COORDINATOR -> {
+                out.add(new Step.Isolate(Role.LEADER));
+                out.add(new Step.Wait(between(r, 300, 2500)));
+                out.add(new Step.Kill(Role.COORDINATOR));
+                out.add(new Step.Wait(between(r, 1000, 3000)));
+                out.add(new Step.Heal());
+                out.add(new Step.Wait(s.hold(r)));
+                out.add(new Step.Start(Role.COORDINATOR));
             }
             case TORN_WRITE_CRASH -> {
                 List<Role> order = new ArrayList<>(List.of(Role.FOLLOWER_1, Role.FOLLOWER_2, Role.LEADER));

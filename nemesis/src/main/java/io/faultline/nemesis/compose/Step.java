@@ -29,6 +29,24 @@ public sealed interface Step {
         }
     }
 
+    /**
+     * Cuts only replication between every node of {@code side} and every node of {@code from}, both ways: the
+     * connections they open to each other's replication port (the port followers fetch on). Everything else passes:
+     * the nodes still heartbeat, vote and serve clients, so a replica stays registered while it cannot replicate.
+     * Replaces any cut in force; {@link Heal} removes it.
+     */
+    record CutReplication(List<Role> side, List<Role> from) implements Step {
+        public CutReplication {
+            side = List.copyOf(side);
+            from = List.copyOf(from);
+        }
+
+        @Override
+        public String toString() {
+            return "cut replication between " + labels(side) + " and " + labels(from);
+        }
+    }
+
     /** Cuts the role's node from every other node. */
     record Isolate(Role role) implements Step {
         @Override

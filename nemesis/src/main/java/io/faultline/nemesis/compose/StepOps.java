@@ -62,6 +62,13 @@ public final class StepOps {
             from.removeAll(side);
             return side.isEmpty() || from.isEmpty() ? Optional.empty() : Optional.of(cut(grudge(side, from)));
         }
+        if (step instanceof Step.CutReplication c) {
+            List<String> side = roles.nodes(c.side());
+            List<String> from = new ArrayList<>(roles.nodes(c.from()));
+            from.removeAll(side);
+            return side.isEmpty() || from.isEmpty() ? Optional.empty() : Optional.of(new Invocation(FaultPackages.PARTITION,
+                    FaultOp.of(Partitioner.START, new PartitionShape.ReplicationCut(grudge(side, from)))));
+        }
         if (step instanceof Step.Isolate i) {
             List<String> side = roles.nodes(i.role());
             List<String> rest = new ArrayList<>(allNodes);

@@ -137,4 +137,20 @@ public sealed interface PartitionShape {
             return "port " + port + " grudge " + grudge;
         }
     }
+
+    /**
+     * A {@link PortCut} on the replication port of the system under test ({@code SystemUnderTest#replicationPort}: the
+     * port followers fetch on), resolved by the partitioner when it applies the cut, so a plan made before the cluster
+     * exists can name it.
+     */
+    record ReplicationCut(Grudge grudge) implements PartitionShape {
+        public Grudge grudge(ClusterView view, Random random) {
+            return new Explicit(grudge).grudge(view, random);
+        }
+
+        @Override
+        public String toString() {
+            return "replication-port grudge " + grudge;
+        }
+    }
 }

@@ -2,6 +2,8 @@ package io.faultline.nemesis.net;
 
 import io.faultline.docker.Concurrently;
 import io.faultline.docker.Node;
+import io.faultline.docker.sut.KafkaProtocolSut;
+import io.faultline.docker.sut.SystemUnderTest;
 import io.faultline.nemesis.FaultOp;
 import io.faultline.nemesis.Nemesis;
 import io.faultline.nemesis.NemesisContext;
@@ -59,9 +61,11 @@ public final class Partitioner implements Nemesis {
                     throw new IllegalArgumentException(START + " needs a PartitionShape, got " + op.value());
                 }
                 Grudge grudge = shape.grudge(ctx, ctx.random());
-                if (shape instanceof PartitionShape.PortCut cut) {
-                    apply(ctx, grudge, cut.port());
-                    yield op.completed("cut the connections to port " + cut.port() + " " + grudge);
+                int port = shape instanceof PartitionShape.PortCut cut ? cut.port()
+                        : shape instanceof PartitionShape.ReplicationCut ? replicationPort(ctx) : 0;
+                if (port > 0) {
+                    apply(ctx, grudge, port);
+                    yield op.completed("cut the connections to port " + port + " " + grudge);
                 }
                 apply(ctx, grudge);
                 yield op.completed("cut " + grudge);
@@ -72,6 +76,11 @@ public final class Partitioner implements Nemesis {
             }
             default -> throw new IllegalArgumentException("partitioner cannot " + op.f());
         };
+    }
+
+    /** The port followers fetch on: the system under test's, or the Kafka protocol's port when none is known. */
+    static int replicationPort(NemesisContext ctx) {
+        return ctx.sut().map(SystemUnderTest::replicationPort).orElse(KafkaProtocolSut.PORT);
     }
 
     /** Heals any partition in force, then cuts the links of the grudge. */

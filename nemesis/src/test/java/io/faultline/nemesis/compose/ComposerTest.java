@@ -82,6 +82,7 @@ class ComposerTest {
         var roles = new Roles("t-0", "n1", List.of("n2", "n3"), java.util.Set.of("n1", "n2", "n3"), "n3", "n2");
         var nodes = List.of("n1", "n2", "n3");
         java.util.Set<String> coordinatorShapes = new java.util.TreeSet<>();
+        java.util.Set<String> replicationShapes = new java.util.TreeSet<>();
         for (int seed = 0; seed < 20; seed++) {
             for (CompositionKind k : CompositionKind.values()) {
                 List<String> ops = new ArrayList<>();
@@ -142,6 +143,25 @@ class ComposerTest {
                         assertTrue(List.of("start [n2]", "resume [n2]").contains(ops.get(ops.size() - 1)), "it comes back: " + text);
                         coordinatorShapes.add(first.replaceAll(" .*", ""));
                     }
+                    case CUT_REPLICATION_ONLY -> {
+                        String cut = ops.get(0);
+                        assertTrue(cut.startsWith("start-partition replication-port grudge "), text);
+                        assertEquals("stop-partition null", ops.get(ops.size() - 1).equals("start [n1]") ? ops.get(ops.size() - 2)
+                                : ops.get(ops.size() - 1), "healed at the end: " + text);
+                        if (cut.contains("n1=[n2, n3]")) {
+                            replicationShapes.add("leader");
+                            assertTrue(ops.stream().noneMatch(o -> o.startsWith("kill") && !o.equals("kill [n1]")), text);
+                        } else {
+                            replicationShapes.add("follower");
+                            String away = cut.contains("n2=[n1, n3]") ? "n2" : "n3";
+                            String other = away.equals("n2") ? "n3" : "n2";
+                            assertTrue(cut.contains(away + "=[n1, " + other + "]"), "cut from the leader and the other follower: " + text);
+                            assertEquals(List.of("kill [n1]", "start [n1]", "kill [" + other + "]", "start [" + other + "]"),
+                                    ops.subList(1, 5), "two elections while " + away + " cannot replicate: " + text);
+                        }
+                    }
+                    case CUT_LEADER_KILL_COORDINATOR -> assertEquals(List.of("start-partition grudge {n1=[n2, n3], n2=[n1], n3=[n1]}",
+                            "kill [n2]", "stop-partition null", "start [n2]"), ops, "the coordinator dies while the leader is cut off: " + text);
                     case TORN_WRITE_CRASH -> {
                         assertTrue(ops.get(0).matches("tear-segment Tear\\[target=\\[(n1|n2|n3)], bytes=\\d+, partition=t-0]"), text);
                         String torn = ops.get(0).replaceAll(".*target=(\\[n.]).*", "$1");
@@ -156,6 +176,7 @@ class ComposerTest {
             }
         }
         assertEquals(java.util.Set.of("kill", "pause", "start-partition"), coordinatorShapes, "crash, cut-then-kill and freeze all drawn");
+        assertEquals(java.util.Set.of("leader", "follower"), replicationShapes, "both replication cuts drawn");
     }
 
     /** A coverage map that has seen every transition some kinds aim at many times, and none of one kind's. */

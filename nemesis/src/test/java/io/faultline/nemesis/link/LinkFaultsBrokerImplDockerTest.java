@@ -12,6 +12,10 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
+import io.faultline.nemesis.net.PartitionShape;
+import io.faultline.nemesis.net.Partitioner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
 
@@ -32,26 +36,76 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and whose controllers talk Raft on a further port: every one of those ports is routed through the proxies (until
  * 6 December 2026 only the client port was, so a slowed or one-way link never touched broker-impl's replication).
  * The cluster works through the proxies, 300 ms on the leader's replication links slows acks=all produces by at
- * least that, and the heal brings everything back.
+ * least that, and the heal brings everything back. On the same cluster, without proxies: a cut of the replication
+ * port alone (the nightly mix's {@code cut-replication-only}) takes a follower out of the ISR while it stays a
+ * registered, unfenced broker, and the heal brings it back.
  */
 @DisabledIfSystemProperty(named = "faultline.skipDocker", matches = "true")
 class LinkFaultsBrokerImplDockerTest {
     private static final String TOPIC = "links";
     private static final PartitionRef PARTITION = new PartitionRef(TOPIC, 0);
+    private static final BrokerImpl SUT = new BrokerImpl(KafkaSettings.defaults());
+    private static SutCluster cluster;
+    private static Admin admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = SutCluster.start(SUT, 3, Duration.ofSeconds(180));
+        admin = KafkaAdmin.create(cluster.bootstrapServers());
+        KafkaAdmin.createTopics(admin, Duration.ofSeconds(60), new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
+                .configs(Map.of("min.insync.replicas", "2")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (admin != null) admin.close();
+        if (cluster != null) cluster.close();
+    }
+
+    @Test
+    void aReplicationCutTakesAFollowerOutOfTheIsrWhileItStaysRegistered() throws Exception {
+        var ctx = NemesisContext.builder(cluster).seed(16).build();
+        await("full ISR").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500)).until(() -> isr(admin).size() == 3);
+        String leader = ctx.leaderOf(PARTITION).orElseThrow();
+        String follower = cluster.cluster().nodes().stream().map(io.faultline.docker.Node::name)
+                .filter(n -> !n.equals(leader)).findFirst().orElseThrow();
+        int followerId = Integer.parseInt(follower.substring(1));
+        var others = cluster.cluster().nodes().stream().map(io.faultline.docker.Node::name).filter(n -> !n.equals(follower)).toList();
+        var grudge = new io.faultline.nemesis.net.Grudge(Map.of(follower, java.util.Set.copyOf(others),
+                others.get(0), java.util.Set.of(follower), others.get(1), java.util.Set.of(follower)));
+        var partitioner = new Partitioner();
+        partitioner.setup(ctx);
+        try {
+            FaultOp cut = partitioner.invoke(ctx, FaultOp.of(Partitioner.START, new PartitionShape.ReplicationCut(grudge)));
+            assertTrue(cut.result().contains("port " + SUT.replicationPort()), cut.toString());
+            try (var producer = producer(cluster.bootstrapServers())) {
+                // an idle follower whose log ends where the leader's does stays in sync (as in Kafka): writes make it lag
+                await("the cut follower " + follower + " leaves the ISR").atMost(Duration.ofMinutes(2))
+                        .pollInterval(Duration.ofMillis(500)).until(() -> {
+                            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(TOPIC, "k", "during the cut"));
+                            return !isr(admin).contains(followerId);
+                        });
+                assertTrue(brokers(admin).contains(followerId), follower + " still heartbeats: a registered, unfenced broker");
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(TOPIC, "k", "v")).get(2, TimeUnit.MINUTES);
+            }
+            partitioner.invoke(ctx, FaultOp.of(Partitioner.STOP));
+            await("back in the ISR after the heal").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> isr(admin).size() == 3);
+        } finally {
+            partitioner.teardown(ctx);
+        }
+    }
 
     @Test
     void replicationAndTheQuorumRunThroughTheProxiesAndASlowReplicationLinkSlowsAcksAll() throws Exception {
-        var sut = new BrokerImpl(KafkaSettings.defaults());
-        try (SutCluster cluster = SutCluster.start(sut, 3, Duration.ofSeconds(180));
-             Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
+        var sut = SUT;
+        {
             var ctx = NemesisContext.builder(cluster).seed(15).build();
             var links = new LinkNemesis(List.of());
             try {
                 links.setup(ctx);
                 assertEquals(sut.peerPorts().stream().sorted().toList(), links.router().ports(), "every port the nodes talk to each other on");
                 assertEquals(3 * 2 * sut.peerPorts().size(), links.router().routes().size());
-                KafkaAdmin.createTopics(admin, Duration.ofSeconds(60), new NewTopic(TOPIC, Optional.of(1), Optional.of((short) 3))
-                        .configs(Map.of("min.insync.replicas", "2")));
                 await("full ISR through the proxies").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
                         .until(() -> isr(admin).size() == 3);
 
@@ -88,6 +142,11 @@ class LinkFaultsBrokerImplDockerTest {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000);
         return new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+    }
+
+    private static java.util.Set<Integer> brokers(Admin admin) throws Exception {
+        return admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream().map(org.apache.kafka.common.Node::id)
+                .collect(java.util.stream.Collectors.toSet());
     }
 
     private static List<Integer> isr(Admin admin) {
