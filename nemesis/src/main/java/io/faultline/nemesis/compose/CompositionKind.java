@@ -45,9 +45,10 @@ public enum CompositionKind {
     COORDINATOR_FAILOVER("coordinator-failover", List.of("broker-fenced", "leader-moved", "broker-unfenced", "isr-shrink")),
     /**
      * Only replication cut (the port followers fetch on), so the node stays registered, votes and serves clients: a
-     * gray failure a broker's liveness checks do not see. Either a follower cut off while leadership moves twice (it
-     * comes back with a log whose last epoch is two elections old), or the leader cut from its followers until the
-     * ISR is the leader alone, then healed or the leader killed while it is the only in-sync replica.
+     * gray failure a broker's liveness checks do not see. One of three: a follower cut off while leadership moves twice
+     * (it comes back with a log whose last epoch is two elections old); the leader cut from its followers until the
+     * ISR is the leader alone, then healed or the leader killed while it is the only in-sync replica; or the leader cut
+     * and killed at once, so it restarts with a tail nobody copied and stays away through a second election.
      */
     CUT_REPLICATION_ONLY("cut-replication-only", List.of("isr-shrink", "isr-shrink-to-leader", "leader-moved", "leader-elected", "isr-full")),
     /**
@@ -218,7 +219,23 @@ public enum CompositionKind {
             }
             case CUT_REPLICATION_ONLY -> {
                 long lagged = between(r, 6000, 10000); // past replica.lag.time.max.ms (5 s in these runs): out of the ISR
-                if (r.nextBoolean()) {
+                int variant = r.nextInt(3);
+                if (variant == 2) {
+                    // the leader cut and killed before the ISR drops its followers: it restarts with a tail nobody
+                    // copied, still cut, and stays away while leadership moves twice; healed, it must find where
+                    // its last epoch ended two elections ago
+                    out.add(new Step.CutReplication(List.of(Role.LEADER), List.of(Role.FOLLOWERS)));
+                    out.add(new Step.Wait(between(r, 500, 3000)));
+                    out.add(new Step.Kill(Role.LEADER));
+                    out.add(new Step.Wait(between(r, 500, 2000)));
+                    out.add(new Step.Start(Role.LEADER)); // the cut is put back as it starts
+                    out.add(new Step.Wait(s.hold(r)));
+                    out.add(new Step.Kill(Role.FOLLOWER_1)); // the new leader (first in replica order) dies
+                    out.add(new Step.Wait(s.hold(r)));
+                    out.add(new Step.Start(Role.FOLLOWER_1));
+                    out.add(new Step.Wait(between(r, 1000, 3000)));
+                    out.add(new Step.Heal());
+                } else if (variant == 0) {
                     Role away = r.nextBoolean() ? Role.FOLLOWER_1 : Role.FOLLOWER_2;
                     Role other = away == Role.FOLLOWER_1 ? Role.FOLLOWER_2 : Role.FOLLOWER_1;
                     out.add(new Step.CutReplication(List.of(away), List.of(Role.LEADER, other)));
