@@ -110,8 +110,9 @@ final class ComposedSchedule implements FaultSchedule {
         boolean clock = config.nemesis().contains(FaultPackages.CLOCK);
         boolean links = config.nemesis().contains(FaultPackages.LINK);
         boolean disk = config.nemesis().contains(FaultPackages.DISK);
+        boolean membership = config.nemesis().contains(FaultPackages.MEMBERSHIP);
         var shape = new CompositionKind.Shape(config.nemesisIntervalSeconds() * 1000L, NightlyMix.sessionTimeoutMillis(config),
-                clock, links, disk);
+                clock, links, disk, membership);
         var options = new Composer.Options(spec.kinds(), partitions, shape, spec.density(), spec.healthySeconds() * 1000L, 0.25);
         CoverageMap coverage = spec.guided() ? (spec.coverage() == null ? new CoverageMap() : CoverageMap.fromJson(spec.coverage())) : null;
         return Composer.plan(options, config.seed(), config.timeLimitSeconds() * 1000L, coverage);

@@ -109,10 +109,12 @@ final class NightlyMix {
 
     /**
      * The fault packages the compositions act through (the run's --nemesis, for the report and replay): disk faults
-     * only when torn-write-crash is among them, so a stored spec without it replays with the packages it had.
+     * only when torn-write-crash is among them and membership only with replica-set-churn, so a stored spec without
+     * them replays with the packages it had.
      */
     static List<String> packages(Spec spec) {
-        return StepOps.packages(true, spec.links(), spec.kinds().contains(CompositionKind.TORN_WRITE_CRASH));
+        return StepOps.packages(true, spec.links(), spec.kinds().contains(CompositionKind.TORN_WRITE_CRASH),
+                spec.kinds().contains(CompositionKind.REPLICA_SET_CHURN));
     }
 
     /** The transactional queue, which the compositions fault as it is (its own shape and producers). */

@@ -73,7 +73,7 @@ public final class FaultPackages {
                 new FaultPackage.Legend(KILL, "#E76F51", Set.of(ProcessNemesis.KILL), Set.of(ProcessNemesis.START)),
                 new FaultPackage.Legend(STOP, "#F4A261", Set.of(ProcessNemesis.STOP), Set.of(ProcessNemesis.START)),
                 new FaultPackage.Legend(RESTART, "#D98880", Set.of(ProcessNemesis.RESTART), Set.of()),
-                new FaultPackage.Legend(MEMBERSHIP, "#B08968", Set.of(MembershipNemesis.MOVE, MembershipNemesis.ELECT),
+                new FaultPackage.Legend(MEMBERSHIP, "#B08968", Set.of(MembershipNemesis.MOVE, MembershipNemesis.REASSIGN, MembershipNemesis.ELECT),
                         Set.of(MembershipNemesis.CANCEL)),
                 new FaultPackage.Legend(POWER, "#6D597A", Set.of(PowerNemesis.OFF), Set.of(PowerNemesis.ON)),
                 new FaultPackage.Legend(DISK, "#8AB6D6", Set.of(DiskNemesis.TRUNCATE, DiskNemesis.BITFLIP, DiskNemesis.TEAR, DiskNemesis.DELETE_INDEX), Set.of()));
@@ -213,7 +213,8 @@ public final class FaultPackages {
                         : FaultOp.of(MembershipNemesis.ELECT, new MembershipNemesis.Elect(parts)),
                 r -> FaultOp.of(MembershipNemesis.CANCEL));
         return new FaultPackage(MEMBERSHIP, new MembershipNemesis(), generator, List.of(FaultOp.of(MembershipNemesis.CANCEL)),
-                colour(MEMBERSHIP), Set.of(MembershipNemesis.MOVE, MembershipNemesis.ELECT), Set.of(MembershipNemesis.CANCEL));
+                colour(MEMBERSHIP), Set.of(MembershipNemesis.MOVE, MembershipNemesis.REASSIGN, MembershipNemesis.ELECT),
+                Set.of(MembershipNemesis.CANCEL));
     }
 
     static FaultPackage clock(NemesisContext ctx, FaultOptions options) {

@@ -56,7 +56,13 @@ public enum CompositionKind {
      * (work that needs it half done: acknowledgements, transaction markers, offset commits), the coordinator killed;
      * healed, then the coordinator started. Its successor takes over work the first one left half done.
      */
-    CUT_LEADER_KILL_COORDINATOR("cut-leader-kill-coordinator", List.of("broker-fenced", "leader-moved", "leader-lost", "leader-returned"));
+    CUT_LEADER_KILL_COORDINATOR("cut-leader-kill-coordinator", List.of("broker-fenced", "leader-moved", "leader-lost", "leader-returned")),
+    /**
+     * The replica set changed by an operator while the workload writes, through the Admin API: a follower removed (its
+     * log deleted) and added back (it copies the log from its start), the leader possibly killed while the new replica
+     * catches up; or leadership handed over live by a preferred-leader election and handed back.
+     */
+    REPLICA_SET_CHURN("replica-set-churn", List.of("leader-moved", "leader-returned", "isr-shrink", "isr-expand", "isr-full"));
 
     private final String id;
     private final List<String> aims;
@@ -82,14 +88,20 @@ public enum CompositionKind {
     }
 
     /** What shapes the steps: hold times, the broker session, and which fault kinds the run has set up. */
-    public record Shape(long holdMillis, long sessionTimeoutMillis, boolean clock, boolean links, boolean disk) {
+    public record Shape(long holdMillis, long sessionTimeoutMillis, boolean clock, boolean links, boolean disk,
+                        boolean membership) {
         public Shape {
             if (holdMillis < 100) throw new IllegalArgumentException("hold must be at least 100 ms");
         }
 
-        /** Without disk faults (torn-write-crash is not possible). */
+        /** Without membership changes (replica-set-churn is not possible). */
+        public Shape(long holdMillis, long sessionTimeoutMillis, boolean clock, boolean links, boolean disk) {
+            this(holdMillis, sessionTimeoutMillis, clock, links, disk, false);
+        }
+
+        /** Without disk faults (torn-write-crash is not possible) or membership changes. */
         public Shape(long holdMillis, long sessionTimeoutMillis, boolean clock, boolean links) {
-            this(holdMillis, sessionTimeoutMillis, clock, links, false);
+            this(holdMillis, sessionTimeoutMillis, clock, links, false, false);
         }
 
         /** About one hold: uniform in [hold/2, 3·hold/2). */
@@ -101,6 +113,7 @@ public enum CompositionKind {
     /** Whether this kind can run with what the run has set up (skewed-slow-leader needs clocks or links, torn-write-crash disk faults). */
     public boolean possibleWith(Shape shape) {
         if (this == TORN_WRITE_CRASH) return shape.disk();
+        if (this == REPLICA_SET_CHURN) return shape.membership();
         return this != SKEWED_SLOW_LEADER || shape.clock() || shape.links();
     }
 
@@ -271,6 +284,30 @@ public enum CompositionKind {
                 out.add(new Step.Heal());
                 out.add(new Step.Wait(s.hold(r)));
                 out.add(new Step.Start(Role.COORDINATOR));
+            }
+            case REPLICA_SET_CHURN -> {
+                long hold = s.hold(r);
+                if (r.nextBoolean()) {
+                    Role removed = r.nextBoolean() ? Role.FOLLOWER_1 : Role.FOLLOWER_2;
+                    Role kept = removed == Role.FOLLOWER_1 ? Role.FOLLOWER_2 : Role.FOLLOWER_1;
+                    out.add(new Step.Reassign(List.of(Role.LEADER, kept))); // its log is deleted
+                    out.add(new Step.Wait(hold));
+                    out.add(new Step.Reassign(List.of(Role.LEADER, Role.FOLLOWER_1, Role.FOLLOWER_2))); // back, empty
+                    out.add(new Step.Wait(between(r, 300, 3000)));
+                    if (r.nextBoolean()) {
+                        out.add(new Step.Kill(Role.LEADER)); // while the added replica still copies
+                        out.add(new Step.Wait(s.hold(r)));
+                        out.add(new Step.Start(Role.LEADER));
+                    }
+                } else {
+                    Role next = r.nextBoolean() ? Role.FOLLOWER_1 : Role.FOLLOWER_2;
+                    Role other = next == Role.FOLLOWER_1 ? Role.FOLLOWER_2 : Role.FOLLOWER_1;
+                    out.add(new Step.Reassign(List.of(next, Role.LEADER, other)));
+                    out.add(new Step.ElectPreferred()); // the leader steps down alive, mid-request
+                    out.add(new Step.Wait(hold));
+                    out.add(new Step.Reassign(List.of(Role.LEADER, Role.FOLLOWER_1, Role.FOLLOWER_2)));
+                    out.add(new Step.ElectPreferred());
+                }
             }
             case TORN_WRITE_CRASH -> {
                 List<Role> order = new ArrayList<>(List.of(Role.FOLLOWER_1, Role.FOLLOWER_2, Role.LEADER));

@@ -111,6 +111,31 @@ public sealed interface Step {
         }
     }
 
+    /**
+     * Reassigns the bound partition to exactly the nodes of these roles, in this order (the first is the preferred
+     * leader): leaving a role out shrinks the replica set and deletes that replica's log, naming it again adds it back
+     * with an empty log that copies from the leader. Through the system's own Admin API, as an operator would.
+     */
+    record Reassign(List<Role> replicas) implements Step {
+        public Reassign {
+            replicas = List.copyOf(replicas);
+            if (replicas.isEmpty()) throw new IllegalArgumentException("a replica set needs a replica");
+        }
+
+        @Override
+        public String toString() {
+            return "reassign to " + labels(replicas);
+        }
+    }
+
+    /** A preferred-leader election of the bound partition: leadership moves, live, to the first replica if it is in sync. */
+    record ElectPreferred() implements Step {
+        @Override
+        public String toString() {
+            return "elect the preferred leader";
+        }
+    }
+
     /** Every clock back to real time. */
     record ResetClocks() implements Step {
         @Override

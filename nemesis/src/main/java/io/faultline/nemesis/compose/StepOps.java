@@ -6,7 +6,9 @@ import io.faultline.nemesis.clock.ClockChange;
 import io.faultline.nemesis.clock.ClockNemesis;
 import io.faultline.nemesis.disk.DiskFault;
 import io.faultline.nemesis.disk.DiskNemesis;
+import io.faultline.nemesis.ClusterView.PartitionRef;
 import io.faultline.nemesis.link.LinkFault;
+import io.faultline.nemesis.membership.MembershipNemesis;
 import io.faultline.nemesis.link.LinkNemesis;
 import io.faultline.nemesis.link.LinkTarget;
 import io.faultline.nemesis.net.Grudge;
@@ -38,13 +40,17 @@ public final class StepOps {
         }
     }
 
-    /** The fault packages a plan of these kinds acts through (what the run must set up), in heal order. */
-    public static List<String> packages(boolean clock, boolean links, boolean disk) {
+    /**
+     * The fault packages a plan of these kinds acts through (what the run must set up), in heal order: moves are
+     * cancelled once every node is back.
+     */
+    public static List<String> packages(boolean clock, boolean links, boolean disk, boolean membership) {
         List<String> out = new ArrayList<>(List.of(FaultPackages.PARTITION));
         if (links) out.add(FaultPackages.LINK);
         out.add(FaultPackages.PAUSE);
         if (clock) out.add(FaultPackages.CLOCK);
         out.add(FaultPackages.KILL);
+        if (membership) out.add(FaultPackages.MEMBERSHIP);
         if (disk) out.add(FaultPackages.DISK);
         return out;
     }
@@ -99,7 +105,28 @@ public final class StepOps {
             return nodes.isEmpty() ? Optional.empty() : Optional.of(new Invocation(FaultPackages.DISK, FaultOp.of(DiskNemesis.TEAR,
                     new DiskFault.Tear(new Target.Nodes(nodes), t.bytes(), roles.partition()))));
         }
+        if (step instanceof Step.Reassign ra) {
+            List<Integer> ids = roles.nodes(ra.replicas()).stream().map(StepOps::brokerId).toList();
+            return ids.isEmpty() ? Optional.empty() : Optional.of(new Invocation(FaultPackages.MEMBERSHIP,
+                    FaultOp.of(MembershipNemesis.REASSIGN, new MembershipNemesis.Reassign(partitionRef(roles), ids))));
+        }
+        if (step instanceof Step.ElectPreferred) {
+            return Optional.of(new Invocation(FaultPackages.MEMBERSHIP,
+                    FaultOp.of(MembershipNemesis.ELECT, new MembershipNemesis.Elect(List.of(partitionRef(roles))))));
+        }
         throw new IllegalArgumentException("unknown step " + step);
+    }
+
+    /** Node ni is broker i (as roles are read from the cluster's metadata). */
+    static int brokerId(String node) {
+        return Integer.parseInt(node.substring(1));
+    }
+
+    /** The bound partition ("topic-3") as a reference. */
+    static PartitionRef partitionRef(Roles roles) {
+        String p = roles.partition();
+        int dash = p.lastIndexOf('-');
+        return new PartitionRef(p.substring(0, dash), Integer.parseInt(p.substring(dash + 1)));
     }
 
     private static Optional<Invocation> process(String pkg, String f, List<String> nodes) {

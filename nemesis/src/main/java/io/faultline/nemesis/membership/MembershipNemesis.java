@@ -34,6 +34,9 @@ import org.apache.kafka.common.errors.PreferredLeaderNotAvailableException;
  * <ul>
  *   <li>{@code move-replicas} ({@link Move}): reassigns a workload partition to another replica set of the same size
  *   ({@link ReplicaMoves}); new replicas must catch up while the workload writes, and a removed leader hands over;</li>
+ *   <li>{@code reassign} ({@link Reassign}): reassigns a partition to exactly the replicas given, in order: a replica
+ *   set shrunk (a removed replica's log is deleted) or grown (an added one copies the log from its start), or reordered
+ *   (the first is the preferred leader);</li>
  *   <li>{@code elect-preferred} ({@link Elect}): a preferred-leader election of the workload partitions (leadership
  *   moves back to the first replica where it is in sync);</li>
  *   <li>{@code cancel-moves}: cancels every reassignment still in progress (the heal: a move stuck behind a fault
@@ -46,10 +49,21 @@ public final class MembershipNemesis implements Nemesis {
     public static final String MOVE = "move-replicas";
     public static final String ELECT = "elect-preferred";
     public static final String CANCEL = "cancel-moves";
+    public static final String REASSIGN = "reassign";
     private static final Duration CALL = Duration.ofSeconds(30);
 
     /** Move one partition's replicas. */
     public record Move(PartitionRef partition) { }
+
+    /** Reassign one partition to exactly these brokers, in this order. */
+    public record Reassign(PartitionRef partition, List<Integer> replicas) {
+        public Reassign {
+            replicas = List.copyOf(replicas);
+            if (replicas.isEmpty() || replicas.stream().distinct().count() != replicas.size()) {
+                throw new IllegalArgumentException("a replica set of distinct brokers, got " + replicas);
+            }
+        }
+    }
 
     /** Preferred-leader election of these partitions. */
     public record Elect(List<PartitionRef> partitions) {
@@ -73,7 +87,7 @@ public final class MembershipNemesis implements Nemesis {
 
     @Override
     public Set<String> fs() {
-        return Set.of(MOVE, ELECT, CANCEL);
+        return Set.of(MOVE, REASSIGN, ELECT, CANCEL);
     }
 
     @Override
@@ -81,6 +95,7 @@ public final class MembershipNemesis implements Nemesis {
         try {
             return switch (op.f()) {
                 case MOVE -> op.completed(move(ctx, (Move) op.value()));
+                case REASSIGN -> op.completed(reassign(ctx, (Reassign) op.value()));
                 case ELECT -> op.completed(elect(ctx, (Elect) op.value()));
                 case CANCEL -> op.completed(cancel(ctx));
                 default -> throw new IllegalArgumentException("membership nemesis cannot " + op.f());
@@ -119,6 +134,18 @@ public final class MembershipNemesis implements Nemesis {
         a.alterPartitionReassignments(Map.of(tp, Optional.of(new NewPartitionReassignment(target)))).all()
                 .get(CALL.toMillis(), TimeUnit.MILLISECONDS);
         return tp + " " + current + " -> " + target;
+    }
+
+    private String reassign(NemesisContext ctx, Reassign r) throws InterruptedException, ExecutionException,
+            java.util.concurrent.TimeoutException {
+        Admin a = admin(ctx);
+        TopicPartition tp = new TopicPartition(r.partition().topic(), r.partition().partition());
+        List<Integer> current = a.describeTopics(List.of(tp.topic())).allTopicNames().get(CALL.toMillis(), TimeUnit.MILLISECONDS)
+                .get(tp.topic()).partitions().stream().filter(p -> p.partition() == tp.partition()).findFirst()
+                .orElseThrow(() -> new IllegalStateException(tp + " does not exist")).replicas().stream().map(Node::id).toList();
+        a.alterPartitionReassignments(Map.of(tp, Optional.of(new NewPartitionReassignment(r.replicas())))).all()
+                .get(CALL.toMillis(), TimeUnit.MILLISECONDS);
+        return tp + " " + current + " -> " + r.replicas();
     }
 
     private String elect(NemesisContext ctx, Elect e) throws InterruptedException, ExecutionException,

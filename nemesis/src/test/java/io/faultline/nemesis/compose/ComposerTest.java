@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The composition generator without a cluster: plans are pure functions of options, seed and coverage. */
 class ComposerTest {
-    static final CompositionKind.Shape SHAPE = new CompositionKind.Shape(5000, 2000, true, true, true);
+    static final CompositionKind.Shape SHAPE = new CompositionKind.Shape(5000, 2000, true, true, true, true);
 
     static Composer.Options options(List<CompositionKind> kinds) {
         return new Composer.Options(kinds, 4, SHAPE, 0.5, 3000, 0.25);
@@ -83,6 +83,7 @@ class ComposerTest {
         var nodes = List.of("n1", "n2", "n3");
         java.util.Set<String> coordinatorShapes = new java.util.TreeSet<>();
         java.util.Set<String> replicationShapes = new java.util.TreeSet<>();
+        java.util.Set<String> churnShapes = new java.util.TreeSet<>();
         for (int seed = 0; seed < 20; seed++) {
             for (CompositionKind k : CompositionKind.values()) {
                 List<String> ops = new ArrayList<>();
@@ -166,6 +167,21 @@ class ComposerTest {
                     }
                     case CUT_LEADER_KILL_COORDINATOR -> assertEquals(List.of("start-partition grudge {n1=[n2, n3], n2=[n1], n3=[n1]}",
                             "kill [n2]", "stop-partition null", "start [n2]"), ops, "the coordinator dies while the leader is cut off: " + text);
+                    case REPLICA_SET_CHURN -> {
+                        if (ops.get(0).endsWith("replicas=[1, 2]]") || ops.get(0).endsWith("replicas=[1, 3]]")) {
+                            churnShapes.add("shrink and grow");
+                            assertTrue(ops.get(0).startsWith("reassign Reassign[partition=t-0, replicas=[1, "), text);
+                            assertEquals("reassign Reassign[partition=t-0, replicas=[1, 2, 3]]", ops.get(1), "added back: " + text);
+                            assertTrue(ops.size() == 2 || ops.subList(2, ops.size()).equals(List.of("kill [n1]", "start [n1]")), text);
+                        } else {
+                            churnShapes.add("handover");
+                            assertTrue(ops.get(0).equals("reassign Reassign[partition=t-0, replicas=[2, 1, 3]]")
+                                    || ops.get(0).equals("reassign Reassign[partition=t-0, replicas=[3, 1, 2]]"), text);
+                            assertTrue(ops.get(1).startsWith("elect-preferred Elect[partitions=[t-0]]"), text);
+                            assertEquals("reassign Reassign[partition=t-0, replicas=[1, 2, 3]]", ops.get(2), "handed back: " + text);
+                            assertEquals(4, ops.size(), text);
+                        }
+                    }
                     case TORN_WRITE_CRASH -> {
                         assertTrue(ops.get(0).matches("tear-segment Tear\\[target=\\[(n1|n2|n3)], bytes=\\d+, partition=t-0]"), text);
                         String torn = ops.get(0).replaceAll(".*target=(\\[n.]).*", "$1");
@@ -181,6 +197,7 @@ class ComposerTest {
         }
         assertEquals(java.util.Set.of("kill", "pause", "start-partition"), coordinatorShapes, "crash, cut-then-kill and freeze all drawn");
         assertEquals(java.util.Set.of("leader", "follower", "deposed leader"), replicationShapes, "every replication cut drawn");
+        assertEquals(java.util.Set.of("shrink and grow", "handover"), churnShapes, "both replica-set changes drawn");
     }
 
     /** A coverage map that has seen every transition some kinds aim at many times, and none of one kind's. */

@@ -38,7 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The cluster works through the proxies, 300 ms on the leader's replication links slows acks=all produces by at
  * least that, and the heal brings everything back. On the same cluster, without proxies: a cut of the replication
  * port alone (the nightly mix's {@code cut-replication-only}) takes a follower out of the ISR while it stays a
- * registered, unfenced broker, and the heal brings it back.
+ * registered, unfenced broker, and the heal brings it back; and the nightly mix's {@code replica-set-churn} steps: a
+ * follower removed from the replica set and added back copies the whole log, and a preferred-leader election hands
+ * it the leadership with every acknowledged record.
  */
 @DisabledIfSystemProperty(named = "faultline.skipDocker", matches = "true")
 class LinkFaultsBrokerImplDockerTest {
@@ -97,6 +99,69 @@ class LinkFaultsBrokerImplDockerTest {
     }
 
     @Test
+    void aFollowerRemovedAndAddedBackCopiesTheWholeLogAndCanLead() throws Exception {
+        String topic = "churn";
+        KafkaAdmin.createTopics(admin, Duration.ofSeconds(60), new NewTopic(topic, Optional.of(1), Optional.of((short) 3))
+                .configs(Map.of("min.insync.replicas", "2")));
+        var ctx = NemesisContext.builder(cluster).seed(17).build();
+        var part = new PartitionRef(topic, 0);
+        var membership = new io.faultline.nemesis.membership.MembershipNemesis();
+        try (var producer = producer(cluster.bootstrapServers())) {
+            for (int i = 0; i < 50; i++) producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, "r" + i)).get(2, TimeUnit.MINUTES);
+            await("a leader").atMost(Duration.ofMinutes(1)).until(() -> ctx.leaderOf(part).isPresent());
+            int leader = Integer.parseInt(ctx.leaderOf(part).orElseThrow().substring(1));
+            List<Integer> others = java.util.stream.IntStream.rangeClosed(1, 3).filter(b -> b != leader).boxed().toList();
+            int removed = others.get(0), kept = others.get(1);
+            FaultOp shrink = membership.invoke(ctx, FaultOp.of(io.faultline.nemesis.membership.MembershipNemesis.REASSIGN,
+                    new io.faultline.nemesis.membership.MembershipNemesis.Reassign(part, List.of(leader, kept))));
+            assertFalse(shrink.isFailed(), shrink.toString());
+            await("the replica set shrinks to " + leader + ", " + kept).atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> replicas(topic).equals(List.of(leader, kept)));
+            for (int i = 50; i < 100; i++) producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, "r" + i)).get(2, TimeUnit.MINUTES);
+            FaultOp grow = membership.invoke(ctx, FaultOp.of(io.faultline.nemesis.membership.MembershipNemesis.REASSIGN,
+                    new io.faultline.nemesis.membership.MembershipNemesis.Reassign(part, List.of(removed, leader, kept))));
+            assertFalse(grow.isFailed(), grow.toString());
+            await(removed + " added back and in sync").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> replicas(topic).equals(List.of(removed, leader, kept)) && isr(admin, topic).contains(removed));
+            await(removed + " elected as the preferred leader").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(1000))
+                    .until(() -> {
+                        try {
+                            membership.invoke(ctx, FaultOp.of(io.faultline.nemesis.membership.MembershipNemesis.ELECT,
+                                    new io.faultline.nemesis.membership.MembershipNemesis.Elect(List.of(part))));
+                        } catch (IllegalStateException e) {
+                            return false; // no answer yet: ask again
+                        }
+                        return ctx.leaderOf(part).map(n -> n.equals("n" + removed)).orElse(false);
+                    });
+        } finally {
+            membership.teardown(ctx);
+        }
+        var p = new Properties();
+        p.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(p,
+                new org.apache.kafka.common.serialization.StringDeserializer(), new org.apache.kafka.common.serialization.StringDeserializer())) {
+            var tp = new org.apache.kafka.common.TopicPartition(topic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            await("every acknowledged record read from the re-added leader").atMost(Duration.ofMinutes(1)).until(() -> {
+                consumer.poll(Duration.ofMillis(500)).forEach(r -> seen.add(r.value()));
+                return seen.size() >= 100;
+            });
+        }
+        for (int i = 0; i < 100; i++) assertTrue(seen.contains("r" + i), "acknowledged record r" + i);
+    }
+
+    private static List<Integer> replicas(String topic) {
+        try {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic)
+                    .partitions().get(0).replicas().stream().map(org.apache.kafka.common.Node::id).toList();
+        } catch (Exception e) {
+            return List.of();
+        }
+    }
+
+    @Test
     void replicationAndTheQuorumRunThroughTheProxiesAndASlowReplicationLinkSlowsAcksAll() throws Exception {
         var sut = SUT;
         {
@@ -150,8 +215,12 @@ class LinkFaultsBrokerImplDockerTest {
     }
 
     private static List<Integer> isr(Admin admin) {
+        return isr(admin, TOPIC);
+    }
+
+    private static List<Integer> isr(Admin admin, String topic) {
         try {
-            return admin.describeTopics(List.of(TOPIC)).allTopicNames().get(10, TimeUnit.SECONDS).get(TOPIC)
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic)
                     .partitions().get(0).isr().stream().map(org.apache.kafka.common.Node::id).sorted().toList();
         } catch (Exception e) {
             return List.of();

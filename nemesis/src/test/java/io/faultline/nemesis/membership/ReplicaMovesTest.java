@@ -54,7 +54,7 @@ class ReplicaMovesTest {
         assertTrue(FaultPackages.NAMES.contains(FaultPackages.MEMBERSHIP));
         var legend = FaultPackages.legends().stream().filter(l -> l.name().equals(FaultPackages.MEMBERSHIP)).findFirst()
                 .orElseThrow();
-        assertEquals(Set.of(MembershipNemesis.MOVE, MembershipNemesis.ELECT), legend.faultFs());
+        assertEquals(Set.of(MembershipNemesis.MOVE, MembershipNemesis.REASSIGN, MembershipNemesis.ELECT), legend.faultFs());
         assertEquals(Set.of(MembershipNemesis.CANCEL), legend.healFs());
         assertEquals("cancel-moves", FaultOp.of(MembershipNemesis.CANCEL).f());
     }
