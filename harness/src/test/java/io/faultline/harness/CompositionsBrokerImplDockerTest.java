@@ -49,11 +49,12 @@ class CompositionsBrokerImplDockerTest {
              Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic("c-0", 1, (short) 3))).all().get(60, TimeUnit.SECONDS);
             var ctx = NemesisContext.builder(cluster).seed(3).build();
-            var packages = FaultPackages.create(List.of("partition", "pause", "clock", "kill", "disk"), ctx, FaultOptions.defaults());
+            var packages = FaultPackages.create(List.of("partition", "pause", "clock", "kill", "membership", "disk"), ctx,
+                    FaultOptions.defaults().withPrimaries(List.of(new io.faultline.nemesis.ClusterView.PartitionRef("c-0", 0))));
             var scheduler = new Scheduler(ctx, packages);
             scheduler.setup();
             List<String> log = new ArrayList<>();
-            var shape = new CompositionKind.Shape(2000, settings.brokerSessionTimeoutMs(), true, false, true);
+            var shape = new CompositionKind.Shape(2000, settings.brokerSessionTimeoutMs(), true, false, true, true);
             try (var observer = new MetadataObserver(cluster.bootstrapServers(), t -> t.equals("c-0"), Duration.ofMillis(300),
                     ctx::now, t -> { })) {
                 observer.start();
