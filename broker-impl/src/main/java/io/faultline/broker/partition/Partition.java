@@ -99,8 +99,10 @@ public final class Partition {
         return role;
     }
 
+    /** The leader epoch of this replica's role, or -1 while it has none (opened, its role not yet applied). */
     public int leaderEpoch() {
-        return role.leaderEpoch();
+        PartitionRole r = role;
+        return r == null ? -1 : r.leaderEpoch();
     }
 
     public boolean isLeader() {
@@ -439,6 +441,8 @@ public final class Partition {
 
     private void validateLeaderEpoch(int requestEpoch, PartitionRole r) {
         if (requestEpoch < 0) return;
+        // a partition is opened before the metadata gives it a role: requests in between are retried, as by a follower
+        if (r == null) throw new NotLeaderOrFollowerException("node " + localNodeId + " has no role for " + tp + " yet");
         if (requestEpoch < r.leaderEpoch()) {
             throw new FencedLeaderEpochException("epoch " + requestEpoch + " is older than " + r.leaderEpoch());
         }

@@ -75,6 +75,22 @@ class PartitionTest {
         p.log().close();
     }
 
+    /**
+     * A partition is opened before the metadata gives it a role; a fetch that finds it in between (seen in a nightly run
+     * of 7 December 2026: a NullPointerException for a consumer's fetch carrying its leader epoch) is told to retry.
+     */
+    @Test
+    void aPartitionWithoutARoleYetRefusesRequestsRetriably() throws Exception {
+        Partition p = open();
+        assertEquals(-1, p.leaderEpoch());
+        assertThrows(NotLeaderOrFollowerException.class, () -> p.validateLeaderEpoch(0));
+        assertThrows(NotLeaderOrFollowerException.class, () -> p.read(0, 1000, true, 0));
+        assertThrows(NotLeaderOrFollowerException.class, () -> p.read(0, 1000, true, -1));
+        p.makeLeader(0, Set.of(1));
+        assertEquals(0, p.read(0, 1000, true, 0).highWatermark());
+        p.log().close();
+    }
+
     @Test
     void producerStateIsRebuiltFromTheLog() throws Exception {
         Partition p = open();
