@@ -75,17 +75,33 @@ final class MutantHunt {
         Map<Mutant, List<TestConfig>> out = new LinkedHashMap<>();
         for (Mutant m : mutants) {
             List<TestConfig> cs = new ArrayList<>();
-            for (int i = 0; i < runs; i++) cs.add(config(shape, random.nextLong() & Long.MAX_VALUE, nightly));
+            for (int i = 0; i < runs; i++) cs.add(config(shape, random.nextLong() & Long.MAX_VALUE, nightly, i));
             out.put(m, cs);
         }
         List<TestConfig> clean = new ArrayList<>();
-        for (int i = 0; i < cleanRuns; i++) clean.add(config(shape, random.nextLong() & Long.MAX_VALUE, nightly));
+        for (int i = 0; i < cleanRuns; i++) clean.add(config(shape, random.nextLong() & Long.MAX_VALUE, nightly, i));
         return new Plan(seed, out, clean);
     }
 
     /** One run: a 3-node broker-impl, rf 3, acks=all, idempotent, min ISR 2, under the nightly mix. */
     static TestConfig config(Shape shape, long seed) {
         return config(shape, seed, true);
+    }
+
+    /**
+     * The {@code index}-th run of a mutant (or of the unmutated broker) under the nightly mix: the nightly queue with its
+     * company, and every second run the transactional queue under the same compositions. The plain queue has no
+     * transactions, so the last stable offset, markers, the transaction coordinator and the aborted-transaction index
+     * were reached by no run of a hunt; the transactional runs still check loss, order and divergence of what they send,
+     * and every run-level check (recovery, replicas, segments, node logs).
+     */
+    static TestConfig config(Shape shape, long seed, boolean nightly, int index) {
+        TestConfig c = config(shape, seed, nightly);
+        if (!nightly || index % 2 == 0) return c;
+        TestConfig base = new TestConfig("broker-impl", 3, NightlyMix.TXN_WORKLOAD, List.of(), shape.timeLimitSeconds(), shape.rate(),
+                shape.concurrency(), shape.keys(), "all", true, 2, 3, false, "assign", 5, seed, shape.recoverySeconds(),
+                shape.drainSeconds());
+        return NightlyMix.configure(base, spec());
     }
 
     /**

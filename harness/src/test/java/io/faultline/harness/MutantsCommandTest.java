@@ -91,6 +91,13 @@ class MutantsCommandTest {
         assertEquals(8, seeds.size(), "every run its own seed");
         TestConfig c = plan.clean().get(0);
         assertEquals(NightlyMix.WORKLOAD, c.workload());
+        // every second run of a mutant (and of the unmutated broker) is the transactional queue under the same mix
+        for (var cs : plan.mutants().values()) {
+            assertEquals(List.of(NightlyMix.WORKLOAD, NightlyMix.TXN_WORKLOAD, NightlyMix.WORKLOAD),
+                    cs.stream().map(TestConfig::workload).toList());
+            assertEquals(NightlyMix.packages(MutantHunt.spec()), cs.get(1).nemesis());
+        }
+        assertEquals(NightlyMix.TXN_WORKLOAD, plan.clean().get(1).workload());
         assertEquals(NightlyMix.packages(MutantHunt.spec()), c.nemesis());
         // --guided plans from the hunt's coverage map; it draws from the same compositions and fault packages
         assertTrue(MutantHunt.spec(true).guided());
