@@ -125,9 +125,17 @@ final class ComposedSchedule implements FaultSchedule {
     /** The schedule.json view: each composition's ops (roles, not nodes: they are bound when it starts) at their times. */
     @Override
     public List<Schedule.PlannedOp> plan() {
-        Roles placeholders = new Roles("partition", "leader", List.of("follower-1", "follower-2"), Set.of(), "controller",
-                "coordinator");
-        List<String> nodes = List.of("leader", "follower-1", "follower-2", "controller", "coordinator", "others");
+        return planView(plan);
+    }
+
+    /**
+     * The ops of these compositions at their times, each described by its step (its roles). Steps are resolved
+     * against stand-ins shaped like real bindings (node names ni, a partition topic-p) so every kind of step resolves
+     * as it would in a run; only the package and the op's name are kept from that.
+     */
+    static List<Schedule.PlannedOp> planView(List<Composition> plan) {
+        Roles standIns = new Roles("topic-0", "n1", List.of("n2", "n3"), Set.of(), "n4", "n5");
+        List<String> nodes = List.of("n1", "n2", "n3", "n4", "n5", "n6");
         List<Schedule.PlannedOp> out = new ArrayList<>();
         for (Composition c : plan) {
             long t = c.atMillis();
@@ -136,7 +144,7 @@ final class ComposedSchedule implements FaultSchedule {
                     t += w.millis();
                     continue;
                 }
-                var inv = StepOps.of(s, placeholders, nodes);
+                var inv = StepOps.of(s, standIns, nodes);
                 if (inv.isEmpty()) continue;
                 boolean heal = s instanceof Step.Heal || s instanceof Step.Start || s instanceof Step.Resume
                         || s instanceof Step.ResetClocks || s instanceof Step.HealLinks;

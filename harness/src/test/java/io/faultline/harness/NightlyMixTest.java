@@ -105,6 +105,21 @@ class NightlyMixTest {
     }
 
     @Test
+    void theScheduleFileShowsEveryStepOfEveryKindIncludingReplicaSetChanges() {
+        TestConfig config = campaign("--seed", "9", "--sut", "broker-impl", "--nodes", "3", "--time-limit", "600").configurations().get(0);
+        var spec = new NightlyMix.Spec(false, 1.0, 0, NightlyMix.Spec.allCompositions(), true, null);
+        var compositions = ComposedSchedule.plan(config, spec, 4);
+        assertTrue(compositions.stream().anyMatch(c -> c.kind() == CompositionKind.REPLICA_SET_CHURN), "the seed draws a churn");
+        // every step but the waits becomes a planned op (a churn's replica lists once failed to resolve: no schedule.json)
+        var view = ComposedSchedule.planView(compositions);
+        long steps = compositions.stream().flatMap(c -> c.steps().stream())
+                .filter(s -> !(s instanceof io.faultline.nemesis.compose.Step.Wait)).count();
+        assertEquals(steps, view.size());
+        assertTrue(view.stream().anyMatch(p -> p.packageName().equals("membership")));
+        assertTrue(view.stream().allMatch(p -> String.valueOf(p.op().value()).contains(": ")), "described by the step's roles");
+    }
+
+    @Test
     void replayOfANightlyRunUsesItsStoredMix() {
         var spec = new NightlyMix.Spec(true, 0.4, 5, List.of("rolling-restart", "flapping-partition"), false, new CoverageMap().toJson());
         Map<String, Object> testJson = StoredRun.JSON.convertValue(Map.of(NightlyMix.TEST_JSON_KEY, spec.toJson()), Map.class);
