@@ -66,7 +66,7 @@ final class MutantHunt {
 
     /** As above; {@code nightly} false: every run is the standard `test` (the queue under partition and kill faults). */
     static Plan plan(List<Mutant> mutants, int runs, int cleanRuns, Shape shape, long seed, boolean nightly) {
-        if (runs < 1) throw new IllegalArgumentException("--runs must be at least 1, got " + runs);
+        if (runs < 0) throw new IllegalArgumentException("--runs must be at least 0 (0: unit tests only), got " + runs);
         if (cleanRuns < 0) throw new IllegalArgumentException("--clean-runs must be at least 0, got " + cleanRuns);
         if (shape.timeLimitSeconds() < 10) {
             throw new IllegalArgumentException("--time-limit must be at least 10 seconds for compositions to happen");

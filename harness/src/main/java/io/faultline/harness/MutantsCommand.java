@@ -58,7 +58,7 @@ final class MutantsCommand implements Callable<Integer> {
     @Option(names = "--list-all", description = "Print every mutant of the catalog and run nothing")
     boolean listAll;
 
-    @Option(names = "--runs", description = "Runs at most per mutant (default: ${DEFAULT-VALUE})")
+    @Option(names = "--runs", description = "Runs at most per mutant; 0: only broker-impl's unit tests, no runs (default: ${DEFAULT-VALUE})")
     int runs = 2;
 
     @Option(names = "--clean-runs", description = "Runs of the unmutated broker (default: --runs; 0: none)")
@@ -139,6 +139,7 @@ final class MutantsCommand implements Callable<Integer> {
         if (unitTestTimeout < 1) throw new IllegalArgumentException("--unit-test-timeout must be at least 1 second");
         if (!List.of("nightly", "random").contains(mix)) throw new IllegalArgumentException("--mix must be nightly or random, got " + mix);
         boolean nightly = "nightly".equals(mix);
+        if (runs == 0 && "none".equals(unitTests)) throw new IllegalArgumentException("--runs 0 runs only the unit tests: drop --unit-tests none");
         if (guided && !nightly) throw new IllegalArgumentException("--guided plans the nightly mix's compositions: drop --mix random");
         Jars jars = jars();
         MutantCatalog catalog = MutantCatalog.of(jars.brokerJar(), jars.dependencies(), packageNames(), operatorList());
@@ -209,7 +210,8 @@ final class MutantsCommand implements Callable<Integer> {
         }
         err.println("faultline: " + input.detected() + " of " + input.mutants().size() + " mutants detected; "
                 + input.detectedOfUnitSurvivors() + " of " + input.unitSurvivors() + " unit-test survivors; "
-                + input.killedByUnitTests() + " killed by unit tests; " + input.falseAlarms() + " false alarms in "
+                + input.killedByUnitTests() + " killed by unit tests (" + input.detectedOfUnitKilled() + " of them detected); "
+                + input.detected() + " of " + input.shownLive() + " shown to change behaviour; " + input.falseAlarms() + " false alarms in "
                 + input.clean().size() + " runs of the unmutated broker");
         err.println("faultline: mutants page " + page);
         return input.falseAlarms() == 0 ? FaultlineCli.EXIT_VALID : FaultlineCli.EXIT_INVALID;

@@ -66,6 +66,7 @@ class MutantsCommandTest {
         assertOneLine(CliTestSupport.run("mutants", "--list", "--packages", "nowhere"), "no class of package io.faultline.broker.nowhere");
         assertOneLine(CliTestSupport.run("mutants", "--list", "--mutant", "m00000000"), "no mutant m00000000");
         assertOneLine(CliTestSupport.run("mutants", "--unit-tests", "some"), "--unit-tests must be package or none");
+        assertOneLine(CliTestSupport.run("mutants", "--runs", "0", "--unit-tests", "none"), "--runs 0 runs only the unit tests");
     }
 
     private static void assertOneLine(CliTestSupport.CliResult r, String expected) {
@@ -108,7 +109,7 @@ class MutantsCommandTest {
         assertEquals(RunShapeOptions.DEFAULT_BULK_SENDS, c.bulkSendsInEffect(), "bursts of traffic, as `test --mix nightly` has");
         assertEquals(plan.seedLines(), MutantHunt.plan(List.of(A, B), 3, 2, shape, 99).seedLines());
         assertNotEquals(plan.seedLines(), MutantHunt.plan(List.of(A, B), 3, 2, shape, 100).seedLines());
-        assertThrows(IllegalArgumentException.class, () -> MutantHunt.plan(List.of(A), 0, 1, shape, 1));
+        assertThrows(IllegalArgumentException.class, () -> MutantHunt.plan(List.of(A), -1, 1, shape, 1));
         assertThrows(IllegalArgumentException.class, () -> MutantHunt.plan(List.of(A), 1, -1, shape, 1));
     }
 
@@ -173,6 +174,8 @@ class MutantsCommandTest {
         assertEquals(1, score.killedByUnitTests());
         assertEquals(1, score.unitSurvivors());
         assertEquals(1, score.detectedOfUnitSurvivors());
+        assertEquals(0, score.detectedOfUnitKilled(), "B: the unit tests kill it, the runs miss it");
+        assertEquals(2, score.shownLive(), "A detected, B killed; the dead one shows nothing");
         assertEquals(0, score.falseAlarms());
         assertEquals(2, score.clean().size());
         String log = out.toString();
@@ -188,7 +191,21 @@ class MutantsCommandTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> json = StoredRun.JSON.readValue(dir.resolve("page").resolve(MutantsPage.JSON).toFile(), Map.class);
         assertEquals(1, json.get("killedByUnitTests"));
+        assertEquals(2, json.get("shownLive"));
+        assertTrue(html.contains("0 of the 1 they kill; 1 of the 2 shown to change behaviour"), html);
         assertEquals(5, ((Number) json.get("seed")).intValue());
+    }
+
+    @Test
+    void withNoRunsOnlyTheUnitTestsJudgeEachMutant(@TempDir Path dir) {
+        MutantHunt.Plan plan = MutantHunt.plan(List.of(A, B), 0, 0, MutantHunt.Shape.defaults(30), 5);
+        assertEquals(0, plan.totalRuns());
+        MutantHunt.Prepare prepare = m -> new MutantHunt.Prepared(dir.resolve(m.id() + ".jar"),
+                m == A ? "survived" : "killed", "");
+        MutantsPage.Input score = MutantHunt.run(plan, prepare, (c, jar) -> { throw new AssertionError("no run"); },
+                new PrintStream(new ByteArrayOutputStream(), true), "now", "setup", p -> {}, () -> false);
+        assertEquals(List.of("survived", "killed"), score.mutants().stream().map(MutantsPage.Mutant::unitTests).toList());
+        assertEquals(1, score.shownLive());
     }
 
     @Test

@@ -91,6 +91,19 @@ public final class MutantsPage {
             return mutants.stream().filter(Mutant::killedByUnitTests).count();
         }
 
+        /** Of the mutants broker-impl's unit tests kill (a change of behaviour shown apart from the harness), those detected. */
+        public long detectedOfUnitKilled() {
+            return mutants.stream().filter(m -> m.killedByUnitTests() && m.detected()).count();
+        }
+
+        /**
+         * Mutants shown to change behaviour: a unit test fails or a run finds them (the issue's "live"). The rest may be
+         * equivalent to the original (a hash code no map reads, a flush no crash tests) or need what no run did.
+         */
+        public long shownLive() {
+            return mutants.stream().filter(m -> m.killedByUnitTests() || m.detected()).count();
+        }
+
         public long falseAlarms() {
             return clean.stream().filter(BugsPage.Attempt::invalid).count();
         }
@@ -109,6 +122,8 @@ public final class MutantsPage {
         json.put("killedByUnitTests", in.killedByUnitTests());
         json.put("unitTestSurvivors", in.unitSurvivors());
         json.put("detectedOfUnitTestSurvivors", in.detectedOfUnitSurvivors());
+        json.put("detectedOfUnitTestKilled", in.detectedOfUnitKilled());
+        json.put("shownLive", in.shownLive());
         json.put("falseAlarms", in.falseAlarms());
         List<Map<String, Object>> rows = new ArrayList<>();
         for (Mutant m : in.mutants()) {
@@ -141,7 +156,9 @@ public final class MutantsPage {
         b.append("<div class=\"banner ").append(in.falseAlarms() == 0 ? "v-valid" : "v-invalid").append("\">")
                 .append(in.detected()).append(" of ").append(in.mutants().size()).append(" mutants detected by the harness; ")
                 .append(in.detectedOfUnitSurvivors()).append(" of the ").append(in.unitSurvivors())
-                .append(" that broker-impl's unit tests let through; ").append(in.falseAlarms())
+                .append(" that broker-impl's unit tests let through; ").append(in.detectedOfUnitKilled()).append(" of the ")
+                .append(in.killedByUnitTests()).append(" they kill; ").append(in.detected()).append(" of the ").append(in.shownLive())
+                .append(" shown to change behaviour (killed or detected); ").append(in.falseAlarms())
                 .append(in.falseAlarms() == 1 ? " false alarm" : " false alarms").append(" in ").append(in.clean().size())
                 .append(" runs of the unmutated broker</div>");
         b.append("<p class=\"note\">started ").append(Html.esc(in.startedAt())).append(", seed ").append(in.seed())
