@@ -209,30 +209,55 @@ public final class LivenessCheck {
      * has nobody to wait for, so only a coordinator that cannot form groups (join, sync, assignment) or serve
      * fetches to a member leaves it empty-handed. Judged when such a reader polled after the heal and writes were
      * acknowledged after it; anomaly {@code liveness/unreadable-group} with that reader's polls.
+     *
+     * <p>Then that reader's place is taken by a new member of the same group while it departs without leaving, as a
+     * crashed consumer does (a subscribe naming the group; the drain does it while records are left to read). The
+     * coordinator must expire the departed member when its session ends and give its partitions to the newcomer,
+     * which then reads on from the group's committed offsets: the same anomaly when the newcomer got no record
+     * within {@link #TAKEOVER_BOUND} of joining though it kept polling that long and other readers were served
+     * after the heal.
      */
     static List<Liveness.Anomaly> newGroups(List<Op> history, long healNanos, Instant healed, List<String> notes) {
         java.util.Set<Integer> readers = new java.util.HashSet<>();
+        Map<Integer, Long> takeovers = new java.util.HashMap<>();
         List<Liveness.Sample> polls = new ArrayList<>();
+        List<Liveness.Sample> afterTakeover = new ArrayList<>();
         boolean anyRecord = false;
         boolean anyAcknowledged = false;
+        boolean othersRead = false;
+        boolean takeoverServed = false;
+        long lastPollAfterTakeover = -1;
         for (Op op : history) {
             if (op.process() == Op.NEMESIS || op.type() == OpType.INVOKE || op.time() < healNanos) continue;
             if (Op.SUBSCRIBE.equals(op.f()) && op.type() == OpType.OK
-                    && op.value() instanceof io.faultline.checker.history.OpValue.Keys k && k.seekToBeginning()) {
-                readers.add(op.process());
+                    && op.value() instanceof io.faultline.checker.history.OpValue.Keys k) {
+                if (k.seekToBeginning()) {
+                    readers.add(op.process());
+                    takeovers.remove(op.process());
+                } else if (readers.contains(op.process()) && k.group() != null) {
+                    takeovers.put(op.process(), op.time());
+                }
                 continue;
             }
             for (MicroOp m : op.mops()) {
                 if (m instanceof MicroOp.Send && op.type() == OpType.OK) anyAcknowledged = true;
-                if (m instanceof MicroOp.Poll p && readers.contains(op.process())) {
-                    int n = p.readsOrEmpty().values().stream().mapToInt(List::size).sum();
-                    anyRecord |= op.type() == OpType.OK && n > 0;
-                    if (polls.size() < MAX_KEY_SAMPLES) {
-                        polls.add(new Liveness.Sample(healed.plusNanos(op.time() - healNanos).toString(),
-                                (op.time() - healNanos) / 1e9, n > 0, "process " + op.process() + " poll: "
-                                + op.type().wireName() + ", " + n + " records"
-                                + (op.error() == null ? "" : " (" + op.error() + ")")));
-                    }
+                if (!(m instanceof MicroOp.Poll p)) continue;
+                int n = p.readsOrEmpty().values().stream().mapToInt(List::size).sum();
+                boolean served = op.type() == OpType.OK && n > 0;
+                if (!readers.contains(op.process())) {
+                    othersRead |= served;
+                    continue;
+                }
+                anyRecord |= served;
+                var sample = new Liveness.Sample(healed.plusNanos(op.time() - healNanos).toString(),
+                        (op.time() - healNanos) / 1e9, n > 0, "process " + op.process() + " poll: "
+                        + op.type().wireName() + ", " + n + " records" + (op.error() == null ? "" : " (" + op.error() + ")"));
+                if (polls.size() < MAX_KEY_SAMPLES) polls.add(sample);
+                Long joined = takeovers.get(op.process());
+                if (joined != null && !takeoverServed) {
+                    takeoverServed = served;
+                    lastPollAfterTakeover = Math.max(lastPollAfterTakeover, op.time() - joined);
+                    if (afterTakeover.size() < MAX_KEY_SAMPLES) afterTakeover.add(sample);
                 }
             }
         }
@@ -244,11 +269,34 @@ public final class LivenessCheck {
             notes.add("no write was acknowledged after the final heal: group formation not judged");
             return List.of();
         }
-        if (anyRecord) return List.of();
-        return List.of(new Liveness.Anomaly(Liveness.UNREADABLE_GROUP, "new consumer group", "a consumer that joined"
-                + " a new group after the final heal polled " + polls.size() + (polls.size() == MAX_KEY_SAMPLES ? "+" : "")
-                + " times and was never given a record, though writes were acknowledged after the heal", polls));
+        if (!anyRecord) {
+            return List.of(new Liveness.Anomaly(Liveness.UNREADABLE_GROUP, "new consumer group", "a consumer that joined"
+                    + " a new group after the final heal polled " + polls.size() + (polls.size() == MAX_KEY_SAMPLES ? "+" : "")
+                    + " times and was never given a record, though writes were acknowledged after the heal", polls));
+        }
+        if (takeovers.isEmpty() || takeoverServed) return List.of();
+        if (!othersRead) {
+            notes.add("no other reader was served after the final heal: the group's takeover not judged");
+            return List.of();
+        }
+        if (lastPollAfterTakeover < TAKEOVER_BOUND.toNanos()) {
+            notes.add(String.format("the drain ended %.1f s after a member took a departed one's place in its group,"
+                    + " before the %d s bound: the takeover not judged", Math.max(0, lastPollAfterTakeover) / 1e9,
+                    TAKEOVER_BOUND.toSeconds()));
+            return List.of();
+        }
+        return List.of(new Liveness.Anomaly(Liveness.UNREADABLE_GROUP, "consumer group after a member departed",
+                "a consumer took the place of a member that departed without leaving (its session left to expire) and"
+                        + " polled for " + TAKEOVER_BOUND.toSeconds() + " s and more without being given a record, while"
+                        + " other readers were served and records were left to read from the group's committed offsets",
+                afterTakeover));
     }
+
+    /**
+     * How long a member that took a departed one's place may go without records: the departed member's session (6 s),
+     * a rebalance round and reading, with room for a loaded machine.
+     */
+    static final Duration TAKEOVER_BOUND = Duration.ofSeconds(20);
 
     /** Per node: bytes of console.log and logs/**.log over the cluster's life (its logs' whole span). */
     static Map<String, Liveness.LogGrowth> logGrowth(RecoveryRecord record, Path nodesDir, List<String> notes) {

@@ -278,6 +278,30 @@ class LivenessCheckTest {
         assertEquals(Verdict.VALID, LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, empty, true).verdict());
     }
 
+    private static Op takeover(long nanosAfterHeal, int process) {
+        return new Op(0, OpType.OK, process, HEAL_NANOS + nanosAfterHeal, Op.SUBSCRIBE,
+                new OpValue.Keys(List.of(8), false, "g-new-1"), null);
+    }
+
+    @Test
+    void aMemberTakingADepartedOnesPlaceThatGetsNothingForTheBoundIsUnreadableGroup() {
+        long s = 1_000_000_000L;
+        List<Op> history = new ArrayList<>(List.of(send(OpType.OK, s, 8, 2, 4L, null), poll(3 * s, 8, 4),
+                newGroup(2 * s, 9), pollBy(5 * s, 9, 2), takeover(6 * s, 9)));
+        for (int t = 7; t <= 27; t += 2) history.add(pollBy(t * s, 9, 0));
+        var l = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, history, true);
+        assertEquals(List.of("liveness/unreadable-group consumer group after a member departed"), names(l));
+        assertEquals(11, l.anomalies().get(0).timeline().size(), "the newcomer's polls");
+
+        // near misses: the newcomer served once (its predecessor's session expired), or the drain ended too soon
+        var servedAfter = new ArrayList<>(history.subList(0, 5));
+        servedAfter.add(pollBy(13 * s, 9, 1));
+        assertEquals(Verdict.VALID, LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, servedAfter, true).verdict());
+        var early = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, history.subList(0, 9), true);
+        assertEquals(Verdict.VALID, early.verdict());
+        assertTrue(early.notes().stream().anyMatch(n -> n.contains("before the 20 s bound")), early.notes().toString());
+    }
+
     @Test
     void aHistoryWithoutWritesAfterTheHealSaysSoInsteadOfJudging() {
         var l = judge(List.of(healthy(1), healthy(61)));

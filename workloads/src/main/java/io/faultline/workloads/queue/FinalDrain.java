@@ -20,12 +20,23 @@ import java.util.TreeMap;
  * One thread's part of the final phase: crash (a fresh client, free of any state the faults left behind), assign
  * every key from the beginning, then poll until this thread has read up to the highest offset anyone was told
  * about for every key. With two or more threads the last one subscribes instead, as the only member of a new
- * consumer group ({@code subscribe} with seekToBeginning set), which reads from the beginning as well. Use {@link #forAllThreads} for the whole phase.
+ * consumer group ({@code subscribe} with seekToBeginning set), which reads from the beginning as well; once it has
+ * read something and has more to read, a new member takes its place in that group ({@code subscribe} naming the
+ * group) while it departs without leaving, as a crashed consumer does: the coordinator must expire it by its session
+ * and give its partitions to the newcomer. Use {@link #forAllThreads} for the whole phase.
+ *
+ * @param group   the new group the group reader joined (null until then, and on every other thread)
+ * @param takenOver whether the takeover was asked for (once per drain)
  */
-public record FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int stage) implements Gen {
+public record FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int stage, String group, boolean takenOver) implements Gen {
     private static final int CRASH = 0;
     private static final int ASSIGN = 1;
     private static final int POLL = 2;
+    private static final int TAKEOVER = 3;
+
+    public FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int stage) {
+        this(keys, remaining, stage, null, false);
+    }
 
     /** Every thread drains, all bounded by {@code timeoutNanos}. {@code targets}: key → highest known offset. */
     public static Gen forAllThreads(Map<Integer, Long> targets, long timeoutNanos) {
@@ -73,9 +84,12 @@ public record FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int s
             // that a group can form and consume after the faults (the liveness check's unreadable-group)
             case ASSIGN -> new Invocation(t, ctx.time(), groupReader(ctx, t) ? Op.SUBSCRIBE : Op.ASSIGN,
                     new OpValue.Keys(keys, true));
+            // a new member of the same group, the one so far departing without a word (KafkaQueueClient)
+            case TAKEOVER -> new Invocation(t, ctx.time(), Op.SUBSCRIBE, new OpValue.Keys(keys, false, group));
             default -> new Invocation(t, ctx.time(), Op.POLL, OpValue.Txn.of(MicroOp.Poll.invoke()));
         };
-        return Step.emit(op, new FinalDrain(keys, remaining, Math.min(POLL, stage + 1)));
+        return Step.emit(op, new FinalDrain(keys, remaining, stage == TAKEOVER ? POLL : Math.min(POLL, stage + 1), group,
+                takenOver || stage == TAKEOVER));
     }
 
     /** Whether thread {@code t} drains as a new group's only member (a subscribe with seekToBeginning). */
@@ -90,7 +104,10 @@ public record FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int s
         }
         boolean keysOp = event.f().equals(Op.ASSIGN) || event.f().equals(Op.SUBSCRIBE);
         if (event.type() == OpType.INFO || (keysOp && event.type() != OpType.OK)) {
-            return new FinalDrain(keys, remaining, ASSIGN); // fresh client, or no assignment: assign again
+            return new FinalDrain(keys, remaining, ASSIGN, null, takenOver); // fresh client, or no assignment: assign again
+        }
+        if (event.f().equals(Op.SUBSCRIBE) && event.value() instanceof OpValue.Keys k && k.seekToBeginning()) {
+            return new FinalDrain(keys, remaining, stage, k.group(), takenOver); // the group it joined, for the takeover
         }
         if (event.type() != OpType.OK || !event.f().equals(Op.POLL)) {
             return this;
@@ -105,6 +122,11 @@ public record FinalDrain(List<Integer> keys, Map<Integer, Long> remaining, int s
                 });
             }
         }
-        return left.size() == remaining.size() ? this : new FinalDrain(keys, Map.copyOf(left), stage);
+        boolean read = left.size() < remaining.size() || event.mops().stream().anyMatch(m -> m instanceof MicroOp.Poll p
+                && p.readsOrEmpty().values().stream().anyMatch(recs -> !recs.isEmpty()));
+        // the group reader hands over after its first records, while it still has some to read
+        int next = group != null && !takenOver && read && !left.isEmpty() ? TAKEOVER : stage;
+        return left.size() == remaining.size() && next == stage ? this
+                : new FinalDrain(keys, Map.copyOf(left), next, group, takenOver);
     }
 }

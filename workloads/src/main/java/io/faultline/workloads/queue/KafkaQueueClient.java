@@ -297,16 +297,21 @@ public final class KafkaQueueClient implements Client {
 
     private Completion subscribe(OpValue.Keys keys) {
         topics.ensure(keys.keys());
-        if (keys.seekToBeginning()) {
+        if (keys.seekToBeginning() || keys.group() != null) {
             // A subscribe "from the beginning" joins a consumer group of its own, new for this op: with no
             // committed offsets it reads from the earliest (auto.offset.reset), and it is the group's only member.
+            // A subscribe naming a group is a takeover: a new member joins that group and the consumer so far departs
+            // without leaving it, as a crashed one would (see GroupDeparture); the new member goes on from the
+            // group's committed offsets once the coordinator has expired the old one.
             Properties p = consumerProps(cfg, thread, id);
-            String freshGroup = cfg.groupId() + "-new-" + java.util.UUID.randomUUID();
-            p.put(ConsumerConfig.GROUP_ID_CONFIG, freshGroup);
+            String joined = keys.group() != null ? keys.group() : cfg.groupId() + "-new-" + java.util.UUID.randomUUID();
+            p.put(ConsumerConfig.GROUP_ID_CONFIG, joined);
+            GroupDeparture.shortSession(p, cfg.settings().extraConsumer());
             KafkaConsumer<String, String> fresh = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
-            consumer.close(Duration.ZERO);
+            if (keys.group() != null) GroupDeparture.closeWithoutLeaving(consumer);
+            else consumer.close(Duration.ZERO);
             consumer = fresh;
-            group = freshGroup;
+            group = joined;
             hasAssignment = false;
         }
         if (hasAssignment) {

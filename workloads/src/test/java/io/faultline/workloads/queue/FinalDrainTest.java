@@ -81,6 +81,46 @@ class FinalDrainTest {
     }
 
     @Test
+    void afterItsFirstRecordsTheGroupReaderIsReplacedByANewMemberOfItsGroupOnce() {
+        Gen g = FinalDrain.forAllThreads(Map.of(1, 2L, 2, 1L), 60 * SECOND);
+        Context last = new Context(0, 3, List.of(2));
+        Step.Emit crash = (Step.Emit) g.next(last);
+        g = crash.next().update(last, done(crash, OpType.INFO, OpValue.None.INSTANCE));
+        Step.Emit join = (Step.Emit) g.next(last);
+        g = join.next().update(last, done(join, OpType.OK, new OpValue.Keys(List.of(1, 2), true, "g-new-1")));
+        Step.Emit empty = (Step.Emit) g.next(last);
+        g = empty.next().update(last, done(empty, OpType.OK, OpValue.Txn.of(MicroOp.poll(Map.of()))));
+        Step.Emit poll = (Step.Emit) g.next(last);
+        assertEquals(Op.POLL, poll.op().f(), "nothing read yet: it keeps polling");
+        g = poll.next().update(last, done(poll, OpType.OK, OpValue.Txn.of(MicroOp.poll(Map.of(
+                1, List.of(new MicroOp.Record(0, 1)))))));
+        Step.Emit takeover = (Step.Emit) g.next(last);
+        assertEquals(Op.SUBSCRIBE, takeover.op().f());
+        assertEquals(new OpValue.Keys(List.of(1, 2), false, "g-new-1"), takeover.op().value(), "the same group, as a new member");
+        g = takeover.next().update(last, done(takeover, OpType.OK, takeover.op().value()));
+        Step.Emit after = (Step.Emit) g.next(last);
+        assertEquals(Op.POLL, after.op().f());
+        g = after.next().update(last, done(after, OpType.OK, OpValue.Txn.of(MicroOp.poll(Map.of(
+                1, List.of(new MicroOp.Record(1, 2)))))));
+        assertEquals(Op.POLL, ((Step.Emit) g.next(last)).op().f(), "one takeover a drain");
+    }
+
+    @Test
+    void aGroupReaderThatReadsEverythingAtOnceIsNotReplaced() {
+        Gen g = FinalDrain.forAllThreads(Map.of(1, 0L), 60 * SECOND);
+        Context last = new Context(0, 2, List.of(1));
+        Step.Emit crash = (Step.Emit) g.next(last);
+        g = crash.next().update(last, done(crash, OpType.INFO, OpValue.None.INSTANCE));
+        Step.Emit join = (Step.Emit) g.next(last);
+        g = join.next().update(last, done(join, OpType.OK, new OpValue.Keys(List.of(1), true, "g-new-2")));
+        Step.Emit poll = (Step.Emit) g.next(last);
+        g = poll.next().update(last, done(poll, OpType.OK, OpValue.Txn.of(MicroOp.poll(Map.of(1, List.of(new MicroOp.Record(0, 1)))))));
+        // its part is done; the other thread (0) has not started, so the phase goes on there
+        Step.Emit next = (Step.Emit) g.next(new Context(0, 2, List.of(0, 1)));
+        assertEquals(0, next.op().thread());
+    }
+
+    @Test
     void boundedByTheTimeout() {
         Gen g = FinalDrain.forAllThreads(Map.of(1, 1_000L), SECOND);
         Step.Emit first = (Step.Emit) g.next(new Context(0, 1, List.of(0)));

@@ -1,0 +1,41 @@
+package io.faultline.workloads.queue;
+
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+
+import java.time.Duration;
+import java.util.Properties;
+
+/**
+ * A group member that goes away as a crashed process does: without a LeaveGroup, so the coordinator must notice by
+ * itself, when the member's session expires, and hand its partitions to the others. Its consumers get a short session
+ * ({@link #SESSION_MS}, the brokers' default minimum) so that happens within the final drain.
+ */
+final class GroupDeparture {
+    private GroupDeparture() {}
+
+    /** The session of a member that may depart (group.min.session.timeout.ms's default on both systems). */
+    static final int SESSION_MS = 6000;
+    static final int HEARTBEAT_MS = 1000;
+    /** kafka-clients 3.x's switch for "no LeaveGroup on close" (4.x has CloseOptions instead and ignores it). */
+    private static final String LEAVE_ON_CLOSE_3X = "internal.leave.group.on.close";
+
+    /** Settings of a consumer that may depart this way (extras given by the user win). */
+    static void shortSession(Properties p, java.util.Map<String, String> extras) {
+        if (!extras.containsKey(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG)) p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_MS);
+        if (!extras.containsKey(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)) p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, HEARTBEAT_MS);
+        p.put(LEAVE_ON_CLOSE_3X, "false");
+    }
+
+    /** Closes the consumer without leaving its group (its member stays until its session expires). */
+    static void closeWithoutLeaving(KafkaConsumer<String, String> consumer) {
+        try {
+            consumer.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP)
+                    .withTimeout(Duration.ZERO));
+        } catch (NoClassDefFoundError | NoSuchMethodError legacyClients) {
+            // kafka-clients 3.x (the legacy line): the consumer was made with internal.leave.group.on.close=false
+            consumer.close(Duration.ZERO);
+        }
+    }
+}
