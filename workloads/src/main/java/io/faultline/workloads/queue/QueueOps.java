@@ -23,8 +23,16 @@ import java.util.List;
  * retired) first gets an assign/subscribe covering the active keys; otherwise ops are sends of 1..n micro-ops,
  * polls, occasional re-assigns and, if enabled, crashes.
  */
-public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes, int nextKey, boolean[] needsAssign)
-        implements Gen {
+public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes, int nextKey, boolean[] needsAssign,
+                       byte[] modes) implements Gen {
+    /**
+     * A worker's consumer mode with the consumer mix: drawn at its client's first keys op and kept until the client is
+     * lost (a crash or any info), so later keys ops re-subscribe (or re-assign) in the same mode. Redrawn at every keys
+     * op, half the workers moved between the group and manual assignment several times a second (each move a leave or a
+     * join), and the group was always rebalancing: measured 7 December 2026 on a nightly run of Kafka 4.4, no poll of
+     * a subscribed worker returned a record in 120 s, so nothing of the group's offsets or rebalances was judged.
+     */
+    static final byte UNDECIDED = 0, GROUP = 1, MANUAL = 2;
 
     public enum KeyDistribution { UNIFORM, EXPONENTIAL }
 
@@ -124,7 +132,7 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         }
         boolean[] needs = new boolean[threads];
         Arrays.fill(needs, true);
-        return new QueueOps(options, Rng.seeded(seed), keys, new int[keys.length], keys.length, needs);
+        return new QueueOps(options, Rng.seeded(seed), keys, new int[keys.length], keys.length, needs, new byte[threads]);
     }
 
     @Override
@@ -137,25 +145,26 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
             boolean[] needs = needsAssign.clone();
             needs[t] = false;
             Rng after = afterKeysOp(rng); // no draw without the mix: older seeds' streams stay
-            return Step.emit(keysOp(t, ctx.time(), rng),
-                    new QueueOps(options, after, activeKeys, writes, nextKey, needs));
+            Invocation op = keysOp(t, ctx.time(), rng);
+            return Step.emit(op, new QueueOps(options, after, activeKeys, writes, nextKey, needs, withMode(t, op)));
         }
         Rng r = rng;
         double u = r.unit();
         r = r.advance();
         if (u < options.crashChance()) {
             return Step.emit(new Invocation(t, ctx.time(), Op.CRASH, OpValue.None.INSTANCE),
-                    new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign));
+                    new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign, modes));
         }
         if (u < options.crashChance() + options.reassignChance()) {
             Rng after = afterKeysOp(r);
-            return Step.emit(keysOp(t, ctx.time(), r), new QueueOps(options, after, activeKeys, writes, nextKey, needsAssign));
+            Invocation op = keysOp(t, ctx.time(), r);
+            return Step.emit(op, new QueueOps(options, after, activeKeys, writes, nextKey, needsAssign, withMode(t, op)));
         }
         double v = r.unit();
         r = r.advance();
         if (v >= options.sendFraction() || isReader(t)) {
             return Step.emit(new Invocation(t, ctx.time(), Op.POLL, OpValue.Txn.of(MicroOp.Poll.invoke())),
-                    new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign));
+                    new QueueOps(options, r, activeKeys, writes, nextKey, needsAssign, modes));
         }
         int n = 1 + r.below(options.maxSendMops());
         r = r.advance();
@@ -195,7 +204,7 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
             Arrays.fill(needs, true); // every consumer should follow the new key set
         }
         return Step.emit(new Invocation(t, ctx.time(), Op.SEND, new OpValue.Txn(mops)),
-                new QueueOps(options, r, keys, w, next, needs));
+                new QueueOps(options, r, keys, w, next, needs, modes));
     }
 
     @Override
@@ -208,7 +217,12 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
         }
         boolean[] needs = needsAssign.clone();
         needs[t] = true;
-        return new QueueOps(options, rng, activeKeys, writes, nextKey, needs);
+        byte[] m = modes;
+        if (lostClient && t < modes.length && modes[t] != UNDECIDED) { // a new client draws its mode again
+            m = modes.clone();
+            m[t] = UNDECIDED;
+        }
+        return new QueueOps(options, rng, activeKeys, writes, nextKey, needs, m);
     }
 
     /** Whether thread t only polls; with as many readers as threads, the last thread still sends. */
@@ -236,12 +250,22 @@ public record QueueOps(Options options, Rng rng, int[] activeKeys, int[] writes,
             keys.add(k);
         }
         keys.sort(null);
-        boolean subscribe = options.subscribe() && !(mixesConsumers() && r.unit() < options.assignShare());
+        boolean drawn = options.subscribe() && !(mixesConsumers() && r.unit() < options.assignShare());
+        byte mode = thread < modes.length ? modes[thread] : UNDECIDED;
+        boolean subscribe = mixesConsumers() && mode != UNDECIDED ? mode == GROUP : drawn;
         if (subscribe) return new Invocation(thread, time, Op.SUBSCRIBE, new OpValue.Keys(keys, false));
         // drawn only when tail readers are on, so mixes without them keep their sequences
         Rng second = mixesConsumers() ? r.advance() : r;
         boolean tail = options.tailShare() > 0 && second.unit() < options.tailShare();
         return new Invocation(thread, time, Op.ASSIGN, tail ? OpValue.Keys.tail(keys) : new OpValue.Keys(keys, false));
+    }
+
+    /** The modes after keys op {@code op} of thread {@code t} (decided by it when undecided). */
+    private byte[] withMode(int t, Invocation op) {
+        if (!mixesConsumers() || t >= modes.length || modes[t] != UNDECIDED) return modes;
+        byte[] m = modes.clone();
+        m[t] = Op.SUBSCRIBE.equals(op.f()) ? GROUP : MANUAL;
+        return m;
     }
 
     /** Maps a uniform draw to a key slot under the configured distribution. */

@@ -154,6 +154,33 @@ class QueueOpsTest {
     }
 
     @Test
+    void aWorkerKeepsItsConsumerModeUntilItLosesItsClient() {
+        QueueOps.Options mixed = opts(2, 50, QueueOps.KeyDistribution.UNIFORM).withSubscribe(true).withAssignShare(0.5)
+                .withMix(3, 0.5, 0.2, 0.02);
+        int threads = 4;
+        Gen g = QueueOps.create(mixed, 11, threads);
+        java.util.Map<Integer, String> mode = new java.util.HashMap<>();
+        int modeChanges = 0, keysOps = 0;
+        for (int i = 0; i < 3000; i++) {
+            int t = i % threads;
+            Context ctx = new Context(i, threads, List.of(t));
+            Step.Emit e = (Step.Emit) g.next(ctx);
+            String f = e.op().f();
+            if (f.equals(Op.SUBSCRIBE) || f.equals(Op.ASSIGN)) {
+                keysOps++;
+                String before = mode.put(t, f);
+                assertTrue(before == null || before.equals(f), "thread " + t + " moved from " + before + " to " + f + " without a new client");
+            }
+            boolean crash = f.equals(Op.CRASH);
+            if (crash) {
+                modeChanges += mode.remove(t) == null ? 0 : 1; // a new client may draw the other mode
+            }
+            g = e.next().update(ctx, new Op(i, crash ? OpType.INFO : OpType.OK, t, i, f, e.op().value(), null));
+        }
+        assertTrue(keysOps > 100 && modeChanges > 5, keysOps + " keys ops, " + modeChanges + " new clients");
+    }
+
+    @Test
     void aTailShareStartsThatShareOfManualAssignsAtTheEndsAndLeavesSubscribesAlone() {
         QueueOps.Options base = opts(2, 50, QueueOps.KeyDistribution.UNIFORM).withSubscribe(true).withAssignShare(0.5)
                 .withMix(3, 0.5, 0.2, 0);
