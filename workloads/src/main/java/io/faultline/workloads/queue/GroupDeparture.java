@@ -8,9 +8,12 @@ import java.time.Duration;
 import java.util.Properties;
 
 /**
- * A group member that goes away as a crashed process does: without a LeaveGroup, so the coordinator must notice by
- * itself, when the member's session expires, and hand its partitions to the others. Its consumers get a short session
- * ({@link #SESSION_MS}, the brokers' default minimum) so that happens within the final drain.
+ * Group members' timing, and a member that goes away as a crashed process does: without a LeaveGroup, so the
+ * coordinator must notice by itself, when the member's session expires, and hand its partitions to the others.
+ * Every workload consumer in a group gets a short session ({@link #SESSION_MS}, the brokers' default minimum) and a
+ * short rebalance timeout ({@link #MAX_POLL_INTERVAL_MS}): with the client's defaults (45 s, 5 min) one worker busy in
+ * a send held every rebalance of the run's group for minutes, and a departed member could not expire within the
+ * final drain.
  */
 final class GroupDeparture {
     private GroupDeparture() {}
@@ -21,10 +24,18 @@ final class GroupDeparture {
     /** kafka-clients 3.x's switch for "no LeaveGroup on close" (4.x has CloseOptions instead and ignores it). */
     private static final String LEAVE_ON_CLOSE_3X = "internal.leave.group.on.close";
 
-    /** Settings of a consumer that may depart this way (extras given by the user win). */
-    static void shortSession(Properties p, java.util.Map<String, String> extras) {
+    /** A member that does not poll for this long leaves the group, and a rebalance waits no longer for it. */
+    static final int MAX_POLL_INTERVAL_MS = 10_000;
+
+    /** A group member's timing (extras given by the user win). */
+    static void memberTimeouts(Properties p, java.util.Map<String, String> extras) {
         if (!extras.containsKey(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG)) p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_MS);
         if (!extras.containsKey(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)) p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, HEARTBEAT_MS);
+        if (!extras.containsKey(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG)) p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, MAX_POLL_INTERVAL_MS);
+    }
+
+    /** Settings of a consumer that may depart without leaving (see {@link #closeWithoutLeaving}). */
+    static void mayDepart(Properties p) {
         p.put(LEAVE_ON_CLOSE_3X, "false");
     }
 

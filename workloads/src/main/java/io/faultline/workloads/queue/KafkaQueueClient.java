@@ -149,6 +149,7 @@ public final class KafkaQueueClient implements Client {
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, id + "-consumer");
         if (s.subscribes()) {
             p.put(ConsumerConfig.GROUP_ID_CONFIG, cfg.groupId());
+            GroupDeparture.memberTimeouts(p, s.extraConsumer());
         }
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false); // we commit after each poll, in SUBSCRIBE mode
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -306,7 +307,8 @@ public final class KafkaQueueClient implements Client {
             Properties p = consumerProps(cfg, thread, id);
             String joined = keys.group() != null ? keys.group() : cfg.groupId() + "-new-" + java.util.UUID.randomUUID();
             p.put(ConsumerConfig.GROUP_ID_CONFIG, joined);
-            GroupDeparture.shortSession(p, cfg.settings().extraConsumer());
+            GroupDeparture.memberTimeouts(p, cfg.settings().extraConsumer());
+            GroupDeparture.mayDepart(p);
             KafkaConsumer<String, String> fresh = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
             if (keys.group() != null) GroupDeparture.closeWithoutLeaving(consumer);
             else consumer.close(Duration.ZERO);
