@@ -63,17 +63,11 @@ public final class StepOps {
     public static Optional<Invocation> of(Step step, Roles roles, List<String> allNodes) {
         if (step instanceof Step.Wait) return Optional.empty();
         if (step instanceof Step.Cut c) {
-            List<String> side = roles.nodes(c.side());
-            List<String> from = new ArrayList<>(roles.nodes(c.from()));
-            from.removeAll(side);
-            return side.isEmpty() || from.isEmpty() ? Optional.empty() : Optional.of(cut(grudge(side, from)));
+            return sides(roles, c.side(), c.from()).map(StepOps::cut);
         }
         if (step instanceof Step.CutReplication c) {
-            List<String> side = roles.nodes(c.side());
-            List<String> from = new ArrayList<>(roles.nodes(c.from()));
-            from.removeAll(side);
-            return side.isEmpty() || from.isEmpty() ? Optional.empty() : Optional.of(new Invocation(FaultPackages.PARTITION,
-                    FaultOp.of(Partitioner.START, new PartitionShape.ReplicationCut(grudge(side, from)))));
+            return sides(roles, c.side(), c.from()).map(g -> new Invocation(FaultPackages.PARTITION,
+                    FaultOp.of(Partitioner.START, new PartitionShape.ReplicationCut(g))));
         }
         if (step instanceof Step.Isolate i) {
             List<String> side = roles.nodes(i.role());
@@ -115,6 +109,14 @@ public final class StepOps {
                     FaultOp.of(MembershipNemesis.ELECT, new MembershipNemesis.Elect(List.of(partitionRef(roles))))));
         }
         throw new IllegalArgumentException("unknown step " + step);
+    }
+
+    /** The grudge between one side's nodes and the other's (a node on both stays on the first); none if a side is empty. */
+    private static Optional<Grudge> sides(Roles roles, List<Role> one, List<Role> other) {
+        List<String> side = roles.nodes(one);
+        List<String> from = new ArrayList<>(roles.nodes(other));
+        from.removeAll(side);
+        return side.isEmpty() || from.isEmpty() ? Optional.empty() : Optional.of(grudge(side, from));
     }
 
     /** Node ni is broker i (as roles are read from the cluster's metadata). */
