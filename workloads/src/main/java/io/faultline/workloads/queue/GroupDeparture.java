@@ -34,8 +34,19 @@ final class GroupDeparture {
         if (!extras.containsKey(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG)) p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, MAX_POLL_INTERVAL_MS);
     }
 
-    /** Settings of a consumer that may depart without leaving (see {@link #closeWithoutLeaving}). */
-    static void mayDepart(Properties p) {
+    /**
+     * The rebalance timeout of the final drain's group, longer than the liveness check's bound for a takeover (20 s)
+     * and than the drain: a rebalance that waits for a departed member then ends within the bound only when the
+     * coordinator expires the member's session (6 s), not because the rebalance ran out of time.
+     */
+    static final int DEPARTING_MAX_POLL_INTERVAL_MS = 45_000;
+
+    /** Settings of a consumer that may depart without leaving (see {@link #closeWithoutLeaving}), extras winning. */
+    static void mayDepart(Properties p, java.util.Map<String, String> extras) {
+        memberTimeouts(p, extras);
+        if (!extras.containsKey(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG)) {
+            p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, DEPARTING_MAX_POLL_INTERVAL_MS);
+        }
         p.put(LEAVE_ON_CLOSE_3X, "false");
     }
 

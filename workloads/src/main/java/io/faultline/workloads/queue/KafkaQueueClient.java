@@ -307,8 +307,7 @@ public final class KafkaQueueClient implements Client {
             Properties p = consumerProps(cfg, thread, id);
             String joined = keys.group() != null ? keys.group() : cfg.groupId() + "-new-" + java.util.UUID.randomUUID();
             p.put(ConsumerConfig.GROUP_ID_CONFIG, joined);
-            GroupDeparture.memberTimeouts(p, cfg.settings().extraConsumer());
-            GroupDeparture.mayDepart(p);
+            GroupDeparture.mayDepart(p, cfg.settings().extraConsumer());
             KafkaConsumer<String, String> fresh = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
             if (keys.group() != null) GroupDeparture.closeWithoutLeaving(consumer);
             else consumer.close(Duration.ZERO);

@@ -135,6 +135,14 @@ class KafkaQueueClientTest {
         assertEquals("read_uncommitted", c.get("isolation.level"));
         assertEquals(cfg.groupId(), c.get("group.id"));
         assertFalse(KafkaQueueClient.consumerProps(unreachable(false), "x").containsKey("group.id"));
+        // group members: short session and rebalance timeout; the drain's departing member waits out its session only
+        assertEquals(6000, c.get("session.timeout.ms"));
+        assertEquals(10_000, c.get("max.poll.interval.ms"));
+        Properties departing = new Properties();
+        GroupDeparture.mayDepart(departing, Map.of("session.timeout.ms", "7000"));
+        assertNull(departing.get("session.timeout.ms"), "--consumer-prop wins (it is added after)");
+        assertEquals(45_000, departing.get("max.poll.interval.ms"));
+        assertEquals("false", departing.get("internal.leave.group.on.close"), "3.x clients leave no group on close");
         assertThrows(IllegalArgumentException.class, () -> QueueSettings.defaults().withAcks("1", true));
         // shaped records: worker 1 of 5 fetches little per partition, worker 3 of 5 waits for a minimum per fetch
         QueueWorkloadConfig shaped = cfg.withShapedRecords(true);
