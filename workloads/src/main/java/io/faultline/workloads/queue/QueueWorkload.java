@@ -101,7 +101,7 @@ public final class QueueWorkload {
 
             @Override
             public Gen writesBeforeReads(List<Op> before) {
-                return topUp(topUpKeys(before), TOP_UP_WRITES, cfg.keys().maxWritesPerKey());
+                return topUp(topUpKeys(before), TOP_UP_WRITES, cfg.keys().maxWritesPerKey(), cfg.finalTimeout());
             }
 
             @Override
@@ -143,7 +143,15 @@ public final class QueueWorkload {
      * acknowledged tail hands its offsets out again: each of these writes then lands on an offset already
      * acknowledged for another value (inconsistent-offsets, with no drain needed), and the drain's targets move
      * past the hole so it can finish. Values start above {@code maxWritesPerKey}, which the main phase never sends.
+     * <p>No write starts after {@code bound}: each write to a cluster that takes none waits out its delivery timeout
+     * (15 s), and 20 rounds over every key would then hold the run for most of an hour (seen with a broker that
+     * could not load its offset index). The rounds go key by key, so the first writes reach every key they can.
      */
+    public static Gen topUp(java.util.Collection<Integer> keys, int writesPerKey, int maxWritesPerKey, Duration bound) {
+        return Gens.timeLimit(bound.toNanos(), topUp(keys, writesPerKey, maxWritesPerKey));
+    }
+
+    /** {@link #topUp(java.util.Collection, int, int, Duration)} without a bound: every write is made. */
     public static Gen topUp(java.util.Collection<Integer> keys, int writesPerKey, int maxWritesPerKey) {
         List<Gen> sends = new java.util.ArrayList<>();
         for (int i = 1; i <= writesPerKey; i++) {

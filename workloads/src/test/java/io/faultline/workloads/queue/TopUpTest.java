@@ -70,4 +70,32 @@ class TopUpTest {
         assertEquals(Set.of(0, 1, 2), QueueWorkload.topUpKeys(rec.ops()),
                 "a cluster that refused every write to a key is still asked after the heal, so liveness can judge it");
     }
+
+    @Test
+    void noFinalWriteStartsAfterTheBoundWhenTheClusterTakesNone() throws Exception {
+        var clock = new java.util.concurrent.atomic.AtomicLong();
+        var rec = HistoryRecorder.inMemory(2, clock::get);
+        var sendsStarted = new java.util.concurrent.atomic.AtomicInteger();
+        // every send waits out a 15 s delivery timeout on the run's clock and ends unknown
+        io.faultline.workloads.generator.Client.Factory dead = thread -> new io.faultline.workloads.generator.Client() {
+            @Override
+            public Completion invoke(String f, OpValue value) {
+                sendsStarted.incrementAndGet();
+                clock.addAndGet(java.time.Duration.ofSeconds(15).toNanos());
+                return new Completion(OpType.INFO, value, "TimeoutException");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        new Interpreter(rec, dead).run(QueueWorkload.topUp(Set.of(0, 1, 2, 3, 4, 5, 6, 7), 20, 100,
+                java.time.Duration.ofSeconds(60)));
+        assertTrue(sendsStarted.get() >= 60 / 15, "writes go on until the bound: " + sendsStarted.get());
+        assertTrue(sendsStarted.get() <= 60 / 15 + 2, "160 writes asked; only those started within 60 s (and "
+                + "one per worker already under way) were made: " + sendsStarted.get());
+        List<Integer> keys = rec.ops().stream().filter(o -> o.type() == OpType.INVOKE)
+                .map(o -> ((MicroOp.Send) ((OpValue.Txn) o.value()).mops().get(0)).key()).toList();
+        assertEquals(keys.size(), Set.copyOf(keys).size(), "the first round goes key by key: " + keys);
+    }
 }
