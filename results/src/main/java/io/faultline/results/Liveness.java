@@ -29,6 +29,12 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
     public static final String FENCED_BROKER = "liveness/fenced-broker";
     public static final String NO_LEADER = "liveness/no-leader";
     public static final String UNRECOVERED_ISR = "liveness/unrecovered-isr";
+    /**
+     * The brokers, each describing a partition as led and fully in sync, did not describe it alike: another leader,
+     * leader epoch, replica set or ISR. Metadata reaches every broker within a second or so of a change; one that
+     * keeps a different view after the heal serves clients a leadership the controller no longer holds.
+     */
+    public static final String DIVERGED_METADATA = "liveness/diverged-metadata";
     public static final String UNWRITABLE_KEY = "liveness/unwritable-key";
     public static final String UNREADABLE_KEY = "liveness/unreadable-key";
     public static final String LOG_FLOOD = "liveness/log-flood";
@@ -54,7 +60,7 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
 
     /** Every anomaly name, in report order. */
     public static final List<String> NAMES = List.of(UNRESPONSIVE_BROKER, FENCED_BROKER, NO_LEADER, UNRECOVERED_ISR,
-            HANGING_TRANSACTION, UNCONVERGED_REPLICAS, UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD,
+            DIVERGED_METADATA, HANGING_TRANSACTION, UNCONVERGED_REPLICAS, UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD,
             NEVER_READY);
 
     public Liveness {

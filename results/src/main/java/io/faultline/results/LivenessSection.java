@@ -13,6 +13,8 @@ final class LivenessSection {
             Map.entry(Liveness.FENCED_BROKER, "a broker answered but the cluster did not list it as registered and unfenced"),
             Map.entry(Liveness.NO_LEADER, "a partition had no leader"),
             Map.entry(Liveness.UNRECOVERED_ISR, "a partition's ISR did not get its full replica set back"),
+            Map.entry(Liveness.DIVERGED_METADATA, "the brokers described a partition differently (leader, leader epoch,"
+                    + " replicas or ISR) and did not come to agree"),
             Map.entry(Liveness.UNWRITABLE_KEY, "no write to a key succeeded after the final heal"),
             Map.entry(Liveness.UNREADABLE_KEY, "no read after the final heal returned a key's records"),
             Map.entry(Liveness.HANGING_TRANSACTION, "a transaction stayed open after the final heal: read_committed readers stop below it"),

@@ -166,7 +166,7 @@ public final class BrokerProbe {
                 continue;
             }
             for (var p : t.partitions()) {
-                partitions.add(new NodeView.PartitionView(t.name(), p.partitionIndex(), p.leaderId(), p.replicaNodes(),
+                partitions.add(new NodeView.PartitionView(t.name(), p.partitionIndex(), p.leaderId(), p.leaderEpoch(), p.replicaNodes(),
                         p.isrNodes(), p.errorCode() == Errors.NONE.code() ? null : Errors.forCode(p.errorCode()).name()));
             }
         }

@@ -30,22 +30,39 @@ public record NodeView(String node, int brokerId, String error, Set<Integer> bro
      * also says where its log's committed data ends for each isolation level: {@code highWatermark} (what
      * read_uncommitted consumers reach) and {@code lastStable} (read_committed: below the first open transaction);
      * -1 where not asked (a follower's view, an internal topic, a broker too old for isolation levels) or refused.
+     * {@code leaderEpoch}: the leader's epoch as this broker knows it, -1 where its Metadata version has none (below 7).
      */
     public record PartitionView(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr,
-                                String error, long highWatermark, long lastStable) {
+                                String error, long highWatermark, long lastStable, int leaderEpoch) {
         public PartitionView {
             replicas = List.copyOf(replicas);
             isr = List.copyOf(isr);
         }
 
         /** A view without end offsets. */
+        public PartitionView(String topic, int partition, int leader, int leaderEpoch, List<Integer> replicas,
+                             List<Integer> isr, String error) {
+            this(topic, partition, leader, replicas, isr, error, -1, -1, leaderEpoch);
+        }
+
+        /** A view without end offsets or leader epoch. */
         public PartitionView(String topic, int partition, int leader, List<Integer> replicas, List<Integer> isr,
                              String error) {
-            this(topic, partition, leader, replicas, isr, error, -1, -1);
+            this(topic, partition, leader, -1, replicas, isr, error);
         }
 
         public PartitionView withEndOffsets(long highWatermark, long lastStable) {
-            return new PartitionView(topic, partition, leader, replicas, isr, error, highWatermark, lastStable);
+            return new PartitionView(topic, partition, leader, replicas, isr, error, highWatermark, lastStable, leaderEpoch);
+        }
+
+        /**
+         * What every broker must say alike once the cluster has settled: the leader, its epoch (where known), the
+         * replica set and the ISR (as sets: their order is not part of the state).
+         */
+        public String agreedState() {
+            return "leader " + leader + (leaderEpoch < 0 ? "" : " in epoch " + leaderEpoch) + ", isr "
+                    + new java.util.TreeSet<>(isr) + " of replicas " + new java.util.TreeSet<>(replicas)
+                    + (error == null ? "" : ", " + error);
         }
 
         public String id() {
@@ -72,7 +89,8 @@ public record NodeView(String node, int brokerId, String error, Set<Integer> bro
         }
 
         public String describe() {
-            return (leader < 0 ? "no leader" : "leader " + leader) + ", isr " + isr + " of replicas " + replicas
+            return (leader < 0 ? "no leader" : "leader " + leader) + (leaderEpoch < 0 ? "" : " (epoch " + leaderEpoch + ")")
+                    + ", isr " + isr + " of replicas " + replicas
                     + (error == null ? "" : ", " + error);
         }
     }

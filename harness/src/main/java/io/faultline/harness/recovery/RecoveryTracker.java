@@ -114,6 +114,11 @@ public final class RecoveryTracker {
                     if (p.leader() < 0 || !n.brokers().contains(p.leader())) anomaly = Liveness.NO_LEADER;
                     else if (!p.recovered() && anomaly == null) anomaly = Liveness.UNRECOVERED_ISR;
                 }
+                // Each broker fine on its own, yet not the same partition: one of them serves a stale (or invented)
+                // leadership, and clients that ask it are sent to the wrong leader or fenced by the wrong epoch.
+                if (anomaly == null && e.getValue().values().stream().map(NodeView.PartitionView::agreedState).distinct().count() > 1) {
+                    anomaly = Liveness.DIVERGED_METADATA;
+                }
                 partitionsOk &= anomaly == null;
                 String name = PARTITION_PREFIX + e.getKey();
                 seen.add(name);

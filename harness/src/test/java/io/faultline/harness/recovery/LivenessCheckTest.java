@@ -91,6 +91,33 @@ class LivenessCheckTest {
     }
 
     @Test
+    void brokersThatEachSeeARecoveredPartitionButNotTheSameOneDivergeAndAgreeingAfterAMomentIsFine() {
+        // n3 still serves leader 1 in epoch 4 after the controller made 2 the leader in epoch 5
+        var current = new NodeView.PartitionView("t", 0, 2, 5, Observations.REPLICAS, Observations.REPLICAS, null);
+        var stale = new NodeView.PartitionView("t", 0, 1, 4, Observations.REPLICAS, Observations.REPLICAS, null);
+        java.util.function.DoubleFunction<Observation> split = s -> new Observation(at(s), List.of(
+                Observations.answering(1, Set.of(1, 2, 3), current), Observations.answering(2, Set.of(1, 2, 3), current),
+                Observations.answering(3, Set.of(1, 2, 3), stale)));
+        var l = judge(List.of(split.apply(0), split.apply(30), split.apply(61)));
+        assertEquals(Verdict.INVALID, l.verdict());
+        assertEquals(List.of("liveness/diverged-metadata partition t-0"), names(l));
+        String last = l.anomalies().get(0).timeline().get(l.anomalies().get(0).timeline().size() - 1).state();
+        assertTrue(last.contains("n3: leader 1 (epoch 4)") && last.contains("n1: leader 2 (epoch 5)"), last);
+        // the same epochs differing only for a poll, as metadata spreads: no violation
+        var agreed = new Observation(at(1), List.of(Observations.answering(1, Set.of(1, 2, 3), current),
+                Observations.answering(2, Set.of(1, 2, 3), current), Observations.answering(3, Set.of(1, 2, 3), current)));
+        var settled = judge(List.of(split.apply(0), agreed, split.apply(2), new Observation(at(61), agreed.nodes())));
+        assertEquals(Verdict.VALID, settled.verdict(), names(settled).toString());
+        // the order of replicas and ISR is no disagreement
+        var reordered = new NodeView.PartitionView("t", 0, 2, 5, List.of(3, 2, 1), List.of(2, 1, 3), null);
+        var same = judge(List.of(new Observation(at(0), List.of(Observations.answering(1, Set.of(1, 2, 3), current),
+                Observations.answering(2, Set.of(1, 2, 3), reordered), Observations.answering(3, Set.of(1, 2, 3), current))),
+                new Observation(at(61), List.of(Observations.answering(1, Set.of(1, 2, 3), current),
+                Observations.answering(2, Set.of(1, 2, 3), reordered), Observations.answering(3, Set.of(1, 2, 3), current)))));
+        assertEquals(Verdict.VALID, same.verdict(), names(same).toString());
+    }
+
+    @Test
     void aGrayFailureBrokerThatTheClusterStillListsAsLeaderButThatAnswersNothingIsUnresponsive() {
         // n2 heartbeats (n1 and n3 list it, it still leads t-0 with a full ISR) but serves no client request
         var p = Observations.partition(2, List.of(1, 2, 3));
