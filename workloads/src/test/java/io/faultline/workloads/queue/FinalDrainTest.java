@@ -23,6 +23,13 @@ class FinalDrainTest {
         return new Op(0, type, e.op().thread(), 0, e.op().f(), value, null);
     }
 
+    /** Every drain thread opens with a crash (a fresh client): asserts it, and answers it. */
+    private static Gen afterTheOpeningCrash(Gen g, Context ctx) {
+        Step.Emit crash = (Step.Emit) g.next(ctx);
+        assertEquals(Op.CRASH, crash.op().f());
+        return crash.next().update(ctx, done(crash, OpType.INFO, OpValue.None.INSTANCE));
+    }
+
     @Test
     void targetsAreTheHighestOffsetsAnyoneWasToldAbout() {
         List<Op> h = List.of(
@@ -38,9 +45,7 @@ class FinalDrainTest {
     void eachThreadCrashesAssignsFromTheBeginningAndPollsUntilCaughtUp() {
         Gen g = FinalDrain.forAllThreads(Map.of(1, 2L, 2, 0L), 60 * SECOND);
         Context ctx0 = new Context(0, 2, List.of(0));
-        Step.Emit crash = (Step.Emit) g.next(ctx0);
-        assertEquals(Op.CRASH, crash.op().f());
-        g = crash.next().update(ctx0, done(crash, OpType.INFO, OpValue.None.INSTANCE));
+        g = afterTheOpeningCrash(g, ctx0);
         Step.Emit assign = (Step.Emit) g.next(ctx0);
         assertEquals(new OpValue.Keys(List.of(1, 2), true), assign.op().value());
         g = assign.next().update(ctx0, done(assign, OpType.OK, assign.op().value()));
@@ -67,8 +72,7 @@ class FinalDrainTest {
     void theLastOfSeveralThreadsReadsAsTheOnlyMemberOfANewGroup() {
         Gen g = FinalDrain.forAllThreads(Map.of(1, 2L), 60 * SECOND);
         Context last = new Context(0, 3, List.of(2));
-        Step.Emit crash = (Step.Emit) g.next(last);
-        g = crash.next().update(last, done(crash, OpType.INFO, OpValue.None.INSTANCE));
+        g = afterTheOpeningCrash(g, last);
         Step.Emit join = (Step.Emit) g.next(last);
         assertEquals(Op.SUBSCRIBE, join.op().f());
         assertEquals(new OpValue.Keys(List.of(1), true), join.op().value(), "a new group, from the beginning");
@@ -84,8 +88,7 @@ class FinalDrainTest {
     void afterItsFirstRecordsTheGroupReaderIsReplacedByANewMemberOfItsGroupOnce() {
         Gen g = FinalDrain.forAllThreads(Map.of(1, 2L, 2, 1L), 60 * SECOND);
         Context last = new Context(0, 3, List.of(2));
-        Step.Emit crash = (Step.Emit) g.next(last);
-        g = crash.next().update(last, done(crash, OpType.INFO, OpValue.None.INSTANCE));
+        g = afterTheOpeningCrash(g, last);
         Step.Emit join = (Step.Emit) g.next(last);
         g = join.next().update(last, done(join, OpType.OK, new OpValue.Keys(List.of(1, 2), true, "g-new-1")));
         Step.Emit empty = (Step.Emit) g.next(last);
@@ -109,8 +112,7 @@ class FinalDrainTest {
     void aGroupReaderThatReadsEverythingAtOnceIsNotReplaced() {
         Gen g = FinalDrain.forAllThreads(Map.of(1, 0L), 60 * SECOND);
         Context last = new Context(0, 2, List.of(1));
-        Step.Emit crash = (Step.Emit) g.next(last);
-        g = crash.next().update(last, done(crash, OpType.INFO, OpValue.None.INSTANCE));
+        g = afterTheOpeningCrash(g, last);
         Step.Emit join = (Step.Emit) g.next(last);
         g = join.next().update(last, done(join, OpType.OK, new OpValue.Keys(List.of(1), true, "g-new-2")));
         Step.Emit poll = (Step.Emit) g.next(last);
