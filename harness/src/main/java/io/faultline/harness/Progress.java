@@ -175,6 +175,13 @@ final class Progress implements AutoCloseable {
         return left;
     }
 
+    /** Seconds the current phase has run past its expected time (0 while within it). */
+    long overrunSeconds() {
+        Current c = current.get();
+        long inPhase = (nanoClock.getAsLong() - c.sinceNanos()) / 1_000_000_000L;
+        return Math.max(0, inPhase - plan.get(c.index()).expectedSeconds());
+    }
+
     String line() {
         long ok = 0, fail = 0, info = 0;
         HistoryRecorder r = recorder.get();
@@ -187,8 +194,11 @@ final class Progress implements AutoCloseable {
             }
         }
         List<String> faults = activeFaults.get();
-        return String.format("[%s] %ds elapsed, ~%ds left | ops ok %d fail %d info %d | faults: %s",
-                phase(), elapsedSeconds(), remainingSeconds(), ok, fail, info,
+        // a phase that overran says so: a time left that stands still for minutes looks like a hang
+        long over = overrunSeconds();
+        return String.format("[%s] %ds elapsed, ~%ds left%s | ops ok %d fail %d info %d | faults: %s",
+                phase(), elapsedSeconds(), remainingSeconds(),
+                over == 0 ? "" : " after this phase, " + over + "s past its estimate", ok, fail, info,
                 faults.isEmpty() ? "none" : String.join(", ", faults));
     }
 

@@ -26,10 +26,11 @@ class ProgressTest {
             assertEquals(71, p.remainingSeconds());
             now.set(115 * S); // images took far longer than expected: the workload and check are still ahead
             assertEquals(65, p.remainingSeconds());
-            assertTrue(p.line().startsWith("[build-images] 115s elapsed, ~65s left"), p.line());
+            assertTrue(p.line().startsWith("[build-images] 115s elapsed, ~65s left after this phase, 105s past its estimate |"), p.line());
             p.phase("workload");
             now.set(125 * S);
             assertEquals(55, p.remainingSeconds());
+            assertTrue(p.line().startsWith("[workload] 125s elapsed, ~55s left |"), "within its estimate: " + p.line());
             p.phase("check");
             now.set(200 * S);
             assertEquals(0, p.remainingSeconds());
