@@ -43,7 +43,12 @@ public final class ApiAudit {
     public static final String LATEST = "audit/latest-offset", TIME_LOOKUP = "audit/time-lookup",
             TOPIC_CONFIG = "audit/topic-config", GROUP_LISTING = "audit/group-listing",
             COMMITTED_OFFSET = "audit/committed-offset";
-    static final int LOOKUPS_PER_PARTITION = 4;
+    /**
+     * Rounds of offsetsForTimes per partition: four that aim at the ends and at random records, then targets spread
+     * evenly over the log (a record's own timestamp and one millisecond before the next's), so every stretch of a
+     * multi-segment log (a segment, a truncated and rewritten tail) is asked about, not only a random point or two.
+     */
+    static final int LOOKUPS_PER_PARTITION = 16;
     private static final int MAX_FINDINGS = 40;
 
     /** One disagreement between what the broker answered and what its log holds. */
@@ -102,8 +107,9 @@ public final class ApiAudit {
         List<String> notes = new ArrayList<>();
         int read = 0, lookups = 0, configs = 0;
         if (partitions.isEmpty()) return new Report(0, 0, 0, 0, findings, List.of("no workload partition to audit"));
+        Map<TopicPartition, List<Read>> logs = Map.of();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(bootstrapServers))) {
-            Map<TopicPartition, List<Read>> logs = readAll(consumer, partitions, budget, notes);
+            logs = readAll(consumer, partitions, budget, notes);
             Map<TopicPartition, Long> latest = consumer.endOffsets(logs.keySet(), Duration.ofSeconds(10));
             Random random = new Random(seed);
             for (var e : logs.entrySet()) {
@@ -124,10 +130,11 @@ public final class ApiAudit {
         } catch (RuntimeException e) {
             notes.add("reading and looking up offsets stopped: " + e);
         }
-        if (!topicConfigs.isEmpty() || group != null) {
+        if (!topicConfigs.isEmpty() || group != null || !logs.isEmpty()) {
             Admin admin = null;
             try {
                 admin = Admin.create(adminProps(bootstrapServers));
+                lookups += maxTimestamps(admin, logs, findings, notes);
                 if (group != null) findings.addAll(group(admin, group, durable, notes));
                 List<ConfigResource> topics = topicConfigs.isEmpty() ? List.of() : partitions.stream().map(TopicPartition::topic).distinct()
                         .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
@@ -180,15 +187,25 @@ public final class ApiAudit {
                 + " read from the beginning up to it is at offset " + last));
     }
 
-    /** The rounds' targets: a record's own timestamp, one millisecond before another's, and past the last one. */
+    /**
+     * The rounds' targets: a random record's own timestamp, one millisecond before another's, the first record's,
+     * past the last one; then the records at evenly spread places in offset order, alternately their own timestamp
+     * and one millisecond before it.
+     */
     static long target(List<Read> log, int round, Random random) {
         if (log.isEmpty()) return 0;
         long max = log.stream().mapToLong(Read::timestamp).max().orElse(0);
+        int spread = LOOKUPS_PER_PARTITION - 4;
         return switch (round) {
             case 0 -> log.get(random.nextInt(log.size())).timestamp();
             case 1 -> log.get(random.nextInt(log.size())).timestamp() - 1;
             case 2 -> log.get(0).timestamp();
-            default -> max + 1;
+            case 3 -> max + 1;
+            default -> {
+                int k = round - 4;
+                int at = (int) Math.min(log.size() - 1, (long) ((k + 0.5) * log.size() / spread));
+                yield log.get(at).timestamp() - (k % 2);
+            }
         };
     }
 
@@ -206,6 +223,47 @@ public final class ApiAudit {
         String answered = got == null ? "nothing" : "offset " + got.offset() + " (timestamp " + got.timestamp() + ")";
         return new Finding(TIME_LOOKUP, p.toString(), "offsetsForTimes(" + target + ") answered " + answered + "; the log read"
                 + " from its beginning says " + wanted);
+    }
+
+    /**
+     * ListOffsets for the largest timestamp (KIP-734, brokers from 3.0) of every partition read: the answer must be a
+     * record that carries the largest timestamp the log holds (with ties, any of them), with that timestamp. Brokers
+     * that do not know the request are noted, not judged. Returns the lookups made.
+     */
+    private static int maxTimestamps(Admin admin, Map<TopicPartition, List<Read>> logs, List<Finding> findings,
+                                     List<String> notes) {
+        Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> asked = new HashMap<>();
+        logs.forEach((p, log) -> { if (!log.isEmpty()) asked.put(p, org.apache.kafka.clients.admin.OffsetSpec.maxTimestamp()); });
+        if (asked.isEmpty()) return 0;
+        try {
+            var got = admin.listOffsets(asked).all().get(20, java.util.concurrent.TimeUnit.SECONDS);
+            got.forEach((p, info) -> {
+                Finding f = maxTimestamp(p, logs.get(p), info.offset(), info.timestamp());
+                if (f != null) findings.add(f);
+            });
+            return got.size();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnsupportedVersionException) {
+                notes.add("the brokers do not answer ListOffsets for the largest timestamp: not judged");
+            } else {
+                notes.add("ListOffsets for the largest timestamp failed: " + e.getCause());
+            }
+        } catch (Exception e) {
+            notes.add("ListOffsets for the largest timestamp failed: " + e);
+        }
+        return 0;
+    }
+
+    static Finding maxTimestamp(TopicPartition p, List<Read> log, long offset, long timestamp) {
+        if (log == null || log.isEmpty()) return null;
+        long max = log.stream().mapToLong(Read::timestamp).max().getAsLong();
+        Read at = log.stream().filter(r -> r.offset() == offset).findFirst().orElse(null);
+        if (timestamp == max && at != null && at.timestamp() == max) return null;
+        long first = log.stream().filter(r -> r.timestamp() == max).findFirst().orElseThrow().offset();
+        return new Finding(TIME_LOOKUP, p.toString(), "ListOffsets(largest timestamp) answered offset " + offset
+                + " (timestamp " + timestamp + ")" + (at == null ? ", where the log read from its beginning has no record"
+                : ", whose record has timestamp " + at.timestamp()) + "; the largest timestamp in the log is " + max
+                + ", first at offset " + first);
     }
 
     /** A group with committed offsets must be listed, and described in a live state. */

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,6 +52,32 @@ class ApiAuditTest {
         assertTrue(LOG.stream().anyMatch(x -> x.timestamp() - 1 == ApiAudit.target(LOG, 1, r)));
         assertEquals(10, ApiAudit.target(LOG, 2, r));
         assertEquals(51, ApiAudit.target(LOG, 3, r));
+        // then spread over the log in offset order: a long log is asked about along its whole length
+        List<ApiAudit.Read> longLog = new java.util.ArrayList<>();
+        for (int i = 0; i < 1200; i++) longLog.add(new ApiAudit.Read(i, 1000L + i));
+        java.util.TreeSet<Long> spread = new java.util.TreeSet<>();
+        for (int round = 4; round < ApiAudit.LOOKUPS_PER_PARTITION; round++) spread.add(ApiAudit.target(longLog, round, r));
+        assertEquals(ApiAudit.LOOKUPS_PER_PARTITION - 4, spread.size(), spread.toString());
+        assertEquals(1050L, spread.first(), "the first twelfth's middle record: " + spread);
+        assertEquals(1000L + 1150 - 1, spread.last(), "the last twelfth's, one millisecond before it: " + spread);
+        for (int round = 4; round < ApiAudit.LOOKUPS_PER_PARTITION; round++) {
+            long t = ApiAudit.target(LOG, round, r);
+            assertTrue(LOG.stream().anyMatch(x -> x.timestamp() == t || x.timestamp() - 1 == t), "a short log too: " + t);
+        }
+    }
+
+    @Test
+    void theLargestTimestampsAnswerIsARecordCarryingIt() {
+        assertNull(ApiAudit.maxTimestamp(P, LOG, 4, 50));
+        List<ApiAudit.Read> tied = List.of(new ApiAudit.Read(0, 10), new ApiAudit.Read(1, 30), new ApiAudit.Read(2, 30));
+        assertNull(ApiAudit.maxTimestamp(P, tied, 2, 30), "with ties, any record carrying it");
+        var lastOfBatch = ApiAudit.maxTimestamp(P, LOG, 3, 50); // an offset whose record is not the one with it
+        assertEquals(ApiAudit.TIME_LOOKUP, lastOfBatch.kind());
+        assertTrue(lastOfBatch.explanation().contains("answered offset 3 (timestamp 50), whose record has timestamp 30;"
+                + " the largest timestamp in the log is 50, first at offset 4"), lastOfBatch.explanation());
+        assertTrue(ApiAudit.maxTimestamp(P, LOG, 9, 50).explanation().contains("has no record"));
+        assertNotNull(ApiAudit.maxTimestamp(P, LOG, 4, 49), "the timestamp must be the largest");
+        assertNull(ApiAudit.maxTimestamp(P, List.of(), -1, -1), "an empty log is not judged");
     }
 
     @Test
