@@ -218,6 +218,8 @@ final class TestRunner {
         volatile boolean complete;
         volatile boolean drained;
         volatile List<String> problemsAfterHeal = List.of();
+        /** The topic lifecycle audit, started with the final drain (null until then, or when the run does not audit). */
+        volatile LifecycleAudit lifecycleAudit;
         volatile boolean interrupted;
         volatile boolean cleaningUp;
         volatile Throwable error;
@@ -307,7 +309,11 @@ final class TestRunner {
         PhaseRunner.Outcome outcome;
         try {
             outcome = PhaseRunner.run(workload, state.cluster.bootstrapServers(), state.recorder, nemesis,
-                    Duration.ofSeconds(config.recoverySeconds()), recoveryWait, progress::phase);
+                    Duration.ofSeconds(config.recoverySeconds()), recoveryWait, phase -> {
+                        progress.phase(phase);
+                        // the lifecycle audit works on topics of its own: it runs beside the final drain
+                        if (PhaseRunner.FINAL_READS.equals(phase)) startLifecycleAudit(state);
+                    });
         } catch (PhaseRunner.SetupRefused e) {
             // judged like a cluster that never came up (liveness/never-ready), with the refusal as the reason
             writeNeverReady(run, e.getMessage() == null ? "" : e.getMessage());
@@ -367,34 +373,55 @@ final class TestRunner {
         Map<String, String> configs = Workloads.queueTopicConfigs(config);
         step("auditing ListOffsets, offsetsForTimes, DescribeConfigs and the topic lifecycle", () -> {
             long started = System.nanoTime();
-            // The lifecycle audit works on topics of its own and mostly waits for metadata to spread: it runs beside
-            // the partition reads rather than after them (the whole audit sits in the run's idle end).
-            long[] lifecycleNanos = {0};
-            var lifecycle = new java.util.concurrent.FutureTask<>(() -> {
-                try {
-                    return io.faultline.harness.audit.TopicLifecycleAudit.run(state.cluster.bootstrapServers(),
-                            state.topicPrefix, (short) config.replicationFactor(), config.seed(), LIFECYCLE_WAIT);
-                } finally {
-                    lifecycleNanos[0] = System.nanoTime() - started;
-                }
-            });
-            Thread lifecycleThread = new Thread(lifecycle, "lifecycle-audit");
-            lifecycleThread.setDaemon(true);
-            lifecycleThread.start();
+            LifecycleAudit lifecycle = state.lifecycleAudit != null ? state.lifecycleAudit : startLifecycleAudit(state);
             var report = io.faultline.harness.audit.ApiAudit.run(state.cluster.bootstrapServers(), partitions, configs,
                     Workloads.queueConfig(config, state.topicPrefix, faults.maxWritesPerKey()).groupId(),
                     ("all".equals(config.acks()) || "-1".equals(config.acks())) && !config.uncleanInEffect(), config.seed(), AUDIT_BUDGET);
             long apiNanos = System.nanoTime() - started;
-            var lifecycleResult = lifecycle.get();
+            var lifecycleResult = lifecycle.task().get();
             report = report.with(lifecycleResult);
-            log.line(String.format("audit took %.1f s: API reads %.1f s, topic lifecycle %.1f s (side by side: %s)",
-                    (System.nanoTime() - started) / 1e9, apiNanos / 1e9, lifecycleNanos[0] / 1e9, lifecycleResult.seconds()));
+            log.line(String.format("audit took %.1f s after the drain: API reads %.1f s; topic lifecycle %.1f s from the"
+                    + " drain's start (side by side: %s)", (System.nanoTime() - started) / 1e9, apiNanos / 1e9,
+                    lifecycle.nanos()[0] / 1e9, lifecycleResult.seconds()));
             StoredRun.JSON.writeValue(run.dir().resolve(io.faultline.harness.audit.ApiAudit.Report.FILE).toFile(), report);
             log.line("audit: " + report.partitionsRead() + " partitions read in full, " + report.lookups() + " time lookups, "
                     + report.configsChecked() + " topics' configs, the group's listing, " + report.lifecycleSteps()
                     + " lifecycle steps, " + report.findings().size() + " findings"
                     + (report.notes().isEmpty() ? "" : " (" + String.join("; ", report.notes()) + ")"));
         });
+    }
+
+    /** The topic lifecycle audit under way, and how long it took once done. */
+    record LifecycleAudit(java.util.concurrent.FutureTask<io.faultline.harness.audit.TopicLifecycleAudit.Result> task,
+                          long[] nanos) {}
+
+    /**
+     * Starts the topic lifecycle audit (TopicLifecycleAudit) on a thread of its own, when this run will audit at all
+     * (a queue workload of the current client line, a run long enough to end quietly). It works on scratch topics
+     * of its own and mostly waits for metadata to spread, so it runs beside the final drain and the partition reads
+     * (which it does not touch) and the run's end does not wait for it after them. Null when the run does not audit.
+     */
+    private LifecycleAudit startLifecycleAudit(RunState state) {
+        boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
+        if (!queue || Suts.clientLine(config.sut()) != io.faultline.kafkacompat.KafkaClientLine.CURRENT
+                || config.timeLimitSeconds() < QUIESCE_FROM_TIME_LIMIT || state.lifecycleAudit != null) {
+            return state.lifecycleAudit;
+        }
+        long started = System.nanoTime();
+        long[] nanos = {0};
+        var task = new java.util.concurrent.FutureTask<>(() -> {
+            try {
+                return io.faultline.harness.audit.TopicLifecycleAudit.run(state.cluster.bootstrapServers(),
+                        state.topicPrefix, (short) config.replicationFactor(), config.seed(), LIFECYCLE_WAIT);
+            } finally {
+                nanos[0] = System.nanoTime() - started;
+            }
+        });
+        Thread thread = new Thread(task, "lifecycle-audit");
+        thread.setDaemon(true);
+        thread.start();
+        state.lifecycleAudit = new LifecycleAudit(task, nanos);
+        return state.lifecycleAudit;
     }
 
     /** Keeps why the cluster never became usable, for the check to judge (liveness/never-ready). */

@@ -92,6 +92,14 @@ public final class TopicLifecycleAudit {
      *
      * @param wait how long one step may wait for the cluster to show what it accepted
      */
+    /** The infix of every topic this audit makes ({@code prefix-audit-grow}, …). */
+    static final String SCRATCH_INFIX = "-audit-";
+
+    /** Whether a topic is one of this audit's scratch topics (no workload names its topics so). */
+    public static boolean isScratchTopic(String topic) {
+        return topic.contains(SCRATCH_INFIX);
+    }
+
     public static Result run(String bootstrap, String prefix, short replicationFactor, long seed, Duration wait) {
         TopicLifecycleAudit a = new TopicLifecycleAudit(bootstrap, prefix, replicationFactor, seed, wait);
         Admin admin = null;
@@ -169,7 +177,7 @@ public final class TopicLifecycleAudit {
     }
 
     private void grow(Admin admin) throws Exception {
-        String topic = prefix + "-audit-grow";
+        String topic = prefix + SCRATCH_INFIX + "grow";
         create(admin, topic, 1);
         get(admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(GROWN_TO))).all(), PARTITION_COUNT, topic,
                 "CreatePartitions to " + GROWN_TO);
@@ -223,7 +231,7 @@ public final class TopicLifecycleAudit {
     }
 
     private void renew(Admin admin) throws Exception {
-        String topic = prefix + "-audit-renew";
+        String topic = prefix + SCRATCH_INFIX + "renew";
         TopicPartition tp = new TopicPartition(topic, 0);
         create(admin, topic, 1);
         List<Rec> old = new ArrayList<>();
@@ -270,7 +278,7 @@ public final class TopicLifecycleAudit {
     }
 
     private void trim(Admin admin) throws Exception {
-        String topic = prefix + "-audit-trim";
+        String topic = prefix + SCRATCH_INFIX + "trim";
         TopicPartition tp = new TopicPartition(topic, 0);
         create(admin, topic, 1);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerProps())) {
@@ -308,7 +316,7 @@ public final class TopicLifecycleAudit {
     }
 
     private void configs(Admin admin) throws Exception {
-        String topic = prefix + "-audit-trim";
+        String topic = prefix + SCRATCH_INFIX + "trim";
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         String retention = String.valueOf(86_400_000L + Math.floorMod(seed, 1000) * 1000L);
         get(admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry("retention.ms", retention),
@@ -345,7 +353,7 @@ public final class TopicLifecycleAudit {
      * reached the brokers' metadata.
      */
     private void dryRuns(Admin admin) throws Exception {
-        String dry = prefix + "-audit-dry", grown = prefix + "-audit-grow", trimmed = prefix + "-audit-trim";
+        String dry = prefix + SCRATCH_INFIX + "dry", grown = prefix + SCRATCH_INFIX + "grow", trimmed = prefix + SCRATCH_INFIX + "trim";
         TopicDescription before = describe(admin, grown);
         int partitionsBefore = before == null ? -1 : before.partitions().size();
         get(admin.createTopics(List.of(newTopic(dry, 1)), new org.apache.kafka.clients.admin.CreateTopicsOptions().validateOnly(true)).all(),
@@ -379,7 +387,7 @@ public final class TopicLifecycleAudit {
      * only noted; one that describes them must also accept a valid value.
      */
     private void groupConfig(Admin admin) throws Exception {
-        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, prefix + "-audit-group");
+        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, prefix + SCRATCH_INFIX + "group");
         String interval = String.valueOf(6000 + Math.floorMod(seed, 50) * 100);
         try {
             ConfigEntry before = get(admin.describeConfigs(List.of(group)).all(), CONFIG_CHANGE, group.name(), "DescribeConfigs of a group")

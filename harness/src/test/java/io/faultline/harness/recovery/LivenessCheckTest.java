@@ -118,6 +118,21 @@ class LivenessCheckTest {
     }
 
     @Test
+    void theLifecycleAuditsScratchTopicsBesideTheDrainAreNotTheWorkloadsPartitions() {
+        // a topic being created: one broker knows it already, the others not yet, at the last poll
+        java.util.function.BiFunction<String, Double, Observation> creating = (topic, s) -> {
+            var p = Observations.partition(1, Observations.REPLICAS);
+            var fresh = new NodeView.PartitionView(topic, 0, 1, Observations.REPLICAS, Observations.REPLICAS, null);
+            return new Observation(at(s), List.of(Observations.answering(1, Set.of(1, 2, 3), p, fresh),
+                    Observations.answering(2, Set.of(1, 2, 3), p), Observations.answering(3, Set.of(1, 2, 3), p)));
+        };
+        var scratch = judge(List.of(healthy(0), creating.apply("fl1-audit-grow", 30.0), creating.apply("fl1-audit-grow", 61.0)));
+        assertEquals(Verdict.VALID, scratch.verdict(), names(scratch).toString());
+        var workload = judge(List.of(healthy(0), creating.apply("fl1-7", 30.0), creating.apply("fl1-7", 61.0)));
+        assertEquals(List.of("liveness/unrecovered-isr partition fl1-7-0"), names(workload));
+    }
+
+    @Test
     void aGrayFailureBrokerThatTheClusterStillListsAsLeaderButThatAnswersNothingIsUnresponsive() {
         // n2 heartbeats (n1 and n3 list it, it still leads t-0 with a full ISR) but serves no client request
         var p = Observations.partition(2, List.of(1, 2, 3));
