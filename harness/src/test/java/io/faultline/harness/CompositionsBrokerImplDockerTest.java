@@ -49,7 +49,7 @@ class CompositionsBrokerImplDockerTest {
              Admin admin = KafkaAdmin.create(cluster.bootstrapServers())) {
             admin.createTopics(List.of(new NewTopic("c-0", 1, (short) 3))).all().get(60, TimeUnit.SECONDS);
             var ctx = NemesisContext.builder(cluster).seed(3).build();
-            var packages = FaultPackages.create(List.of("partition", "pause", "clock", "kill", "membership", "disk"), ctx,
+            var packages = FaultPackages.create(List.of("partition", "pause", "clock", "kill", "stop", "membership", "disk"), ctx,
                     FaultOptions.defaults().withPrimaries(List.of(new io.faultline.nemesis.ClusterView.PartitionRef("c-0", 0))));
             var scheduler = new Scheduler(ctx, packages);
             scheduler.setup();
@@ -81,6 +81,10 @@ class CompositionsBrokerImplDockerTest {
                         if (step instanceof Step.Kill k && k.role() == Role.LEADER) {
                             assertTrue(done.ops().stream().anyMatch(o -> o.startsWith(step + ": kill [" + leader + "] -> killed [" + leader + "]")),
                                     kind.id() + ": the bound leader " + leader + " is killed: " + done.ops());
+                        }
+                        if (step instanceof Step.Stop st && st.role() == Role.LEADER) {
+                            assertTrue(done.ops().stream().anyMatch(o -> o.startsWith(step + ": stop [" + leader + "] -> stopped [" + leader + "]")),
+                                    kind.id() + ": the bound leader " + leader + " is stopped cleanly: " + done.ops());
                         }
                     }
                     if (kind == CompositionKind.ISOLATE_LEADER_THEN_KILL || kind == CompositionKind.LAGGING_REPLICA_ELECTION) {

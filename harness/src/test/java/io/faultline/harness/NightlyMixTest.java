@@ -37,7 +37,7 @@ class NightlyMixTest {
             assertEquals(NightlyMix.WORKLOAD, c.workload());
             assertEquals("all", c.acks());
             assertTrue(c.idempotence());
-            assertEquals(List.of("partition", "link", "pause", "clock", "kill", "membership", "disk"), c.nemesis());
+            assertEquals(List.of("partition", "link", "pause", "clock", "kill", "stop", "membership", "disk"), c.nemesis());
             assertEquals("2", c.producerProperties().get("linger.ms"));
             assertNull(c.producerProperties().get("batch.size"), "the queue's own per-worker batching");
             assertEquals(RunShapeOptions.DEFAULT_BULK_SENDS, c.bulkSendsInEffect(), "bursts of traffic as in every queue run");

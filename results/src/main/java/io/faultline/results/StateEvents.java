@@ -195,7 +195,7 @@ public final class StateEvents {
     }
 
     /**
-     * What the nemesis did to whole nodes, as its completed ops in the history word it ("killed [n3]", "started
+     * What the nemesis did to whole nodes, as its completed ops in the history word it ("killed [n3]", "stopped [n3]", "started
      * [n3]", "power lost on [n1, n2] ...", "powered on [n1]", "paused [n2]", "resumed [n2]"): one DOWN or UP event
      * per node named, at {@code origin} plus the op's history time.
      */
@@ -208,9 +208,10 @@ public final class StateEvents {
             Matcher m = NODE_FAULT.matcher(t.text());
             if (!m.find()) continue;
             String what = m.group(1);
-            boolean down = what.equals("killed") || what.equals("power lost on") || what.equals("paused");
+            boolean down = what.equals("killed") || what.equals("stopped") || what.equals("power lost on") || what.equals("paused");
             String detail = switch (what) {
                 case "killed" -> "killed";
+                case "stopped" -> "stopped cleanly";
                 case "power lost on" -> "power lost";
                 case "paused" -> "paused";
                 case "started" -> "restarted";
@@ -227,7 +228,7 @@ public final class StateEvents {
     }
 
     private static final Pattern NODE_FAULT =
-            Pattern.compile("^(killed|started|power lost on|powered on|paused|resumed) \\[([^\\]]*)]");
+            Pattern.compile("^(killed|stopped|started|power lost on|powered on|paused|resumed) \\[([^\\]]*)]");
 
     /** The node logs' events and the nemesis's node faults in one time-ordered list (report and compare page alike). */
     public static List<Event> withNodeFaults(List<Event> fromLogs, List<io.faultline.checker.history.Op> history,

@@ -29,7 +29,10 @@ public enum CompositionKind {
     PAUSE_LEADER_PAST_SESSION("pause-leader-past-session", List.of("broker-fenced", "leader-moved", "broker-unfenced", "leader-returned")),
     /** The leader's clock skewed and its links slowed, then it is killed or cut off. */
     SKEWED_SLOW_LEADER("skewed-slow-leader", List.of("isr-shrink", "leader-moved", "controller-moved")),
-    /** Several nodes restarted one after another (followers and leader in a drawn order). */
+    /**
+     * Several nodes restarted one after another (followers and leader in a drawn order): cleanly stopped and started,
+     * as an operator's rolling restart, or crashed (kill -9) and started.
+     */
     ROLLING_RESTART("rolling-restart", List.of("controller-moved", "leader-moved", "broker-fenced", "isr-full")),
     /**
      * A node crashes with its last write torn (machine crash: the last page of the partition's newest segment never
@@ -200,10 +203,13 @@ public enum CompositionKind {
                 List<Role> order = new ArrayList<>(List.of(Role.FOLLOWER_1, Role.FOLLOWER_2, Role.LEADER));
                 Collections.shuffle(order, r);
                 int count = 2 + r.nextInt(2);
+                // half of them an operator's rolling restart (clean stops: the shutdown path, and a restart that
+                // trusts what the shutdown wrote), half a crash of one node after another
+                boolean clean = r.nextBoolean();
                 for (Role role : order.subList(0, count)) {
-                    out.add(new Step.Kill(role));
+                    out.add(clean ? new Step.Stop(role) : new Step.Kill(role));
                     out.add(new Step.Wait(between(r, 300, 3000)));
-                    out.add(new Step.Start(role));
+                    out.add(clean ? new Step.StartStopped(role) : new Step.Start(role));
                     out.add(new Step.Wait(between(r, 1000, 4000)));
                 }
             }

@@ -77,6 +77,26 @@ public sealed interface Step {
         }
     }
 
+    /**
+     * A clean stop, as an operator's rolling restart makes: SIGTERM, so the node shuts down as it was built to (hands
+     * off what it leads, closes its logs, writes what a clean restart trusts), SIGKILL only past the system's grace.
+     * {@link StartStopped} starts it again.
+     */
+    record Stop(Role role) implements Step {
+        @Override
+        public String toString() {
+            return "stop " + role.label() + " cleanly";
+        }
+    }
+
+    /** Starts the role's node after a {@link Stop}. */
+    record StartStopped(Role role) implements Step {
+        @Override
+        public String toString() {
+            return "start " + role.label() + " after its clean stop";
+        }
+    }
+
     record Pause(Role role) implements Step {
         @Override
         public String toString() {

@@ -50,6 +50,7 @@ public final class StepOps {
         out.add(FaultPackages.PAUSE);
         if (clock) out.add(FaultPackages.CLOCK);
         out.add(FaultPackages.KILL);
+        out.add(FaultPackages.STOP);
         if (membership) out.add(FaultPackages.MEMBERSHIP);
         if (disk) out.add(FaultPackages.DISK);
         return out;
@@ -78,6 +79,8 @@ public final class StepOps {
         if (step instanceof Step.Heal) return Optional.of(new Invocation(FaultPackages.PARTITION, FaultOp.of(Partitioner.STOP)));
         if (step instanceof Step.Kill k) return process(FaultPackages.KILL, ProcessNemesis.KILL, roles.nodes(k.role()));
         if (step instanceof Step.Start s) return process(FaultPackages.KILL, ProcessNemesis.START, roles.nodes(s.role()));
+        if (step instanceof Step.Stop st) return process(FaultPackages.STOP, ProcessNemesis.STOP, roles.nodes(st.role()));
+        if (step instanceof Step.StartStopped st) return process(FaultPackages.STOP, ProcessNemesis.START, roles.nodes(st.role()));
         if (step instanceof Step.Pause p) return process(FaultPackages.PAUSE, ProcessNemesis.PAUSE, roles.nodes(p.role()));
         if (step instanceof Step.Resume r) return process(FaultPackages.PAUSE, ProcessNemesis.RESUME, roles.nodes(r.role()));
         if (step instanceof Step.Skew s) {

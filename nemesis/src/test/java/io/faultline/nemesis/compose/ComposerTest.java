@@ -84,6 +84,7 @@ class ComposerTest {
         java.util.Set<String> coordinatorShapes = new java.util.TreeSet<>();
         java.util.Set<String> replicationShapes = new java.util.TreeSet<>();
         java.util.Set<String> churnShapes = new java.util.TreeSet<>();
+        java.util.Set<String> rollingWays = new java.util.TreeSet<>();
         for (int seed = 0; seed < 20; seed++) {
             for (CompositionKind k : CompositionKind.values()) {
                 List<String> ops = new ArrayList<>();
@@ -130,11 +131,14 @@ class ComposerTest {
                         assertTrue(ops.contains("kill [n1]") || ops.stream().anyMatch(o -> o.startsWith("start-partition grudge {n1=[n2, n3]")), text);
                     }
                     case ROLLING_RESTART -> {
-                        List<String> kills = ops.stream().filter(o -> o.startsWith("kill")).toList();
-                        assertTrue(kills.size() >= 2 && kills.stream().distinct().count() == kills.size(), "several nodes in a row: " + text);
+                        // crashes or clean stops, never both in one rolling restart
+                        String how = ops.get(0).startsWith("stop") ? "stop" : "kill";
+                        List<String> downs = ops.stream().filter(o -> o.startsWith(how)).toList();
+                        assertTrue(downs.size() >= 2 && downs.stream().distinct().count() == downs.size(), "several nodes in a row: " + text);
                         for (int i = 0; i < ops.size(); i += 2) {
-                            assertEquals(ops.get(i).replace("kill", "start"), ops.get(i + 1), "one at a time: " + text);
+                            assertEquals(ops.get(i).replace(how, "start"), ops.get(i + 1), "one at a time: " + text);
                         }
+                        rollingWays.add(how);
                     }
                     case COORDINATOR_FAILOVER -> {
                         String first = ops.get(0);
@@ -198,6 +202,7 @@ class ComposerTest {
         assertEquals(java.util.Set.of("kill", "pause", "start-partition"), coordinatorShapes, "crash, cut-then-kill and freeze all drawn");
         assertEquals(java.util.Set.of("leader", "follower", "deposed leader"), replicationShapes, "every replication cut drawn");
         assertEquals(java.util.Set.of("shrink and grow", "handover"), churnShapes, "both replica-set changes drawn");
+        assertEquals(java.util.Set.of("kill", "stop"), rollingWays, "crashes and clean stops both drawn");
     }
 
     /** A coverage map that has seen every transition some kinds aim at many times, and none of one kind's. */
