@@ -280,15 +280,26 @@ final class TestRunner {
                 state.schedule.start();
             }
 
+            private Instant healStartedAt;
+
             @Override
             public void heal() {
-                Instant healStartedAt = Instant.now();
+                healStartedAt = Instant.now();
                 state.problemsAfterHeal = state.schedule.stopAndHeal(false);
-                if (crashAllAtHeal(config, faults.scripted())) {
-                    crashAll(state);
-                    state.crashedAtHeal = true;
-                }
                 state.healed = true;
+                if (!crashAllAtHeal(config, faults.scripted())) startRecoveryCheck(state, healStartedAt);
+            }
+
+            /**
+             * The crash of every node comes once the ops in flight at the time limit have completed on the healed
+             * cluster (or were given up): crashed first, they waited out their grace on restarting nodes, then ended
+             * indeterminate.
+             */
+            @Override
+            public void afterInFlight() {
+                if (!crashAllAtHeal(config, faults.scripted()) || healStartedAt == null) return;
+                crashAll(state);
+                state.crashedAtHeal = true;
                 startRecoveryCheck(state, healStartedAt);
             }
         };

@@ -44,6 +44,12 @@ public final class PhaseRunner {
 
         /** Stops the schedule and heals every fault. */
         void heal() throws Exception;
+
+        /**
+         * After the heal, once the main phase's ops still in flight have completed or were given up (at most
+         * {@link #MAIN_STOP_GRACE}): what must not cut them short, such as crashing every node, goes here.
+         */
+        default void afterInFlight() throws Exception {}
     }
 
     /** Told of each phase as it begins. */
@@ -116,6 +122,7 @@ public final class PhaseRunner {
             };
             interpreter.run(workload.generator(), MAIN_STOP_GRACE, finalHeal);
             if (t1[0] < 0) finalHeal.run(); // the interpreter runs it whenever the generator ends; never twice
+            faults.afterInFlight();
 
             List<Op> before = recorder.ops();
             Gen finalGen = workload.finalReads().generator(before);

@@ -50,6 +50,11 @@ class PhaseRunnerTest {
         public void heal() {
             events.add("heal");
         }
+
+        @Override
+        public void afterInFlight() {
+            events.add("after in flight");
+        }
     };
 
     /** {@code list} without the occurrences of {@code item} after the first {@code keep}. */
@@ -84,10 +89,11 @@ class PhaseRunnerTest {
         // the final heal begins as soon as the generator has ended, beside the last op still in flight; that op
         // completes before the recovery wait (the test's clock stands still, so its grace never runs out)
         assertEquals(List.of("phase create-topics", "setup b:1", "phase start-faults", "faults on [t1]", "phase workload",
-                "op main", "op main", "phase final-heal", "heal", "phase recovery", "pause 7",
+                "op main", "op main", "phase final-heal", "heal", "after in flight", "phase recovery", "pause 7",
                 "phase final-drain", "op read", "close"), without(events, "op main", 2));
         assertEquals(3, java.util.Collections.frequency(events, "op main"));
-        assertTrue(events.lastIndexOf("op main") < events.indexOf("phase recovery"));
+        assertTrue(events.lastIndexOf("op main") < events.indexOf("after in flight"),
+                "what comes after the heal (a crash of every node) waits for the op in flight: " + events);
         assertEquals(List.of("op main", "op main"), events.subList(5, 7), "one thread: two ops done before the third goes out");
         assertEquals(List.of(6), seenBefore, "the final generator is made from the main phase's 3 invoke/ok pairs");
         assertEquals(8, o.ops());
