@@ -45,8 +45,11 @@ public final class ProcessNemesis implements Nemesis {
         }
         return switch (op.f()) {
             case KILL -> op.completed("killed " + onEach(nodes.stream().filter(Node::isRunning).toList(), Node::kill));
-            case STOP -> op.completed("stopped " + onEach(nodes.stream().filter(Node::isRunning).toList(),
-                    n -> n.stop(ctx.stopGrace())));
+            case STOP -> {
+                List<Node> running = nodes.stream().filter(Node::isRunning).toList();
+                List<String> stopped = onEach(running, n -> n.stop(ctx.stopGrace()));
+                yield op.completed("stopped " + stopped + exits(running));
+            }
             case START -> op.completed("started " + onEach(nodes.stream().filter(n -> !n.isRunning()).toList(), Node::start));
             case PAUSE -> op.completed("paused " + onEach(nodes.stream().filter(n -> n.isRunning() && !n.isPaused()).toList(),
                     Node::pause));
@@ -54,6 +57,22 @@ public final class ProcessNemesis implements Nemesis {
             case RESTART -> op.completed("restarted " + onEach(nodes, n -> n.restart(ctx.stopGrace())));
             default -> throw new IllegalArgumentException("process nemesis cannot " + op.f());
         };
+    }
+
+    /**
+     * How each stopped node exited, so the history tells a clean shutdown (the program's own exit, 143 after SIGTERM)
+     * from one the grace ended with SIGKILL (137): " (exits n1 143, n2 137)", empty when none is known.
+     */
+    private static String exits(List<Node> nodes) {
+        List<String> out = new java.util.ArrayList<>();
+        for (Node n : nodes) {
+            try {
+                out.add(n.name() + " " + n.exitCode());
+            } catch (RuntimeException e) {
+                // unknown: left out
+            }
+        }
+        return out.isEmpty() ? "" : " (exits " + String.join(", ", out) + ")";
     }
 
     /** Runs the action on every node at once (a fault on a majority should hit it together). */

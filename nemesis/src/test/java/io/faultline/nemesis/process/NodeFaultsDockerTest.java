@@ -95,7 +95,8 @@ class NodeFaultsDockerTest {
     @Order(3)
     void gracefulStopRunsTheShutdownHookAndRestartWorks() {
         Node n3 = cluster.node("n3");
-        run(PROCESS, ProcessNemesis.STOP, only("n3"));
+        assertEquals("stopped [n3] (exits n3 143)", run(PROCESS, ProcessNemesis.STOP, only("n3")).result(),
+                "the history says how it ended");
         assertEquals(143L, n3.exitCode(), "ended by SIGTERM, not SIGKILL");
         assertTrue(n3.consoleLog().contains(ProbeNode.SHUTDOWN_LINE), "clean shutdown in the node's log");
         run(PROCESS, ProcessNemesis.START, only("n3"));
