@@ -369,8 +369,7 @@ final class TestRunner {
 
     /** The read-only API audit (ApiAudit) of a queue workload's partitions, kept in audit.json for the check. */
     private void audit(RunDir run, RunState state) {
-        boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
-        if (!queue || Suts.clientLine(config.sut()) != io.faultline.kafkacompat.KafkaClientLine.CURRENT) return;
+        if (!audits()) return;
         List<org.apache.kafka.common.TopicPartition> partitions = new java.util.ArrayList<>();
         state.recovery.findings().subjects().keySet().forEach(subject -> {
             if (!subject.startsWith(io.faultline.harness.recovery.RecoveryTracker.PARTITION_PREFIX + state.topicPrefix + "-")) return;
@@ -402,6 +401,12 @@ final class TestRunner {
         });
     }
 
+    /** Whether the run's end audits the APIs besides fetching: the queue workloads, on the current client line. */
+    private boolean audits() {
+        boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
+        return queue && Suts.clientLine(config.sut()) == io.faultline.kafkacompat.KafkaClientLine.CURRENT;
+    }
+
     /** The topic lifecycle audit under way, and how long it took once done. */
     record LifecycleAudit(java.util.concurrent.FutureTask<io.faultline.harness.audit.TopicLifecycleAudit.Result> task,
                           long[] nanos) {}
@@ -413,9 +418,7 @@ final class TestRunner {
      * (which it does not touch) and the run's end does not wait for it after them. Null when the run does not audit.
      */
     private LifecycleAudit startLifecycleAudit(RunState state) {
-        boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
-        if (!queue || Suts.clientLine(config.sut()) != io.faultline.kafkacompat.KafkaClientLine.CURRENT
-                || config.timeLimitSeconds() < QUIESCE_FROM_TIME_LIMIT || state.lifecycleAudit != null) {
+        if (!audits() || config.timeLimitSeconds() < QUIESCE_FROM_TIME_LIMIT || state.lifecycleAudit != null) {
             return state.lifecycleAudit;
         }
         long started = System.nanoTime();
