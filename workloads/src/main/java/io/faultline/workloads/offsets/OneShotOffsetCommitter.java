@@ -139,6 +139,9 @@ final class OneShotOffsetCommitter implements AutoCloseable {
     private InetSocketAddress coordinator(String group, long deadlineNanos) throws IOException {
         InetSocketAddress known = coordinators.get(group);
         if (known != null) return known;
+        // What a node answered says more than a later attempt that ran out of time (the last attempt gets only what
+        // is left of the deadline): the message names the last answer, and a failure only where none answered.
+        String answered = null;
         String last = "no bootstrap server answered";
         // Each node gets a share of the lookup, so a killed node (whose address stops answering) cannot use it all.
         long perNodeNanos = Math.max(500, timeoutMs / Math.min(3, bootstrap.size() + 1)) * 1_000_000L;
@@ -158,13 +161,13 @@ final class OneShotOffsetCommitter implements AutoCloseable {
                         coordinators.put(group, found);
                         return found;
                     }
-                    last = hostPort(node) + " answered " + Errors.forCode(c.errorCode());
+                    answered = hostPort(node) + " answered " + Errors.forCode(c.errorCode());
                 }
             } catch (IOException | RuntimeException e) {
                 last = hostPort(node) + ": " + describe(e);
             }
             long leftMs = (deadlineNanos - System.nanoTime()) / 1_000_000L;
-            if (leftMs <= LOOKUP_BACKOFF_MS) throw new IOException(last);
+            if (leftMs <= LOOKUP_BACKOFF_MS) throw new IOException(answered != null ? answered : last);
             sleep(LOOKUP_BACKOFF_MS);
         }
     }
