@@ -153,6 +153,9 @@ final class RunAnalysis {
         if (nodeLogs != null) checks.put(nodeLogs.checker(), nodeLogs);
         CheckResult audit = audit(run);
         if (audit != null) checks.put(audit.checker(), audit);
+        // and a replica move the faults asked for, well formed, must not be refused as malformed
+        CheckResult refusals = MembershipRefusals.check(history);
+        if (refusals != null) checks.put(refusals.checker(), refusals);
         List<String> caveats = new java.util.ArrayList<>(readCaveats);
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());
