@@ -51,10 +51,6 @@ final class TestRunner {
     private static final Duration SETTLE = Duration.ofSeconds(5);
     /** Runs at least this long (seconds) end quietly, checked for converged replicas, and audited. */
     private static final int QUIESCE_FROM_TIME_LIMIT = 60;
-    /** How long the audit may spend reading the workload's partitions in full. */
-    private static final Duration AUDIT_BUDGET = Duration.ofSeconds(30);
-    /** How long one step of the topic lifecycle audit may wait for the cluster to show what it accepted. */
-    private static final Duration LIFECYCLE_WAIT = Duration.ofSeconds(20);
 
     /**
      * How a run ended: its verdict, folder and exit code, the forbidden anomalies found (with counts) and the
@@ -218,8 +214,8 @@ final class TestRunner {
         volatile boolean complete;
         volatile boolean drained;
         volatile List<String> problemsAfterHeal = List.of();
-        /** The topic lifecycle audit, started with the final drain (null until then, or when the run does not audit). */
-        volatile LifecycleAudit lifecycleAudit;
+        /** The audit at the quiet end; its lifecycle part starts with the final drain. */
+        volatile EndAudit endAudit;
         volatile boolean interrupted;
         volatile boolean cleaningUp;
         volatile Throwable error;
@@ -266,6 +262,7 @@ final class TestRunner {
         step("writing the history origin", () -> run.writeTestJson(testJson));
         progress.recorder(state.recorder);
         state.topicPrefix = "fl" + run.timestamp().replaceAll("[^0-9]", "");
+        state.endAudit = new EndAudit(config, log, faults.maxWritesPerKey(), config.timeLimitSeconds() >= QUIESCE_FROM_TIME_LIMIT);
         Workload workload = Workloads.of(config, state.topicPrefix, faults.maxWritesPerKey());
         PhaseRunner.Faults nemesis = new PhaseRunner.Faults() {
             @Override
@@ -323,7 +320,7 @@ final class TestRunner {
                     Duration.ofSeconds(config.recoverySeconds()), recoveryWait, phase -> {
                         progress.phase(phase);
                         // the lifecycle audit works on topics of its own: it runs beside the final drain
-                        if (PhaseRunner.FINAL_READS.equals(phase)) startLifecycleAudit(state);
+                        if (PhaseRunner.FINAL_READS.equals(phase)) state.endAudit.startLifecycle(state.cluster.bootstrapServers(), state.topicPrefix);
                     });
         } catch (PhaseRunner.SetupRefused e) {
             // judged like a cluster that never came up (liveness/never-ready), with the refusal as the reason
@@ -350,7 +347,10 @@ final class TestRunner {
         log.line(String.format("quiescing: the cluster stays without writes for at least %.0f s (%.1f s so far), so every"
                 + " replica checkpoints its final high watermark before the stop", RecoveryRecord.CONVERGED_AFTER_SECONDS,
                 (state.recorder.now() - idleSinceNanos) / 1e9));
-        audit(run, state);
+        if (state.endAudit != null) {
+            step("auditing ListOffsets, offsetsForTimes, DescribeConfigs and the topic lifecycle", () -> state.endAudit.run(run,
+                    state.cluster.bootstrapServers(), state.topicPrefix, state.recovery.findings().subjects().keySet()));
+        }
         long leftMs = (long) (RecoveryRecord.CONVERGED_AFTER_SECONDS * 1000) - (state.recorder.now() - idleSinceNanos) / 1_000_000;
         if (leftMs > 0) Thread.sleep(leftMs);
         state.recovery = state.recovery.withQuiesced((state.recorder.now() - idleSinceNanos) / 1e9);
@@ -365,77 +365,6 @@ final class TestRunner {
             for (var m : op.mops()) if (m instanceof io.faultline.checker.history.MicroOp.Send) return op.time();
         }
         return now;
-    }
-
-    /** The read-only API audit (ApiAudit) of a queue workload's partitions, kept in audit.json for the check. */
-    private void audit(RunDir run, RunState state) {
-        if (!audits()) return;
-        List<org.apache.kafka.common.TopicPartition> partitions = new java.util.ArrayList<>();
-        state.recovery.findings().subjects().keySet().forEach(subject -> {
-            if (!subject.startsWith(io.faultline.harness.recovery.RecoveryTracker.PARTITION_PREFIX + state.topicPrefix + "-")) return;
-            String tp = subject.substring(io.faultline.harness.recovery.RecoveryTracker.PARTITION_PREFIX.length());
-            int dash = tp.lastIndexOf('-');
-            String topic = tp.substring(0, dash);
-            // the queue's key topics only (prefix-K), not what runs beside it (the offsets registers' topic)
-            if (!topic.substring(state.topicPrefix.length() + 1).matches("[0-9]+")) return;
-            partitions.add(new org.apache.kafka.common.TopicPartition(topic, Integer.parseInt(tp.substring(dash + 1))));
-        });
-        Map<String, String> configs = Workloads.queueTopicConfigs(config);
-        step("auditing ListOffsets, offsetsForTimes, DescribeConfigs and the topic lifecycle", () -> {
-            long started = System.nanoTime();
-            LifecycleAudit lifecycle = state.lifecycleAudit != null ? state.lifecycleAudit : startLifecycleAudit(state);
-            var report = io.faultline.harness.audit.ApiAudit.run(state.cluster.bootstrapServers(), partitions, configs,
-                    Workloads.queueConfig(config, state.topicPrefix, faults.maxWritesPerKey()).groupId(),
-                    ("all".equals(config.acks()) || "-1".equals(config.acks())) && !config.uncleanInEffect(), config.seed(), AUDIT_BUDGET);
-            long apiNanos = System.nanoTime() - started;
-            var lifecycleResult = lifecycle.task().get();
-            report = report.with(lifecycleResult);
-            log.line(String.format("audit took %.1f s after the drain: API reads %.1f s; topic lifecycle %.1f s from the"
-                    + " drain's start (side by side: %s)", (System.nanoTime() - started) / 1e9, apiNanos / 1e9,
-                    lifecycle.nanos()[0] / 1e9, lifecycleResult.seconds()));
-            StoredRun.JSON.writeValue(run.dir().resolve(io.faultline.harness.audit.ApiAudit.Report.FILE).toFile(), report);
-            log.line("audit: " + report.partitionsRead() + " partitions read in full, " + report.lookups() + " time lookups, "
-                    + report.configsChecked() + " topics' configs, the group's listing, " + report.lifecycleSteps()
-                    + " lifecycle steps, " + report.findings().size() + " findings"
-                    + (report.notes().isEmpty() ? "" : " (" + String.join("; ", report.notes()) + ")"));
-        });
-    }
-
-    /** Whether the run's end audits the APIs besides fetching: the queue workloads, on the current client line. */
-    private boolean audits() {
-        boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
-        return queue && Suts.clientLine(config.sut()) == io.faultline.kafkacompat.KafkaClientLine.CURRENT;
-    }
-
-    /** The topic lifecycle audit under way, and how long it took once done. */
-    record LifecycleAudit(java.util.concurrent.FutureTask<io.faultline.harness.audit.TopicLifecycleAudit.Result> task,
-                          long[] nanos) {}
-
-    /**
-     * Starts the topic lifecycle audit (TopicLifecycleAudit) on a thread of its own, when this run will audit at all
-     * (a queue workload of the current client line, a run long enough to end quietly). It works on scratch topics
-     * of its own and mostly waits for metadata to spread, so it runs beside the final drain and the partition reads
-     * (which it does not touch) and the run's end does not wait for it after them. Null when the run does not audit.
-     */
-    private LifecycleAudit startLifecycleAudit(RunState state) {
-        if (!audits() || config.timeLimitSeconds() < QUIESCE_FROM_TIME_LIMIT || state.lifecycleAudit != null) {
-            return state.lifecycleAudit;
-        }
-        long started = System.nanoTime();
-        long[] nanos = {0};
-        var task = new java.util.concurrent.FutureTask<>(() -> {
-            try {
-                return io.faultline.harness.audit.TopicLifecycleAudit.run(state.cluster.bootstrapServers(),
-                        state.topicPrefix, (short) config.replicationFactor(), config.seed(), LIFECYCLE_WAIT);
-            } finally {
-                nanos[0] = System.nanoTime() - started;
-            }
-        });
-        Thread thread = new Thread(task, "lifecycle-audit");
-        thread.setDaemon(true);
-        thread.start();
-        state.lifecycleAudit = new LifecycleAudit(task, nanos);
-        return state.lifecycleAudit;
     }
 
     /** Keeps why the cluster never became usable, for the check to judge (liveness/never-ready). */
