@@ -345,65 +345,6 @@ public final class TopicLifecycleAudit {
             }
         }
         groupConfig(admin);
-        clusterDefault(admin, topic);
-    }
-
-    /** The cluster-wide default the audit changes, and the topic config it stands for. */
-    static final String CLUSTER_DEFAULT = "log.retention.ms", TOPIC_CONFIG = "retention.ms";
-
-    /**
-     * A cluster-wide dynamic default (Kafka's KIP-226: IncrementalAlterConfigs of the broker resource "") applies to
-     * every topic without its own value, and its deletion restores the value before: DescribeConfigs of a topic with
-     * no retention.ms of its own follows log.retention.ms set for the cluster, then deleted. The value is longer than
-     * Kafka's default week, so no log of the run loses a record to it. A broker that does not take cluster-wide
-     * defaults at this API version is noted, not judged.
-     */
-    private void clusterDefault(Admin admin, String topic) throws Exception {
-        ConfigResource cluster = new ConfigResource(ConfigResource.Type.BROKER, "");
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        ConfigEntry before = get(admin.describeConfigs(List.of(resource)).all(), CONFIG_CHANGE, topic, "DescribeConfigs")
-                .get(resource).get(TOPIC_CONFIG);
-        if (before == null || before.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG) {
-            notes.add("cluster default not audited: " + topic + "'s " + describeEntry(before));
-            return;
-        }
-        String value = String.valueOf(604_800_000L + (1 + Math.floorMod(seed, 1000)) * 60_000L);
-        String subject = "cluster default " + CLUSTER_DEFAULT;
-        try {
-            get(admin.incrementalAlterConfigs(Map.of(cluster, List.of(new AlterConfigOp(new ConfigEntry(CLUSTER_DEFAULT, value),
-                    AlterConfigOp.OpType.SET)))).all(), CONFIG_CHANGE, subject, "setting " + CLUSTER_DEFAULT + "=" + value + " for the cluster");
-        } catch (Refused e) {
-            if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnsupportedVersionException)) throw e;
-            notes.add("cluster default not audited: " + e.getMessage());
-            return;
-        }
-        try {
-            ConfigEntry applied = awaitConfig(admin, resource, TOPIC_CONFIG, e -> e != null && value.equals(e.value()));
-            Finding f = clusterDefaultFinding(topic, value, applied, true);
-            if (f != null) {
-                findings.add(f);
-                return;
-            }
-        } finally {
-            get(admin.incrementalAlterConfigs(Map.of(cluster, List.of(new AlterConfigOp(new ConfigEntry(CLUSTER_DEFAULT, ""),
-                    AlterConfigOp.OpType.DELETE)))).all(), CONFIG_CHANGE, subject, "deleting " + CLUSTER_DEFAULT + " for the cluster");
-        }
-        ConfigEntry restored = awaitConfig(admin, resource, TOPIC_CONFIG, e -> e != null && before.value().equals(e.value()));
-        Finding f = clusterDefaultFinding(topic, before.value(), restored, false);
-        if (f != null) findings.add(f);
-    }
-
-    /**
-     * The topic's retention.ms once the cluster default was set to {@code want} ({@code set}), or deleted so that
-     * {@code want} is the value from before (the wait for it is over either way); null when it is so.
-     */
-    static Finding clusterDefaultFinding(String topic, String want, ConfigEntry got, boolean set) {
-        if (got != null && want.equals(got.value())) return null;
-        return new Finding(CONFIG_CHANGE, topic, (set
-                ? CLUSTER_DEFAULT + "=" + want + " set for the cluster was accepted, but the topic, which has no "
-                        + TOPIC_CONFIG + " of its own, is described with "
-                : "after the cluster's " + CLUSTER_DEFAULT + " was deleted, the topic should be back at " + TOPIC_CONFIG
-                        + "=" + want + ", but is described with ") + describeEntry(got));
     }
 
     /**

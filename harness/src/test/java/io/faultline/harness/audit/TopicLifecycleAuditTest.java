@@ -26,21 +26,6 @@ class TopicLifecycleAuditTest {
     }
 
     @Test
-    void aTopicWithoutItsOwnValueFollowsTheClusterDefaultAndComesBackWhenItIsDeleted() {
-        var fromCluster = new org.apache.kafka.clients.admin.ConfigEntry("retention.ms", "604860000");
-        assertNull(TopicLifecycleAudit.clusterDefaultFinding("t", "604860000", fromCluster, true));
-        var stillOld = new org.apache.kafka.clients.admin.ConfigEntry("retention.ms", "604800000");
-        var ignored = TopicLifecycleAudit.clusterDefaultFinding("t", "604860000", stillOld, true);
-        assertEquals(TopicLifecycleAudit.CONFIG_CHANGE, ignored.kind());
-        assertTrue(ignored.explanation().contains("log.retention.ms=604860000 set for the cluster")
-                && ignored.explanation().contains("retention.ms=604800000"), ignored.explanation());
-        assertNull(TopicLifecycleAudit.clusterDefaultFinding("t", "604800000", stillOld, false));
-        var stuck = TopicLifecycleAudit.clusterDefaultFinding("t", "604800000", fromCluster, false);
-        assertTrue(stuck.explanation().contains("should be back at retention.ms=604800000"), stuck.explanation());
-        assertTrue(TopicLifecycleAudit.clusterDefaultFinding("t", "604800000", null, false).explanation().contains("no such config"));
-    }
-
-    @Test
     void aGrownTopicMustHaveExactlyThePartitionsAskedForEachWithALeaderAndAFullReplicaSet() {
         assertEquals(List.of(), TopicLifecycleAudit.partitionShape("t", topic(3, 3, true), 3, 3));
         var tooMany = TopicLifecycleAudit.partitionShape("t", topic(5, 3, true), 3, 3);
