@@ -48,6 +48,10 @@ public final class Partition {
     private final SeededBugs bugs;
     /** Producer state changed since the last snapshot (guarded by appendLock). */
     private boolean producerStateDirty;
+    /** Counts reloads of the producer state (truncations): a snapshot taken before one must not be installed. */
+    private long producerStateGeneration;
+    /** Test hook: runs between writing a snapshot file and installing it. */
+    private Runnable beforeSnapshotInstall = () -> { };
     private volatile PartitionRole role;
     /**
      * Seeded bug fenced-leader-serves: the leader epoch this node led in before metadata made it a follower, and
@@ -495,24 +499,45 @@ public final class Partition {
 
     /**
      * Writes a producer-state snapshot if the state changed since the last one. The state and the log end offset
-     * it covers are taken together under the append lock; the file is written outside it.
+     * it covers are taken together under the append lock; the file is written outside it and installed under it
+     * only if the state was not reloaded in between. A truncation (then a regrown log) between taking the state and
+     * installing the file would otherwise leave a snapshot of batches the log no longer holds, trusted at the next
+     * load because its offset is not beyond the new log end: the rebuilt state would miss the batches written since
+     * the cut, and a producer's retry of one of them would be appended twice.
      */
     void snapshotProducerStateIfChanged() {
         if (snapshots == null) return;
         ProducerStateManager.StateSnapshot state;
         long offset;
+        long generation;
         synchronized (appendLock) {
             if (!producerStateDirty) return;
             producerStateDirty = false;
             producers.pruneAbortedBelow(log.logStartOffset());
             state = producers.snapshot();
             offset = log.logEndOffset();
+            generation = producerStateGeneration;
         }
-        snapshots.write(tp, topicId, offset, state);
+        java.nio.file.Path prepared = snapshots.prepare(tp, topicId, offset, state);
+        if (prepared == null) return;
+        beforeSnapshotInstall.run();
+        synchronized (appendLock) {
+            if (generation == producerStateGeneration) {
+                snapshots.install(tp, prepared);
+                return;
+            }
+        }
+        snapshots.abandon(prepared); // the log was cut meanwhile: the state taken describes batches it lost
+    }
+
+    /** Test hook: {@code action} runs after a snapshot file is written and before it is installed. */
+    void beforeSnapshotInstall(Runnable action) {
+        this.beforeSnapshotInstall = action;
     }
 
     /** Producer state survives restarts: the last valid snapshot, then the log written after it. */
     private void loadProducerState() {
+        producerStateGeneration++;
         producers.clear();
         long offset = log.logStartOffset();
         Optional<ProducerStateSnapshots.Snapshot> snap = snapshots == null ? Optional.empty()

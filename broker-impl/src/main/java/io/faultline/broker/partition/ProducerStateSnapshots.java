@@ -40,13 +40,30 @@ final class ProducerStateSnapshots {
 
     ProducerStateSnapshots(Path logDir) {
         this.dir = logDir.resolve("faultline-producer-state");
+        deleteUninstalled();
+    }
+
+    /** Files prepared but never installed or abandoned (the node stopped in between) are of no use. */
+    private void deleteUninstalled() {
+        if (!Files.isDirectory(dir)) return;
+        try (var files = Files.newDirectoryStream(dir, "*.tmp")) {
+            for (Path f : files) abandon(f);
+        } catch (IOException e) {
+            log.warn("Cannot list {}: {}", dir, e.toString());
+        }
     }
 
     private Path file(TopicPartition tp) {
         return dir.resolve(tp.topic() + "-" + tp.partition() + ".snapshot");
     }
 
-    void write(TopicPartition tp, Uuid topicId, long offset, StateSnapshot state) {
+    /**
+     * Writes a snapshot to a file of its own beside the live one, not yet trusted by {@link #read}: the caller
+     * {@link #install}s it once it knows the log has not been cut since the state was taken, or {@link #abandon}s it.
+     *
+     * @return the written file, or null if it could not be written (logged; the state is rebuilt from the log then)
+     */
+    Path prepare(TopicPartition tp, Uuid topicId, long offset, StateSnapshot state) {
         List<ProducerSnapshot> producers = state.producers();
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -79,12 +96,39 @@ final class ProducerStateSnapshots {
             crc.update(bytes.toByteArray());
             out.writeLong(crc.getValue());
             Files.createDirectories(dir);
-            Path tmp = dir.resolve(file(tp).getFileName() + ".tmp");
+            // A file per writer: the maintenance task and a shutdown may snapshot the same partition at once.
+            Path tmp = Files.createTempFile(dir, file(tp).getFileName().toString(), ".tmp");
             Files.write(tmp, bytes.toByteArray());
-            Files.move(tmp, file(tp), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return tmp;
         } catch (IOException e) {
             log.warn("Cannot write producer-state snapshot of {}: {}", tp, e.toString());
+            return null;
         }
+    }
+
+    /** Makes a {@link #prepare}d file the partition's snapshot (an atomic rename). */
+    void install(TopicPartition tp, Path prepared) {
+        try {
+            Files.move(prepared, file(tp), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            log.warn("Cannot install producer-state snapshot of {}: {}", tp, e.toString());
+            abandon(prepared);
+        }
+    }
+
+    /** Deletes a {@link #prepare}d file that must not become the snapshot. */
+    void abandon(Path prepared) {
+        try {
+            Files.deleteIfExists(prepared);
+        } catch (IOException e) {
+            log.warn("Cannot delete {}: {}", prepared, e.toString());
+        }
+    }
+
+    /** Writes and installs at once (tests, and callers that hold the partition's append lock). */
+    void write(TopicPartition tp, Uuid topicId, long offset, StateSnapshot state) {
+        Path prepared = prepare(tp, topicId, offset, state);
+        if (prepared != null) install(tp, prepared);
     }
 
     /** The snapshot if it is usable for a log ending at {@code logEndOffset}; an unusable one is deleted. */

@@ -36,9 +36,13 @@ class PartitionTest {
     }
 
     private static MemoryRecords idempotent(int seq, int n) {
+        return idempotentOf(5L, seq, n);
+    }
+
+    private static MemoryRecords idempotentOf(long producerId, int seq, int n) {
         SimpleRecord[] r = new SimpleRecord[n];
         for (int i = 0; i < n; i++) r[i] = new SimpleRecord(("v" + i).getBytes());
-        return MemoryRecords.withIdempotentRecords(Compression.NONE, 5L, (short) 0, seq, r);
+        return MemoryRecords.withIdempotentRecords(Compression.NONE, producerId, (short) 0, seq, r);
     }
 
     @Test
@@ -150,6 +154,43 @@ class PartitionTest {
         otherTopic.makeLeader(0, Set.of(1));
         assertTrue(otherTopic.appendAsLeader(idempotent(2, 2)).duplicate(), "still rebuilt from this log");
         otherTopic.log().close();
+    }
+
+    /**
+     * A snapshot's state is taken under the append lock but written outside it. A truncation in between, then a log
+     * that grows back past the snapshot's offset, made the next load trust a state of batches the log had lost and
+     * miss the ones written since the cut: a producer's retry of such a batch was appended a second time.
+     */
+    @Test
+    void aSnapshotTakenBeforeATruncationIsNotInstalledAfterIt() throws Exception {
+        Uuid id = Uuid.randomUuid();
+        Partition p = openWithSnapshots(id);
+        p.makeFollower(0, 2);
+        p.appendAsFollower(replicated(0, 0, 7L, 0)); // producer 7, offsets 0-1
+        p.appendAsFollower(replicated(0, 2, 7L, 2)); // producer 7, offsets 2-3
+        p.beforeSnapshotInstall(() -> {
+            // while the file is written: the deposed leader's tail is cut and the new leader's batches replicated
+            p.truncateTo(2);
+            p.appendAsFollower(replicated(1, 2, 8L, 0)); // producer 8, offsets 2-3
+            p.appendAsFollower(replicated(1, 4, 9L, 0)); // producer 9, offsets 4-5
+        });
+        p.snapshotProducerStateIfChanged(); // the state of offsets < 4 before the cut
+        p.beforeSnapshotInstall(() -> { });
+        p.log().close();
+
+        Partition reopened = openWithSnapshots(id);
+        reopened.makeLeader(2, Set.of(1));
+        Partition.AppendResult retry = reopened.appendAsLeader(idempotentOf(8L, 0, 2));
+        assertTrue(retry.duplicate(), "producer 8's batch at offsets 2-3 is known after the restart");
+        assertEquals(2, retry.firstOffset());
+        assertEquals(6, reopened.log().logEndOffset());
+        reopened.log().close();
+    }
+
+    /** A leader's batch of two records as a follower fetches it: producer id, sequence, offset and leader epoch set. */
+    private static MemoryRecords replicated(int leaderEpoch, long offset, long producerId, int seq) {
+        return MemoryRecords.withIdempotentRecords(offset, Compression.NONE, producerId, (short) 0, seq, leaderEpoch,
+                new SimpleRecord("a".getBytes()), new SimpleRecord("b".getBytes()));
     }
 
     @Test
