@@ -156,6 +156,9 @@ final class RunAnalysis {
         // and a replica move the faults asked for, well formed, must not be refused as malformed
         CheckResult refusals = MembershipRefusals.check(history);
         if (refusals != null) checks.put(refusals.checker(), refusals);
+        // and with one node down for long, nothing else wrong, every key must take writes again
+        CheckResult failover = FailoverCheck.check(history, config.replicationFactor(), config.minIsr());
+        if (failover != null) checks.put(failover.checker(), failover);
         List<String> caveats = new java.util.ArrayList<>(readCaveats);
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());

@@ -66,7 +66,8 @@ public final class Composer {
             }
             int partition = r.nextInt(options.partitions());
             List<Step> steps = new ArrayList<>(kind.steps(r, options.shape()));
-            if (options.shape().clock() && kind != CompositionKind.SKEWED_SLOW_LEADER && r.nextDouble() < options.spiceChance()) {
+            if (options.shape().clock() && kind != CompositionKind.SKEWED_SLOW_LEADER
+                    && kind != CompositionKind.MINORITY_OUTAGE && r.nextDouble() < options.spiceChance()) {
                 Role who = Role.values()[r.nextInt(Role.values().length)];
                 steps.add(0, new Step.Skew(who == Role.FOLLOWERS ? Role.FOLLOWER_1 : who, CompositionKind.skew(r)));
                 steps.add(new Step.ResetClocks());

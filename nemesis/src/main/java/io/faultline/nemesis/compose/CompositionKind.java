@@ -65,7 +65,14 @@ public enum CompositionKind {
      * log deleted) and added back (it copies the log from its start), the leader possibly killed while the new replica
      * catches up; or leadership handed over live by a preferred-leader election and handed back.
      */
-    REPLICA_SET_CHURN("replica-set-churn", List.of("leader-moved", "leader-returned", "isr-shrink", "isr-expand", "isr-full"));
+    REPLICA_SET_CHURN("replica-set-churn", List.of("leader-moved", "leader-returned", "isr-shrink", "isr-expand", "isr-full")),
+    /**
+     * One node away for longer than failover needs (the leader, the active controller, the group coordinator or a
+     * follower; crashed, cleanly stopped or frozen) while the others serve on, then back. Every other composition
+     * brings its nodes back within seconds, before a broker that cannot fail over is stuck for long; here nothing
+     * else goes on (no clock skew is added), so the failover check judges whether every partition took writes again.
+     */
+    MINORITY_OUTAGE("minority-outage", List.of("broker-fenced", "leader-moved", "isr-shrink", "broker-unfenced"));
 
     private final String id;
     private final List<String> aims;
@@ -315,6 +322,27 @@ public enum CompositionKind {
                     out.add(new Step.ElectPreferred());
                 }
             }
+            case MINORITY_OUTAGE -> {
+                Role target = List.of(Role.LEADER, Role.CONTROLLER, Role.COORDINATOR, Role.FOLLOWER_1).get(r.nextInt(4));
+                long away = between(r, OUTAGE_MIN_MILLIS, OUTAGE_MAX_MILLIS);
+                switch (r.nextInt(3)) {
+                    case 0 -> {
+                        out.add(new Step.Kill(target));
+                        out.add(new Step.Wait(away));
+                        out.add(new Step.Start(target));
+                    }
+                    case 1 -> {
+                        out.add(new Step.Stop(target));
+                        out.add(new Step.Wait(away));
+                        out.add(new Step.StartStopped(target));
+                    }
+                    default -> {
+                        out.add(new Step.Pause(target));
+                        out.add(new Step.Wait(away));
+                        out.add(new Step.Resume(target));
+                    }
+                }
+            }
             case TORN_WRITE_CRASH -> {
                 List<Role> order = new ArrayList<>(List.of(Role.FOLLOWER_1, Role.FOLLOWER_2, Role.LEADER));
                 Collections.shuffle(order, r);
@@ -332,6 +360,12 @@ public enum CompositionKind {
         }
         return out;
     }
+
+    /**
+     * How long a minority outage lasts: the failover check's 15 s bound plus 10–20 s judged (at a write every few
+     * milliseconds per key, hundreds of writes).
+     */
+    static final long OUTAGE_MIN_MILLIS = 25_000, OUTAGE_MAX_MILLIS = 35_000;
 
     static long between(Random r, long lo, long hi) {
         return lo + (long) (r.nextDouble() * (hi - lo));

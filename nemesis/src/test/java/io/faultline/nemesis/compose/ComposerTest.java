@@ -85,6 +85,7 @@ class ComposerTest {
         java.util.Set<String> replicationShapes = new java.util.TreeSet<>();
         java.util.Set<String> churnShapes = new java.util.TreeSet<>();
         java.util.Set<String> rollingWays = new java.util.TreeSet<>();
+        java.util.Set<String> outages = new java.util.TreeSet<>();
         for (int seed = 0; seed < 20; seed++) {
             for (CompositionKind k : CompositionKind.values()) {
                 List<String> ops = new ArrayList<>();
@@ -186,6 +187,16 @@ class ComposerTest {
                             assertEquals(4, ops.size(), text);
                         }
                     }
+                    case MINORITY_OUTAGE -> {
+                        assertEquals(2, ops.size(), text);
+                        String how = ops.get(0).replaceAll(" .*", "");
+                        String node = ops.get(0).substring(how.length() + 1);
+                        assertTrue(List.of("[n1]", "[n2]", "[n3]").contains(node), "one node: " + text);
+                        assertEquals((how.equals("pause") ? "resume " : "start ") + node, ops.get(1), "and back: " + text);
+                        long away = ((Step.Wait) k.steps(new Random(seed), SHAPE).get(1)).millis();
+                        assertTrue(away >= 25_000, "longer than the failover bound and a judged span: " + away);
+                        outages.add(how);
+                    }
                     case TORN_WRITE_CRASH -> {
                         assertTrue(ops.get(0).matches("tear-segment Tear\\[target=\\[(n1|n2|n3)], bytes=\\d+, partition=t-0]"), text);
                         String torn = ops.get(0).replaceAll(".*target=(\\[n.]).*", "$1");
@@ -203,6 +214,7 @@ class ComposerTest {
         assertEquals(java.util.Set.of("leader", "follower", "deposed leader"), replicationShapes, "every replication cut drawn");
         assertEquals(java.util.Set.of("shrink and grow", "handover"), churnShapes, "both replica-set changes drawn");
         assertEquals(java.util.Set.of("kill", "stop"), rollingWays, "crashes and clean stops both drawn");
+        assertEquals(java.util.Set.of("kill", "stop", "pause"), outages, "crashed, stopped and frozen all drawn");
     }
 
     /** A coverage map that has seen every transition some kinds aim at many times, and none of one kind's. */
