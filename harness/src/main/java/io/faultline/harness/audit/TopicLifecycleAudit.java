@@ -47,7 +47,12 @@ import java.util.concurrent.TimeUnit;
  *       default, a value of the wrong type or outside a config's choices is refused, and a group config, where the
  *       broker has them, is described back;</li>
  *   <li>{@value #VALIDATE_ONLY}: CreateTopics, CreatePartitions and IncrementalAlterConfigs with validate_only change
- *       nothing.</li>
+ *       nothing;</li>
+ *   <li>{@value #REFUSAL}: requests Kafka has refused the same way since the Admin API began are refused with its
+ *       error: a topic created twice (TOPIC_ALREADY_EXISTS), partitions taken away (INVALID_PARTITIONS), more replicas
+ *       than brokers (INVALID_REPLICATION_FACTOR), a topic deleted that does not exist (UNKNOWN_TOPIC_OR_PARTITION),
+ *       an unknown topic config set (INVALID_CONFIG). A client acts on the error code: a refusal that names another
+ *       error, or none, sends it down the wrong path.</li>
  * </ul>
  * Creating, growing, trimming and deleting topics reach the controller's records, log creation and deletion on disk, the
  * log start offset and the config store, which the queue workload never asks for. A timeout or a retriable error
@@ -55,7 +60,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TopicLifecycleAudit {
     public static final String PARTITION_COUNT = "audit/partition-count", RECREATED_TOPIC = "audit/recreated-topic",
-            DELETE_RECORDS = "audit/delete-records", CONFIG_CHANGE = "audit/config-change", VALIDATE_ONLY = "audit/validate-only";
+            DELETE_RECORDS = "audit/delete-records", CONFIG_CHANGE = "audit/config-change", VALIDATE_ONLY = "audit/validate-only",
+            REFUSAL = "audit/refusal";
     static final int GROWN_TO = 3, OLD_RECORDS = 20, NEW_RECORDS = 3, TRIM_RECORDS = 40, TRIM_BEFORE = 25;
 
     /** What the audit did: the steps it finished, its findings and notes. */
@@ -120,6 +126,7 @@ public final class TopicLifecycleAudit {
                     }));
             for (var f : running) f.get(); // each step is bounded by its own waits
             a.step("validate only", () -> a.dryRuns(client));
+            a.step("refusals", () -> a.refusals(client));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             a.notes.add("the lifecycle audit was interrupted");
@@ -379,6 +386,60 @@ public final class TopicLifecycleAudit {
                 .get(resource).get("retention.ms");
         if (e != null && retention.equals(e.value())) {
             findings.add(new Finding(VALIDATE_ONLY, trimmed, "IncrementalAlterConfigs with validate_only set retention.ms=" + retention));
+        }
+    }
+
+    /**
+     * Invalid requests are refused with the error Kafka answers them with. Run last, on the grown and trimmed topics (a
+     * wrongly accepted one then changes nothing another step judges). Each request is judged on its own.
+     */
+    private void refusals(Admin admin) throws Exception {
+        String grown = prefix + SCRATCH_INFIX + "grow", trimmed = prefix + SCRATCH_INFIX + "trim";
+        String missing = prefix + SCRATCH_INFIX + "never-created";
+        int brokers = admin.describeCluster().nodes().get(wait.toMillis(), TimeUnit.MILLISECONDS).size();
+        expectRefusal(grown, "CreateTopics of an existing topic", TopicExistsException.class,
+                admin.createTopics(List.of(newTopic(grown, 1))).all());
+        expectRefusal(grown, "CreatePartitions from " + GROWN_TO + " down to 1",
+                org.apache.kafka.common.errors.InvalidPartitionsException.class,
+                admin.createPartitions(Map.of(grown, NewPartitions.increaseTo(1))).all());
+        expectRefusal(prefix + SCRATCH_INFIX + "too-many-replicas", "CreateTopics with " + (brokers + 1) + " replicas on "
+                        + brokers + " brokers", org.apache.kafka.common.errors.InvalidReplicationFactorException.class,
+                admin.createTopics(List.of(new NewTopic(prefix + SCRATCH_INFIX + "too-many-replicas", 1,
+                        (short) (brokers + 1)))).all());
+        expectRefusal(missing, "DeleteTopics of a topic that does not exist", UnknownTopicOrPartitionException.class,
+                admin.deleteTopics(List.of(missing)).all());
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, trimmed);
+        expectRefusal(trimmed, "setting the unknown topic config faultline.no.such.config",
+                org.apache.kafka.common.errors.InvalidConfigurationException.class,
+                admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
+                        new ConfigEntry("faultline.no.such.config", "1"), AlterConfigOp.OpType.SET)))).all());
+    }
+
+    private void expectRefusal(String subject, String what, Class<? extends ApiException> error,
+                               java.util.concurrent.Future<?> answer) throws InterruptedException {
+        RefusalJudgement j = judgeRefusal(subject, what, error, answer, wait);
+        if (j.finding() != null) findings.add(j.finding());
+        if (j.note() != null) notes.add(j.note());
+    }
+
+    /** What a refusal step concluded: a finding, a note (no answer to judge), or neither (refused as Kafka does). */
+    record RefusalJudgement(Finding finding, String note) {}
+
+    /** A finding when the request was accepted or refused with another error; a note when it only timed out. */
+    static RefusalJudgement judgeRefusal(String subject, String what, Class<? extends ApiException> error,
+                                         java.util.concurrent.Future<?> answer, Duration wait) throws InterruptedException {
+        String wanted = error.getSimpleName().replace("Exception", "");
+        try {
+            answer.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            return new RefusalJudgement(new Finding(REFUSAL, subject, what + " was accepted; Kafka refuses it (" + wanted + ")"), null);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (error.isInstance(c)) return new RefusalJudgement(null, null);
+            if (c instanceof RetriableException) return new RefusalJudgement(null, what + ": " + c);
+            return new RefusalJudgement(new Finding(REFUSAL, subject, what + " was refused with " + c
+                    + "; Kafka refuses it with " + wanted), null);
+        } catch (java.util.concurrent.TimeoutException e) {
+            return new RefusalJudgement(null, what + ": no answer within " + wait.toSeconds() + " s");
         }
     }
 

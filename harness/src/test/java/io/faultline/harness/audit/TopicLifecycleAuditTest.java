@@ -26,6 +26,33 @@ class TopicLifecycleAuditTest {
     }
 
     @Test
+    void anInvalidRequestMustBeRefusedWithKafkasErrorATimeoutDecidesNothing() throws Exception {
+        var wait = java.time.Duration.ofSeconds(1);
+        var exists = org.apache.kafka.common.errors.TopicExistsException.class;
+        var right = TopicLifecycleAudit.judgeRefusal("t", "CreateTopics of an existing topic", exists,
+                java.util.concurrent.CompletableFuture.failedFuture(
+                        new org.apache.kafka.common.errors.TopicExistsException("exists")), wait);
+        assertNull(right.finding());
+        assertNull(right.note());
+        var accepted = TopicLifecycleAudit.judgeRefusal("t", "CreateTopics of an existing topic", exists,
+                java.util.concurrent.CompletableFuture.completedFuture(null), wait);
+        assertEquals(TopicLifecycleAudit.REFUSAL, accepted.finding().kind());
+        assertTrue(accepted.finding().explanation().contains("was accepted; Kafka refuses it (TopicExists)"));
+        var other = TopicLifecycleAudit.judgeRefusal("t", "CreateTopics of an existing topic", exists,
+                java.util.concurrent.CompletableFuture.failedFuture(new org.apache.kafka.common.errors.ApiException(
+                        "The server response did not contain a reference to topic t")), wait);
+        assertTrue(other.finding().explanation().contains("Kafka refuses it with TopicExists"), other.toString());
+        var retriable = TopicLifecycleAudit.judgeRefusal("t", "CreateTopics of an existing topic", exists,
+                java.util.concurrent.CompletableFuture.failedFuture(new org.apache.kafka.common.errors.TimeoutException("slow")), wait);
+        assertNull(retriable.finding());
+        assertTrue(retriable.note().contains("slow"));
+        var never = TopicLifecycleAudit.judgeRefusal("t", "CreateTopics of an existing topic", exists,
+                new java.util.concurrent.CompletableFuture<Void>(), java.time.Duration.ofMillis(10));
+        assertNull(never.finding());
+        assertTrue(never.note().contains("no answer"));
+    }
+
+    @Test
     void aGrownTopicMustHaveExactlyThePartitionsAskedForEachWithALeaderAndAFullReplicaSet() {
         assertEquals(List.of(), TopicLifecycleAudit.partitionShape("t", topic(3, 3, true), 3, 3));
         var tooMany = TopicLifecycleAudit.partitionShape("t", topic(5, 3, true), 3, 3);
