@@ -28,6 +28,8 @@ import java.util.stream.Stream;
  *       broker repairs when it loads the log);</li>
  *   <li>{@value #INDEX}: each offset index entry (relative offset, position) points at the start of a batch that holds
  *       that offset, and entries increase in both;</li>
+ *   <li>{@value #TIME_INDEX}: each time index entry (timestamp, relative offset) names an offset the segment holds and a
+ *       timestamp no batch up to that offset exceeds, and entries never go back in either ({@link #checkTimeIndex});</li>
  *   <li>{@value #NOT_ROLLED}: where the topic's segment.ms is known, no segment holds a batch far past its first batch's
  *       timestamp ({@link #checkRolled});</li>
  *   <li>{@value #ROLLED_EARLY}: where the topic's segment.ms and index size are known, a segment was rolled only when
@@ -42,7 +44,7 @@ import java.util.stream.Stream;
 public final class SegmentAudit {
     public static final String CHECKER = "segment-audit";
     public static final String GAP = "segment-gap", MISNAMED = "segment-misnamed", TORN = "torn-segment", INDEX = "index-entry",
-            NOT_ROLLED = "segment-not-rolled", ROLLED_EARLY = "segment-rolled-early", EPOCH = "epoch-cache";
+            TIME_INDEX = "time-index-entry", NOT_ROLLED = "segment-not-rolled", ROLLED_EARLY = "segment-rolled-early", EPOCH = "epoch-cache";
     private static final int BATCH_HEADER = 61, MAX_EXAMPLES = 10;
 
     private SegmentAudit() {}
@@ -169,6 +171,8 @@ public final class SegmentAudit {
                 String e = checkRolledEarly(dir, s, segments.get(i + 1), rule);
                 if (e != null) early.add(e);
             }
+            String timeIndex = checkTimeIndex(dir.resolve(String.format("%020d.timeindex", s.name())), s);
+            if (timeIndex != null) out.add(new String[] {TIME_INDEX, timeIndex});
             if (compacted) {
                 String index = checkIndex(dir.resolve(String.format("%020d.index", s.name())), s);
                 if (index != null) out.add(new String[] {INDEX, index});
@@ -332,6 +336,50 @@ public final class SegmentAudit {
             }
             lastOffset = offset;
             lastPosition = position;
+        }
+        return null;
+    }
+
+    /**
+     * What is wrong with a segment's time index, or null. An entry is the largest timestamp seen so far and the offset
+     * it was seen at (Kafka appends one every index interval and at a roll); zeros past the first entry are preallocated
+     * space. A truncation must take the entries past the cut with it: one left behind names an offset the segment no
+     * longer holds, or a timestamp of records that are gone, and offsetsForTimes answers from it.
+     */
+    static String checkTimeIndex(Path index, Segment s) {
+        byte[] bytes;
+        try {
+            if (!Files.isRegularFile(index)) return null;
+            bytes = Files.readAllBytes(index);
+        } catch (IOException e) {
+            return null;
+        }
+        ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN);
+        List<Batch> bs = s.batches();
+        long lastTimestamp = Long.MIN_VALUE, lastOffset = Long.MIN_VALUE;
+        for (int k = 0; k + 12 <= bytes.length; k += 12) {
+            long timestamp = buf.getLong(k);
+            int relative = buf.getInt(k + 8);
+            if (timestamp == 0 && relative == 0 && (k > 0 || bs.isEmpty())) break;
+            long offset = s.name() + relative;
+            String name = index.getFileName() + " entry " + (k / 12) + " (timestamp " + timestamp + ", offset " + offset + ")";
+            if (k > 0 && (timestamp < lastTimestamp || offset < lastOffset)) {
+                return name + " goes back from the entry before it (timestamp " + lastTimestamp + ", offset " + lastOffset + ")";
+            }
+            if (bs.isEmpty() || offset < bs.get(0).base() || offset > bs.get(bs.size() - 1).last()) {
+                return name + " names an offset the segment does not hold (" + (bs.isEmpty() ? "it holds none"
+                        : "offsets " + bs.get(0).base() + ".." + bs.get(bs.size() - 1).last()) + ")";
+            }
+            long largest = Long.MIN_VALUE;
+            for (Batch b : bs) {
+                if (b.base() > offset) break;
+                largest = Math.max(largest, b.maxTimestamp());
+            }
+            if (timestamp > largest) {
+                return name + " claims a timestamp no batch up to that offset has (the largest is " + largest + ")";
+            }
+            lastTimestamp = timestamp;
+            lastOffset = offset;
         }
         return null;
     }

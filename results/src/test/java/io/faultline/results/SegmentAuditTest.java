@@ -166,6 +166,41 @@ class SegmentAuditTest {
         return out.toByteArray();
     }
 
+    private static byte[] timeIndex(long segmentBase, long... timestampAndOffset) {
+        ByteBuffer b = ByteBuffer.allocate(12 * (timestampAndOffset.length / 2) + 24); // and preallocated zeros
+        for (int i = 0; i < timestampAndOffset.length; i += 2) {
+            b.putLong(timestampAndOffset[i]).putInt((int) (timestampAndOffset[i + 1] - segmentBase));
+        }
+        return b.array();
+    }
+
+    @Test
+    void aTimeIndexEntryMustNameAnOffsetOfItsSegmentAndATimestampItsBatchesReached(@TempDir Path nodes) throws Exception {
+        Path fine = partition(nodes, "n1", "fl-0-0");
+        write(fine, 10, "log", timedSegment(10, 1000, 900, 1500, 1400));
+        write(fine, 10, "timeindex", timeIndex(10, 1000, 10, 1500, 12, 1500, 13)); // largest so far, at its offset
+        write(fine, 14, "log", timedSegment(14, 2000));
+        write(fine, 14, "timeindex", new byte[36]); // an empty active segment's preallocated file
+        assertEquals(Verdict.VALID, SegmentAudit.check(nodes).verdict());
+
+        Path stale = partition(nodes, "n2", "fl-0-0");
+        write(stale, 10, "log", timedSegment(10, 1000, 900)); // truncated after offset 11
+        write(stale, 10, "timeindex", timeIndex(10, 1000, 10, 1500, 12)); // the entry of a cut batch stayed
+        Path future = partition(nodes, "n3", "fl-0-0");
+        write(future, 10, "log", timedSegment(10, 1000, 900, 1500));
+        write(future, 10, "timeindex", timeIndex(10, 1600, 11));
+        Path backwards = partition(nodes, "n1", "fl-1-0");
+        write(backwards, 0, "log", timedSegment(0, 1000, 1100, 1200));
+        write(backwards, 0, "timeindex", timeIndex(0, 1200, 2, 1100, 1));
+        CheckResult r = SegmentAudit.check(nodes);
+        assertEquals(Verdict.INVALID, r.verdict());
+        assertEquals(3L, r.count(SegmentAudit.TIME_INDEX), r::toString);
+        String all = r.examples(SegmentAudit.TIME_INDEX).toString();
+        assertTrue(all.contains("offset 12) names an offset the segment does not hold (offsets 10..11)"), all);
+        assertTrue(all.contains("claims a timestamp no batch up to that offset has (the largest is 1000)"), all);
+        assertTrue(all.contains("goes back from the entry before it"), all);
+    }
+
     @Test
     void aSegmentFollowedByAnotherWasRolledForOneOfKafkasCauses(@TempDir Path nodes) throws Exception {
         var rule = new SegmentAudit.RollRule(3_000, 1 << 20, 1024); // indexes of 128 and 85 entries
