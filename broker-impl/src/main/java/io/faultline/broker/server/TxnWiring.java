@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The transaction coordinator of this node, the marker writer every broker has, and their APIs. Markers for
  * partitions this node leads are appended directly; others go to their leader as WriteTxnMarkers over the
- * inter-broker listener, one blocking connection per broker on a sender thread.
+ * inter-broker listener, one blocking connection per broker, each on a thread of its own ({@link PerBrokerSenders}).
  */
 final class TxnWiring implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TxnWiring.class);
@@ -50,19 +50,12 @@ final class TxnWiring implements AutoCloseable {
     private final TransactionStateTopic topic;
     private final MarkerAppender markers;
     private final TransactionCoordinator coordinator;
-    private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "txn-marker-sender");
-        t.setDaemon(true);
-        return t;
-    });
-    private final Map<Integer, BlockingKafkaClient> clients = new HashMap<>(); // used on the sender thread only
+    private final PerBrokerSenders sender = new PerBrokerSenders("txn-marker-sender");
+    /** Each used on its broker's sender thread only. */
+    private final Map<Integer, BlockingKafkaClient> clients = new java.util.concurrent.ConcurrentHashMap<>();
     /** AddPartitionsToTxn to other coordinators gets its own thread: a slow marker round must not hold up produce. */
-    private final ExecutorService addSender = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "txn-add-sender");
-        t.setDaemon(true);
-        return t;
-    });
-    private final Map<Integer, BlockingKafkaClient> addClients = new HashMap<>(); // used on the add thread only
+    private final PerBrokerSenders addSender = new PerBrokerSenders("txn-add-sender");
+    private final Map<Integer, BlockingKafkaClient> addClients = new java.util.concurrent.ConcurrentHashMap<>();
     /** Where produce and TxnOffsetCommit go on once the coordinator added their partitions. */
     private final ExecutorService continuation = Executors.newFixedThreadPool(2, r -> {
         Thread t = new Thread(r, "txn-add-continuation");
@@ -104,7 +97,7 @@ final class TxnWiring implements AutoCloseable {
         req.transactions().add(t);
         CompletableFuture<Map<TopicPartition, Errors>> f = new CompletableFuture<>();
         try {
-            addSender.execute(() -> {
+            addSender.execute(node, () -> {
                 try {
                     AddPartitionsToTxnResponseData resp = (AddPartitionsToTxnResponseData) client(addClients, node)
                             .send(ApiKeys.ADD_PARTITIONS_TO_TXN, (short) 5, req);
@@ -157,7 +150,7 @@ final class TxnWiring implements AutoCloseable {
         WriteTxnMarkersRequestData req = new WriteTxnMarkersRequestData();
         req.markers().add(m);
         try {
-            sender.execute(() -> {
+            sender.execute(leader, () -> {
                 try {
                     WriteTxnMarkersResponseData resp = (WriteTxnMarkersResponseData) client(clients, leader)
                             .send(ApiKeys.WRITE_TXN_MARKERS, (short) 1, req);
@@ -244,14 +237,8 @@ final class TxnWiring implements AutoCloseable {
     public void close() {
         coordinator.close();
         continuation.shutdownNow();
-        for (ExecutorService s : List.of(sender, addSender)) {
-            s.shutdownNow();
-            try {
-                s.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        sender.close();
+        addSender.close();
         clients.values().forEach(BlockingKafkaClient::close);
         addClients.values().forEach(BlockingKafkaClient::close);
     }
