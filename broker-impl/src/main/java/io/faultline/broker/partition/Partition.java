@@ -225,6 +225,8 @@ public final class Partition {
         synchronized (appendLock) {
             int appendEpoch = appendEpoch();
             Map<Long, Integer> pendingLastSeq = new HashMap<>();
+            // every batch ever appended is still in the log, so the producer state knows every producer that wrote
+            boolean stateComplete = log.logStartOffset() == 0 && !log.config().compact();
             for (MutableRecordBatch batch : records.batches()) {
                 if (batch.magic() != RecordBatch.MAGIC_VALUE_V2) {
                     throw new InvalidRecordException("only magic v2 batches are accepted, got v" + batch.magic());
@@ -250,7 +252,7 @@ public final class Partition {
                     }
                 } else {
                     Optional<ProducerStateManager.BatchMetadata> dup = producers.check(pid, batch.producerEpoch(),
-                            batch.baseSequence(), batch.lastSequence());
+                            batch.baseSequence(), batch.lastSequence(), stateComplete);
                     if (dup.isPresent()) {
                         ProducerStateManager.BatchMetadata d = dup.get();
                         return new AppendResult(d.firstOffset(), d.lastOffset(), -1, log.logStartOffset(), true);

@@ -67,8 +67,28 @@ public final class ProducerStateManager {
      * @throws OutOfOrderSequenceException   if the sequence does not continue the producer's last batch
      */
     public Optional<BatchMetadata> check(long producerId, short epoch, int firstSeq, int lastSeq) {
+        return check(producerId, epoch, firstSeq, lastSeq, false);
+    }
+
+    /**
+     * As {@link #check(long, short, int, int)}. {@code stateComplete}: the log still holds every batch ever appended to
+     * it (it starts at offset 0 and was never compacted), so a producer this state does not know has never written
+     * here, and its first batch must be its sequence 0. Kafka accepts any sequence from an unknown producer, since its
+     * state may have gone with the records it described (retention, DeleteRecords); where nothing went, that only lets
+     * a producer's second batch in before its first: a new producer pipelines batches 0 and 1, batch 0 meets a deposed
+     * leader, batch 1 reaches the new one first and is appended; batch 0's retry is then out of sequence, and the
+     * client's recovery (a new epoch, its unacknowledged batches numbered again from 0) writes batch 1 a second time.
+     * Refused with OUT_OF_ORDER_SEQUENCE_NUMBER instead, the client retries batch 1 after batch 0, in order.
+     */
+    public Optional<BatchMetadata> check(long producerId, short epoch, int firstSeq, int lastSeq, boolean stateComplete) {
         ProducerEntry e = producers.get(producerId);
-        if (e == null) return Optional.empty(); // unknown producer (new, or its state was removed): any sequence
+        if (e == null) {
+            if (stateComplete && firstSeq != 0) {
+                throw new OutOfOrderSequenceException("producer " + producerId + " has written nothing here: its first"
+                        + " batch must start at sequence 0, got " + firstSeq);
+            }
+            return Optional.empty(); // a new producer, or one whose state went with its records: any sequence
+        }
         if (epoch < e.epoch) {
             throw new InvalidProducerEpochException("producer " + producerId + " epoch " + epoch
                     + " is older than current epoch " + e.epoch);

@@ -187,6 +187,27 @@ class PartitionTest {
         reopened.log().close();
     }
 
+    /**
+     * A new producer pipelines its batches 0 and 1; batch 0 meets a deposed leader, batch 1 the new one first. Kafka
+     * accepts any sequence from a producer it does not know, so batch 1 went in first, batch 0's retry was out of
+     * sequence, and the client's recovery (a new epoch, renumbered from 0) appended batch 1 a second time (a duplicate
+     * with idempotence seen in a CI run). Where the log holds everything ever appended, an unknown producer starts at 0.
+     */
+    @Test
+    void aProducerThisLogNeverSawMustStartAtSequenceZeroUnlessRecordsWereRemoved() throws Exception {
+        Partition p = open();
+        p.makeLeader(0, Set.of(1));
+        assertThrows(org.apache.kafka.common.errors.OutOfOrderSequenceException.class,
+                () -> p.appendAsLeader(idempotentOf(9L, 2, 2)), "its second batch before its first");
+        assertEquals(0, p.log().logEndOffset());
+        assertEquals(0, p.appendAsLeader(idempotentOf(9L, 0, 2)).firstOffset());
+        assertEquals(2, p.appendAsLeader(idempotentOf(9L, 2, 2)).firstOffset(), "then in order");
+        p.log().maybeIncrementLogStartOffset(2); // DeleteRecords: what was below is gone, producer states with it
+        assertEquals(4, p.appendAsLeader(idempotentOf(11L, 7, 1)).firstOffset(),
+                "a producer whose records may have been removed is taken at any sequence, as Kafka does");
+        p.log().close();
+    }
+
     /** A leader's batch of two records as a follower fetches it: producer id, sequence, offset and leader epoch set. */
     private static MemoryRecords replicated(int leaderEpoch, long offset, long producerId, int seq) {
         return MemoryRecords.withIdempotentRecords(offset, Compression.NONE, producerId, (short) 0, seq, leaderEpoch,

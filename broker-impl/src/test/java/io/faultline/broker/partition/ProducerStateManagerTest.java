@@ -35,6 +35,9 @@ class ProducerStateManagerTest {
         append(2, (short) 4, 0, 0, 5);
         assertThrows(InvalidProducerEpochException.class, () -> psm.check(2, (short) 3, 5, 5));
         assertTrue(psm.check(99, (short) 0, 42, 43).isEmpty(), "an unknown producer may start anywhere");
+        assertThrows(OutOfOrderSequenceException.class, () -> psm.check(99, (short) 0, 42, 43, true),
+                "unless the log holds every batch ever appended");
+        assertTrue(psm.check(99, (short) 0, 0, 1, true).isEmpty());
     }
 
     @Test
