@@ -35,6 +35,12 @@ class FailoverCheckTest {
                     outcome == OpType.OK ? null : "TimeoutException"));
         }
 
+        /** Node {@code node} goes down at {@code at} (kill, stop or pause: invoked, then completed). */
+        void down(double at, String how, String node) {
+            nemesis(at, how, "[" + node + "]");
+            nemesis(at + 0.2, how, (how.equals("kill") ? "killed" : how.equals("stop") ? "stopped" : "paused") + " [" + node + "]");
+        }
+
         /** Writes to keys 0 and 1 every half second from {@code from} to {@code to}; key 1's fail in [failFrom, to). */
         void writes(double from, double to, double failFrom) {
             for (double t = from; t < to; t += 0.5) {
@@ -48,8 +54,7 @@ class FailoverCheckTest {
     void aKeyUnwritableLongAfterOneNodeWentDownIsAnAnomaly() {
         H h = new H();
         h.writes(0, 5, 99);
-        h.nemesis(5, "kill", "[n2]");
-        h.nemesis(5.2, "kill", "killed [n2]");
+        h.down(5, "kill", "n2");
         h.writes(5.5, 30, 6); // key 1 never comes back while n2 is away
         h.nemesis(30, "start", "[n2]");
         h.nemesis(31, "start", "started [n2]");
@@ -68,8 +73,7 @@ class FailoverCheckTest {
     void writesBackWithinTheBoundAreFineAndTheSlowestFailoverIsReported() {
         H h = new H();
         h.writes(0, 5, 99);
-        h.nemesis(5, "pause", "[n1]");
-        h.nemesis(5.1, "pause", "paused [n1]");
+        h.down(5, "pause", "n1");
         h.writes(5.5, 30, 99);
         h.nemesis(30, "resume", "[n1]");
         var r = FailoverCheck.check(h.ops, 3, 2);
@@ -83,8 +87,7 @@ class FailoverCheckTest {
         cut.writes(0, 5, 99);
         cut.nemesis(4, "start-partition", "isolate");
         cut.nemesis(4.1, "start-partition", "cut {n1=[n2, n3]}");
-        cut.nemesis(5, "kill", "[n2]");
-        cut.nemesis(5.2, "kill", "killed [n2]");
+        cut.down(5, "kill", "n2");
         cut.writes(5.5, 30, 6);
         cut.nemesis(30, "start", "[n2]");
         assertNull(FailoverCheck.check(cut.ops, 3, 2), "a cut in force: clients may be talking to a cut-off leader");
@@ -94,8 +97,7 @@ class FailoverCheckTest {
         healed.nemesis(2, "stop-partition", "");
         healed.nemesis(2.1, "stop-partition", "fully connected (removed 4 rules)");
         healed.writes(2, 5, 99);
-        healed.nemesis(5, "stop", "[n3]");
-        healed.nemesis(6, "stop", "stopped [n3] (exits n3 143)");
+        healed.down(5, "stop", "n3");
         healed.writes(6, 30, 6);
         healed.nemesis(30, "start", "[n3]");
         assertEquals(Verdict.INVALID, FailoverCheck.check(healed.ops, 3, 2).verdict(), "the cut was healed first");
@@ -103,18 +105,15 @@ class FailoverCheckTest {
 
         H shortOne = new H();
         shortOne.writes(0, 5, 99);
-        shortOne.nemesis(5, "kill", "[n2]");
-        shortOne.nemesis(5.2, "kill", "killed [n2]");
+        shortOne.down(5, "kill", "n2");
         shortOne.writes(5.5, 20, 6);
         shortOne.nemesis(20, "start", "[n2]");
         assertNull(FailoverCheck.check(shortOne.ops, 3, 2), "15 s of an outage are the failover's own");
 
         H two = new H();
         two.writes(0, 5, 99);
-        two.nemesis(5, "kill", "[n2]");
-        two.nemesis(5.2, "kill", "killed [n2]");
-        two.nemesis(6, "kill", "[n3]");
-        two.nemesis(6.2, "kill", "killed [n3]");
+        two.down(5, "kill", "n2");
+        two.down(6, "kill", "n3");
         two.writes(6.5, 30, 6);
         two.nemesis(30, "start", "all");
         assertNull(FailoverCheck.check(two.ops, 3, 2), "two nodes down: a majority of three");
@@ -124,8 +123,7 @@ class FailoverCheckTest {
     void aKeyFirstWrittenDuringTheOutageIsNotJudged() {
         H h = new H();
         for (double t = 0; t < 5; t += 0.5) h.send(t, 0, 0, OpType.OK);
-        h.nemesis(5, "kill", "[n2]");
-        h.nemesis(5.2, "kill", "killed [n2]");
+        h.down(5, "kill", "n2");
         h.writes(5.5, 30, 5.5); // key 1's topic cannot be created with a broker missing
         h.nemesis(30, "start", "[n2]");
         var r = FailoverCheck.check(h.ops, 3, 2);

@@ -309,13 +309,8 @@ public final class SegmentAudit {
 
     /** What is wrong with a segment's offset index, or null. Zero entries past the first are preallocated space. */
     static String checkIndex(Path index, Segment s) {
-        byte[] bytes;
-        try {
-            if (!Files.isRegularFile(index)) return null;
-            bytes = Files.readAllBytes(index);
-        } catch (IOException e) {
-            return null;
-        }
+        byte[] bytes = readIndexFile(index);
+        if (bytes == null) return null;
         ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN);
         Map<Integer, Batch> byPosition = new TreeMap<>();
         for (Batch b : s.batches()) byPosition.put(b.position(), b);
@@ -347,13 +342,8 @@ public final class SegmentAudit {
      * longer holds, or a timestamp of records that are gone, and offsetsForTimes answers from it.
      */
     static String checkTimeIndex(Path index, Segment s) {
-        byte[] bytes;
-        try {
-            if (!Files.isRegularFile(index)) return null;
-            bytes = Files.readAllBytes(index);
-        } catch (IOException e) {
-            return null;
-        }
+        byte[] bytes = readIndexFile(index);
+        if (bytes == null) return null;
         ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.BIG_ENDIAN);
         List<Batch> bs = s.batches();
         long lastTimestamp = Long.MIN_VALUE, lastOffset = Long.MIN_VALUE;
@@ -382,6 +372,15 @@ public final class SegmentAudit {
             lastOffset = offset;
         }
         return null;
+    }
+
+    /** An index file's bytes; null when there is none or it cannot be read (nothing to judge). */
+    private static byte[] readIndexFile(Path index) {
+        try {
+            return Files.isRegularFile(index) ? Files.readAllBytes(index) : null;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** Reads a segment's batch headers; null when it cannot be read. */
