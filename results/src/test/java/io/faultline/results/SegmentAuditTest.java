@@ -267,6 +267,8 @@ class SegmentAuditTest {
         assertTrue(why.contains("the batch of offsets 5..5 was written in leader epoch 2, but leader-epoch-checkpoint gives epoch 0"), why);
         Files.writeString(cache, "0\n3\n0 0\n3 5\n2 6\n");
         assertTrue(SegmentAudit.check(nodes).examples().get(SegmentAudit.EPOCH).get(0).explanation().contains("does not follow"));
+        Files.writeString(cache, "0\n0\n");
+        assertEquals(Verdict.VALID, SegmentAudit.check(nodes).verdict(), "an empty file: Kafka writes it lazily");
         Files.writeString(cache, "not a checkpoint");
         assertEquals(Verdict.VALID, SegmentAudit.check(nodes).verdict(), "an unreadable file is not judged");
     }
