@@ -83,10 +83,11 @@ class ApiAuditDockerTest {
             assertEquals(ApiAudit.TOPIC_CONFIG, wrong.findings().get(0).kind());
             assertTrue(wrong.findings().get(0).explanation().contains("DescribeConfigs answered segment.ms=3000"), wrong.toString());
 
-            // create, grow, delete and recreate, trim and reconfigure scratch topics: a correct broker passes every step
+            // create, grow, delete and recreate, trim and reconfigure scratch topics, then invalid requests: a correct
+            // broker passes every step
             var lifecycle = TopicLifecycleAudit.run(bootstrap, "fl-audit", (short) 1, 3, Duration.ofSeconds(60));
             assertEquals(List.of(), lifecycle.findings(), lifecycle.toString());
-            assertEquals(5, lifecycle.steps(), lifecycle.toString());
+            assertEquals(6, lifecycle.steps(), lifecycle.toString());
         }
     }
 }
