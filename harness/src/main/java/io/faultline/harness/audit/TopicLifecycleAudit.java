@@ -53,6 +53,8 @@ import java.util.concurrent.TimeUnit;
  *       than brokers (INVALID_REPLICATION_FACTOR), a topic deleted that does not exist (UNKNOWN_TOPIC_OR_PARTITION),
  *       an unknown topic config set (INVALID_CONFIG). A client acts on the error code: a refusal that names another
  *       error, or none, sends it down the wrong path.</li>
+ *   <li>{@value GroupAdminAudit#GROUP_ADMIN}: a consumer group's offsets reset, deleted and the group deleted with the
+ *       admin API, as {@link GroupAdminAudit} describes.</li>
  * </ul>
  * Creating, growing, trimming and deleting topics reach the controller's records, log creation and deletion on disk, the
  * log start offset and the config store, which the queue workload never asks for. A timeout or a retriable error
@@ -73,13 +75,13 @@ public final class TopicLifecycleAudit {
     }
 
     private final String bootstrap;
-    private final String prefix;
+    final String prefix;
     private final short replicationFactor;
     private final long seed;
-    private final Duration wait;
+    final Duration wait;
     // steps run side by side (see run): what they report is shared
-    private final List<Finding> findings = java.util.Collections.synchronizedList(new ArrayList<>());
-    private final List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
+    final List<Finding> findings = java.util.Collections.synchronizedList(new ArrayList<>());
+    final List<String> notes = java.util.Collections.synchronizedList(new ArrayList<>());
     private final List<String> timings = java.util.Collections.synchronizedList(new ArrayList<>());
     private final java.util.concurrent.atomic.AtomicInteger steps = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -93,7 +95,7 @@ public final class TopicLifecycleAudit {
 
     /**
      * Runs every step on topics named {@code prefix-audit-*}. Never throws. The steps mostly wait for metadata to
-     * spread, each on topics of its own, so they run side by side: growing, renewing, and trimming then
+     * spread, each on topics of its own, so they run side by side: growing, renewing, the group admin, and trimming then
      * reconfiguring; the validate-only step last, as it names the grown and the trimmed topics.
      *
      * @param wait how long one step may wait for the cluster to show what it accepted
@@ -109,7 +111,7 @@ public final class TopicLifecycleAudit {
     public static Result run(String bootstrap, String prefix, short replicationFactor, long seed, Duration wait) {
         TopicLifecycleAudit a = new TopicLifecycleAudit(bootstrap, prefix, replicationFactor, seed, wait);
         Admin admin = null;
-        java.util.concurrent.ExecutorService side = java.util.concurrent.Executors.newFixedThreadPool(3, r -> {
+        java.util.concurrent.ExecutorService side = java.util.concurrent.Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "lifecycle-audit-step");
             t.setDaemon(true);
             return t;
@@ -123,7 +125,8 @@ public final class TopicLifecycleAudit {
                     side.submit(() -> {
                         a.step("delete records", () -> a.trim(client));
                         a.step("alter configs", () -> a.configs(client));
-                    }));
+                    }),
+                    side.submit(() -> a.step("group admin", () -> new GroupAdminAudit(a).run(client))));
             for (var f : running) f.get(); // each step is bounded by its own waits
             a.step("validate only", () -> a.dryRuns(client));
             a.step("refusals", () -> a.refusals(client));
@@ -162,7 +165,7 @@ public final class TopicLifecycleAudit {
     }
 
     /** A healthy idle cluster refused an operation it must accept. */
-    private static final class Refused extends Exception {
+    static final class Refused extends Exception {
         final String kind, subject;
 
         Refused(String kind, String subject, String what, Throwable cause) {
@@ -173,7 +176,7 @@ public final class TopicLifecycleAudit {
     }
 
     /** Waits for an admin future; an outright refusal (a non-retriable API error) becomes {@link Refused}. */
-    private <T> T get(java.util.concurrent.Future<T> f, String kind, String subject, String what) throws Exception {
+    <T> T get(java.util.concurrent.Future<T> f, String kind, String subject, String what) throws Exception {
         try {
             return f.get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -415,7 +418,7 @@ public final class TopicLifecycleAudit {
                         new ConfigEntry("faultline.no.such.config", "1"), AlterConfigOp.OpType.SET)))).all());
     }
 
-    private void expectRefusal(String subject, String what, Class<? extends ApiException> error,
+    void expectRefusal(String subject, String what, Class<? extends ApiException> error,
                                java.util.concurrent.Future<?> answer) throws InterruptedException {
         RefusalJudgement j = judgeRefusal(subject, what, error, answer, wait);
         if (j.finding() != null) findings.add(j.finding());
@@ -505,7 +508,7 @@ public final class TopicLifecycleAudit {
         return recs.size() + " records " + recs.subList(0, 2) + " … " + recs.subList(recs.size() - 2, recs.size());
     }
 
-    private void create(Admin admin, String topic, int partitions) throws Exception {
+    void create(Admin admin, String topic, int partitions) throws Exception {
         try {
             get(admin.createTopics(List.of(newTopic(topic, partitions))).all(), PARTITION_COUNT, topic, "CreateTopics");
         } catch (Refused e) {
@@ -552,7 +555,7 @@ public final class TopicLifecycleAudit {
         return out;
     }
 
-    private Properties producerProps() {
+    Properties producerProps() {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "faultline-lifecycle-audit");
@@ -566,7 +569,7 @@ public final class TopicLifecycleAudit {
         return p;
     }
 
-    private Properties consumerProps() {
+    Properties consumerProps() {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "faultline-lifecycle-audit");
