@@ -54,7 +54,8 @@ import java.util.concurrent.TimeUnit;
  *       an unknown topic config set (INVALID_CONFIG). A client acts on the error code: a refusal that names another
  *       error, or none, sends it down the wrong path.</li>
  *   <li>{@value GroupAdminAudit#GROUP_ADMIN}: a consumer group's offsets reset, deleted and the group deleted with the
- *       admin API, as {@link GroupAdminAudit} describes.</li>
+ *       admin API, as {@link GroupAdminAudit} describes;</li>
+ *   <li>{@value ClientQuotaAudit#CLIENT_QUOTA}: client quotas set, described back and removed ({@link ClientQuotaAudit}).</li>
  * </ul>
  * Creating, growing, trimming and deleting topics reach the controller's records, log creation and deletion on disk, the
  * log start offset and the config store, which the queue workload never asks for. A timeout or a retriable error
@@ -77,7 +78,7 @@ public final class TopicLifecycleAudit {
     private final String bootstrap;
     final String prefix;
     private final short replicationFactor;
-    private final long seed;
+    final long seed;
     final Duration wait;
     // steps run side by side (see run): what they report is shared
     final List<Finding> findings = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -95,8 +96,8 @@ public final class TopicLifecycleAudit {
 
     /**
      * Runs every step on topics named {@code prefix-audit-*}. Never throws. The steps mostly wait for metadata to
-     * spread, each on topics of its own, so they run side by side: growing, renewing, the group admin, and trimming then
-     * reconfiguring; the validate-only step last, as it names the grown and the trimmed topics.
+     * spread, each on topics of its own, so they run side by side: growing, renewing, the group admin then client
+     * quotas, and trimming then reconfiguring; the validate-only step last, as it names the grown and the trimmed topics.
      *
      * @param wait how long one step may wait for the cluster to show what it accepted
      */
@@ -126,7 +127,10 @@ public final class TopicLifecycleAudit {
                         a.step("delete records", () -> a.trim(client));
                         a.step("alter configs", () -> a.configs(client));
                     }),
-                    side.submit(() -> a.step("group admin", () -> new GroupAdminAudit(a).run(client))));
+                    side.submit(() -> {
+                        a.step("group admin", () -> new GroupAdminAudit(a).run(client));
+                        a.step("client quotas", () -> new ClientQuotaAudit(a).run(client));
+                    }));
             for (var f : running) f.get(); // each step is bounded by its own waits
             a.step("validate only", () -> a.dryRuns(client));
             a.step("refusals", () -> a.refusals(client));

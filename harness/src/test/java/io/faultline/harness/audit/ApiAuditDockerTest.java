@@ -87,7 +87,7 @@ class ApiAuditDockerTest {
             // broker passes every step
             var lifecycle = TopicLifecycleAudit.run(bootstrap, "fl-audit", (short) 1, 3, Duration.ofSeconds(60));
             assertEquals(List.of(), lifecycle.findings(), lifecycle.toString());
-            assertEquals(7, lifecycle.steps(), lifecycle.toString());
+            assertEquals(8, lifecycle.steps(), lifecycle.toString());
         }
     }
 }
