@@ -92,13 +92,17 @@ public final class BrokerProbe {
     /**
      * For the workload partitions this broker says it leads: the end offset a read_uncommitted consumer would get
      * (the high watermark), then a read_committed one's (the last stable offset), in that order, so a write in
-     * between can only raise the second. Internal topics are left out (their transactions are the brokers' own).
+     * between can only raise the second. Internal topics are left out but the consumer offsets topic: transactional
+     * offset commits (sendOffsetsToTransaction) are transactions of the workload's producers there, and one left open
+     * makes every read_committed consumer of the group wait (UNSTABLE_OFFSET_COMMIT) forever.
      */
+    static final String OFFSETS_TOPIC = "__consumer_offsets";
+
     private static NodeView withEndOffsets(NodeView view, DataInputStream in, DataOutputStream out, short version)
             throws IOException {
         List<NodeView.PartitionView> led = view.partitions().stream()
                 .filter(p -> p.leader() == view.brokerId() && p.error() == null && p.partition() >= 0
-                        && !p.topic().startsWith("__"))
+                        && (!p.topic().startsWith("__") || OFFSETS_TOPIC.equals(p.topic())))
                 .toList();
         if (led.isEmpty()) return view;
         var high = latest(in, out, 4, version, IsolationLevel.READ_UNCOMMITTED, led);

@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The probe against a scripted broker on a local socket (Kafka's own message classes on both sides): broker 1 leads
- * t-0 (high watermark 50, last stable 40) and __consumer_offsets-0, and follows t-1.
+ * t-0 (high watermark 50, last stable 40), __consumer_offsets-0 and __transaction_state-0, and follows t-1.
  */
 class BrokerProbeTest {
     /** What the scripted broker was asked, in order: "ApiVersions", "Metadata", "ListOffsets READ_COMMITTED [t-0]". */
@@ -47,9 +47,12 @@ class BrokerProbeTest {
         assertEquals(40, byId.get("t-0").lastStable());
         assertFalse(byId.get("t-0").noOpenTransaction());
         assertFalse(byId.get("t-1").hasEndOffsets(), "a follower's partition is the leader's to describe");
-        assertFalse(byId.get("__consumer_offsets-0").hasEndOffsets(), "internal topics are not judged");
-        assertEquals(List.of("ApiVersions", "Metadata", "ListOffsets READ_UNCOMMITTED [t-0]",
-                "ListOffsets READ_COMMITTED [t-0]"), asked);
+        // transactional offset commits are the workload's transactions on the offsets topic; other internal topics
+        // hold none of the workload's
+        assertTrue(byId.get("__consumer_offsets-0").hasEndOffsets(), "the offsets topic is judged");
+        assertFalse(byId.get("__transaction_state-0").hasEndOffsets(), "other internal topics are not judged");
+        assertEquals(List.of("ApiVersions", "Metadata", "ListOffsets READ_UNCOMMITTED [__consumer_offsets-0, t-0]",
+                "ListOffsets READ_COMMITTED [__consumer_offsets-0, t-0]"), asked);
     }
 
     @Test
@@ -132,6 +135,8 @@ class BrokerProbeTest {
         topics.add(new MetadataResponseData.MetadataResponseTopic().setName("t").setPartitions(List.of(
                 partition(0, 1), partition(1, 2))));
         topics.add(new MetadataResponseData.MetadataResponseTopic().setName("__consumer_offsets").setIsInternal(true)
+                .setPartitions(List.of(partition(0, 1))));
+        topics.add(new MetadataResponseData.MetadataResponseTopic().setName("__transaction_state").setIsInternal(true)
                 .setPartitions(List.of(partition(0, 1))));
         return new MetadataResponseData().setBrokers(brokers).setTopics(topics);
     }
