@@ -78,6 +78,14 @@ class NightlyMixTest {
         assertEquals(NightlyMix.packages(spec), nightly.nemesis());
         assertEquals(Map.of(), nightly.producerProperties(), "no queue producer settings on transactional producers");
         assertEquals(4, nightly.keys());
+        assertEquals("10", nightly.brokerProperties().get("leader.imbalance.check.interval.seconds"),
+                "the controller's preferred-leader check runs within a run");
+        var own = new TestConfig(txn.sut(), txn.nodes(), txn.workload(), txn.nemesis(), 60, txn.rate(), txn.concurrency(), 4,
+                txn.acks(), txn.idempotence(), txn.minIsr(), txn.replicationFactor(), txn.unclean(), txn.subVia(),
+                txn.nemesisIntervalSeconds(), 5, txn.recoverySeconds(), txn.drainSeconds(), txn.flushMessages(), txn.flushMs(),
+                Map.of("leader.imbalance.check.interval.seconds", "300"), Map.of());
+        assertEquals("300", NightlyMix.configure(own, spec).brokerProperties().get("leader.imbalance.check.interval.seconds"),
+                "a --broker-prop of the user's wins");
 
         var states = ComposedSchedule.transactionStates(List.of("fl1-0", "fl1-1", "__transaction_state:7", "__transaction_state:31"));
         assertEquals(List.of(7, 31), states.stream().map(io.faultline.nemesis.ClusterView.PartitionRef::partition).toList());
