@@ -15,7 +15,8 @@ import java.util.TreeMap;
 
 /**
  * Client quotas as {@code kafka-configs --entity-type clients} sets them ({@value #CLIENT_QUOTA}): quotas set for a
- * client id of the audit's own (no client of the run uses it, so nothing is throttled) are described back exactly,
+ * client id of the audit's own (no client of the run uses it, so nothing is throttled) are described back exactly
+ * (within the audit's wait: brokers describe quotas from their copy of the metadata),
  * removing one keeps the other, removing both leaves the entity without quotas, and a quota key Kafka does not know is
  * refused (INVALID_REQUEST). Quotas are stored in the controller's metadata like configs, a path no workload takes.
  * A broker without the quota APIs (before Kafka 2.6) gets a note.
@@ -60,11 +61,23 @@ final class ClientQuotaAudit {
         audit.get(admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity, ops))).all(), CLIENT_QUOTA, entity.toString(), what);
     }
 
+    /**
+     * Polls DescribeClientQuotas until it answers the expected quotas or the audit's wait runs out: the controller
+     * commits an alteration before it answers, but the broker that describes quotas answers from its own copy of the
+     * metadata, which may not have it yet (Kafka's too; a first read-back right after the alteration was seen empty).
+     */
     private boolean expect(Admin admin, Map<String, Double> expected, String when) throws Exception {
-        var described = audit.get(admin.describeClientQuotas(ClientQuotaFilter.containsOnly(List.of(
-                ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.CLIENT_ID, entity.entries().get(ClientQuotaEntity.CLIENT_ID)))))
-                .entities(), CLIENT_QUOTA, entity.toString(), "DescribeClientQuotas");
-        Finding f = quotasDiffer(entity.toString(), expected, described.getOrDefault(entity, Map.of()), when);
+        long deadline = System.nanoTime() + audit.wait.toNanos();
+        Finding f;
+        while (true) {
+            var described = audit.get(admin.describeClientQuotas(ClientQuotaFilter.containsOnly(List.of(
+                    ClientQuotaFilterComponent.ofEntity(ClientQuotaEntity.CLIENT_ID, entity.entries().get(ClientQuotaEntity.CLIENT_ID)))))
+                    .entities(), CLIENT_QUOTA, entity.toString(), "DescribeClientQuotas");
+            f = quotasDiffer(entity.toString(), expected, described.getOrDefault(entity, Map.of()),
+                    when + ", " + audit.wait.toSeconds() + " s on,");
+            if (f == null || System.nanoTime() > deadline) break;
+            Thread.sleep(200);
+        }
         if (f != null) audit.findings.add(f);
         return f == null;
     }

@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>OffsetDelete removes the named partition's offset and keeps the others;</li>
  *   <li>while a member is subscribed, the group is described Stable with that member owning every partition, and
  *       Kafka refuses to delete the group (GROUP_NOT_EMPTY), to reset its offsets (UNKNOWN_MEMBER_ID) and to delete
- *       an offset of a topic it reads (GROUP_SUBSCRIBED_TO_TOPIC); after the member leaves it is Empty and listed;</li>
+ *       an offset of a topic it reads (GROUP_SUBSCRIBED_TO_TOPIC); after the member leaves it is Empty;</li>
  *   <li>DeleteGroups removes the group with its offsets, and deleting a group that does not exist is refused
  *       (GROUP_ID_NOT_FOUND).</li>
  * </ol>
