@@ -75,7 +75,7 @@ final class FailoverCheck {
                 for (Attempt a : attempts) if (a.completed() < w.start()) known.addAll(a.acknowledged());
                 Map<Integer, Integer> tries = new TreeMap<>();
                 Map<Integer, Long> firstAckAfterStart = new HashMap<>();
-                Map<Integer, Boolean> writtenInSpan = new HashMap<>();
+                Set<Integer> writtenInSpan = new TreeSet<>();
                 Map<Integer, List<Long>> failed = new HashMap<>();
                 for (Attempt a : attempts) {
                     if (a.invoked() >= from && a.invoked() < w.end()) {
@@ -87,7 +87,7 @@ final class FailoverCheck {
                         }
                     }
                     for (int k : a.acknowledged()) {
-                        if (a.completed() >= from && a.completed() < w.end()) writtenInSpan.put(k, true);
+                        if (a.completed() >= from && a.completed() < w.end()) writtenInSpan.add(k);
                         if (a.invoked() >= w.start() && a.completed() < w.end()) firstAckAfterStart.merge(k, a.completed(), Math::min);
                     }
                 }
@@ -97,7 +97,7 @@ final class FailoverCheck {
                     judgedKeys++;
                     Long ack = firstAckAfterStart.get(key);
                     if (ack != null) slowest = Math.max(slowest, (ack - w.start()) / 1_000_000);
-                    if (writtenInSpan.getOrDefault(key, false)) continue;
+                    if (writtenInSpan.contains(key)) continue;
                     List<Long> ops = new ArrayList<>();
                     ops.add(w.openedBy());
                     failed.getOrDefault(key, List.of()).stream().limit(5).forEach(ops::add);
@@ -196,8 +196,7 @@ final class FailoverCheck {
             }
             Op inv = pending.remove(op.process());
             if (inv == null) continue;
-            Set<Integer> keys = new TreeSet<>();
-            for (MicroOp m : ((OpValue.Txn) inv.value()).mops()) if (m instanceof MicroOp.Send s) keys.add(s.key());
+            Set<Integer> keys = sentKeys(inv);
             if (keys.isEmpty()) continue;
             Set<Integer> acked = new TreeSet<>();
             if (op.type() == OpType.OK) {
@@ -210,10 +209,16 @@ final class FailoverCheck {
             out.add(new Attempt(inv.time(), op.time(), op.index(), keys, acked));
         }
         for (Op inv : pending.values()) {
-            Set<Integer> keys = new TreeSet<>();
-            for (MicroOp m : ((OpValue.Txn) inv.value()).mops()) if (m instanceof MicroOp.Send s) keys.add(s.key());
+            Set<Integer> keys = sentKeys(inv);
             if (!keys.isEmpty()) out.add(new Attempt(inv.time(), Long.MAX_VALUE, inv.index(), keys, Set.of()));
         }
         return out;
+    }
+
+    /** The keys an invocation sends to. */
+    private static Set<Integer> sentKeys(Op invocation) {
+        Set<Integer> keys = new TreeSet<>();
+        for (MicroOp m : ((OpValue.Txn) invocation.value()).mops()) if (m instanceof MicroOp.Send s) keys.add(s.key());
+        return keys;
     }
 }
