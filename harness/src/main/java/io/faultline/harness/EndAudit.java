@@ -81,7 +81,7 @@ final class EndAudit {
                 + " drain's start (side by side: %s)", (System.nanoTime() - started) / 1e9, apiNanos / 1e9,
                 lifecycleNanos / 1e9, lifecycleResult.seconds()));
         StoredRun.JSON.writeValue(run.dir().resolve(ApiAudit.Report.FILE).toFile(), report);
-        log.line("audit: " + report.partitionsRead() + " partitions read in full, " + report.lookups() + " time lookups, "
+        log.line("audit: " + report.partitionsRead() + " partitions read in full, " + report.lookups() + " time lookups, " + report.seeks() + " seek reads, "
                 + report.configsChecked() + " topics' configs, the group's listing, " + report.lifecycleSteps()
                 + " lifecycle steps, " + report.findings().size() + " findings"
                 + (report.notes().isEmpty() ? "" : " (" + String.join("; ", report.notes()) + ")"));

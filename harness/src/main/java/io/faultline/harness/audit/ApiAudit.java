@@ -29,6 +29,8 @@ import java.util.TreeMap;
  * that log is checked against the records themselves. Kafka's semantics, so it holds for every Kafka-protocol broker:
  * <ul>
  *   <li>{@value #LATEST}: ListOffsets(latest) is one past the last record (a queue topic has no control batches);</li>
+ *   <li>{@value SeekAudit#SEEK_READ}: a consumer seeked to an offset of the log is given that record first
+ *       ({@link SeekAudit});</li>
  *   <li>{@value #TIME_LOOKUP}: ListOffsets by timestamp (offsetsForTimes) gives the first offset whose record's
  *       timestamp is at or after the target, with that record's timestamp, or nothing past the last one;</li>
  *   <li>{@value #TOPIC_CONFIG}: DescribeConfigs returns the configs the workload created its topics with;</li>
@@ -59,7 +61,7 @@ public final class ApiAudit {
      * {@link TopicLifecycleAudit} finished, findings, and notes on what it could not decide.
      */
     public record Report(int partitionsRead, int lookups, int configsChecked, int lifecycleSteps, List<Finding> findings,
-                         List<String> notes) {
+                         List<String> notes, int seeks) {
         public static final String FILE = "audit.json";
 
         /** This report with the lifecycle audit's steps, findings and notes added (findings capped as the audit's). */
@@ -72,7 +74,7 @@ public final class ApiAudit {
                 n.add((f.size() - MAX_FINDINGS) + " more findings left out");
                 f = new ArrayList<>(f.subList(0, MAX_FINDINGS));
             }
-            return new Report(partitionsRead, lookups, configsChecked, lifecycleSteps + r.steps(), f, n);
+            return new Report(partitionsRead, lookups, configsChecked, lifecycleSteps + r.steps(), f, n, seeks);
         }
 
         public Report {
@@ -105,8 +107,8 @@ public final class ApiAudit {
                              String group, boolean durable, long seed, Duration budget) {
         List<Finding> findings = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        int read = 0, lookups = 0, configs = 0;
-        if (partitions.isEmpty()) return new Report(0, 0, 0, 0, findings, List.of("no workload partition to audit"));
+        int read = 0, lookups = 0, configs = 0, seeks = 0;
+        if (partitions.isEmpty()) return new Report(0, 0, 0, 0, findings, List.of("no workload partition to audit"), 0);
         Map<TopicPartition, List<Read>> logs = Map.of();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(bootstrapServers))) {
             logs = readAll(consumer, partitions, budget, notes);
@@ -127,6 +129,7 @@ public final class ApiAudit {
                     if (f != null) findings.add(f);
                 }
             }
+            seeks = SeekAudit.run(consumer, logs, random, findings);
         } catch (RuntimeException e) {
             notes.add("reading and looking up offsets stopped: " + e);
         }
@@ -153,7 +156,7 @@ public final class ApiAudit {
             notes.add((findings.size() - MAX_FINDINGS) + " more findings left out");
             findings = new ArrayList<>(findings.subList(0, MAX_FINDINGS));
         }
-        return new Report(read, lookups, configs, 0, findings, notes);
+        return new Report(read, lookups, configs, 0, findings, notes, seeks);
     }
 
     /** Reads every partition from its beginning to its latest offset, within the budget; partitions not read in full are left out. */
@@ -341,6 +344,7 @@ public final class ApiAudit {
         Map<String, Object> stats = new LinkedHashMap<>();
         stats.put("partitions-read", r.partitionsRead());
         stats.put("time-lookups", r.lookups());
+        stats.put("seek-reads", r.seeks());
         stats.put("topic-configs-checked", r.configsChecked());
         stats.put("lifecycle-steps", r.lifecycleSteps());
         if (!r.notes().isEmpty()) stats.put("notes", r.notes());

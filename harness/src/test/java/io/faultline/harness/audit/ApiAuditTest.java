@@ -100,15 +100,15 @@ class ApiAuditTest {
 
     @Test
     void theReportBecomesACheckThatIsInvalidOnAnyFindingAndAbsentWhenNothingWasAudited() {
-        var clean = ApiAudit.toCheck(new ApiAudit.Report(3, 12, 3, 0, List.of(), List.of()));
+        var clean = ApiAudit.toCheck(new ApiAudit.Report(3, 12, 3, 0, List.of(), List.of(), 0));
         assertEquals(Verdict.VALID, clean.verdict());
         assertEquals(12, clean.stats().get("time-lookups"));
         var bad = ApiAudit.toCheck(new ApiAudit.Report(3, 12, 3, 0,
-                List.of(new ApiAudit.Finding(ApiAudit.TIME_LOOKUP, "t-0", "x"), new ApiAudit.Finding(ApiAudit.TIME_LOOKUP, "t-1", "y")), List.of()));
+                List.of(new ApiAudit.Finding(ApiAudit.TIME_LOOKUP, "t-0", "x"), new ApiAudit.Finding(ApiAudit.TIME_LOOKUP, "t-1", "y")), List.of(), 5));
         assertEquals(Verdict.INVALID, bad.verdict());
         assertEquals(2L, bad.count(ApiAudit.TIME_LOOKUP));
         assertEquals("t-0: x", bad.examples(ApiAudit.TIME_LOOKUP).get(0).explanation());
-        assertNull(ApiAudit.toCheck(new ApiAudit.Report(0, 0, 0, 0, List.of(), List.of("no workload partition to audit"))));
+        assertNull(ApiAudit.toCheck(new ApiAudit.Report(0, 0, 0, 0, List.of(), List.of("no workload partition to audit"), 0)));
     }
 
     @Test

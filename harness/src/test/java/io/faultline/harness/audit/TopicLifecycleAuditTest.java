@@ -93,7 +93,7 @@ class TopicLifecycleAuditTest {
 
     @Test
     void lifecycleFindingsJoinTheAuditReportAndItsCheck() {
-        var base = new ApiAudit.Report(3, 12, 3, 0, List.of(), List.of());
+        var base = new ApiAudit.Report(3, 12, 3, 0, List.of(), List.of(), 0);
         var joined = base.with(new TopicLifecycleAudit.Result(4, List.of(new ApiAudit.Finding(TopicLifecycleAudit.PARTITION_COUNT,
                 "t", "shows 5 partitions")), List.of("group configs not audited")));
         assertEquals(4, joined.lifecycleSteps());
@@ -101,6 +101,6 @@ class TopicLifecycleAuditTest {
         assertEquals(io.faultline.checker.Verdict.INVALID, check.verdict());
         assertEquals(1L, check.count(TopicLifecycleAudit.PARTITION_COUNT));
         assertEquals(io.faultline.checker.Verdict.VALID,
-                ApiAudit.toCheck(new ApiAudit.Report(0, 0, 0, 4, List.of(), List.of())).verdict(), "lifecycle steps alone are an audit");
+                ApiAudit.toCheck(new ApiAudit.Report(0, 0, 0, 4, List.of(), List.of(), 0)).verdict(), "lifecycle steps alone are an audit");
     }
 }
