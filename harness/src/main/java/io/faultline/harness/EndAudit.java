@@ -38,9 +38,14 @@ final class EndAudit {
         this.log = log;
         this.maxWritesPerKey = maxWritesPerKey;
         boolean queue = "queue".equals(config.workload()) || NightlyMix.WORKLOAD.equals(config.workload());
-        this.applies = quietEnd && queue
-                && Suts.clientLine(config.sut()) == io.faultline.kafkacompat.KafkaClientLine.CURRENT;
+        boolean current = Suts.clientLine(config.sut()) == io.faultline.kafkacompat.KafkaClientLine.CURRENT;
+        this.applies = quietEnd && queue && current;
+        this.committedOnly = quietEnd && current && NightlyMix.TXN_WORKLOAD.equals(config.workload())
+                && Suts.hasTransactionalProtocol(config.sut());
     }
+
+    /** The transactional queue gets the read_committed reads and seeks only (ApiAudit.runCommitted). */
+    private final boolean committedOnly;
 
     /** Starts the lifecycle audit on a thread of its own (once; nothing when the run does not audit). */
     synchronized void startLifecycle(String bootstrap, String topicPrefix) {
@@ -64,6 +69,14 @@ final class EndAudit {
      * lifecycle audit (starting it if the drain did not), and writes audit.json.
      */
     void run(RunDir run, String bootstrap, String topicPrefix, Collection<String> recoverySubjects) throws Exception {
+        if (committedOnly) {
+            var report = ApiAudit.runCommitted(bootstrap, keyPartitions(topicPrefix, recoverySubjects), config.seed(), API_BUDGET);
+            StoredRun.JSON.writeValue(run.dir().resolve(ApiAudit.Report.FILE).toFile(), report);
+            log.line("audit: " + report.partitionsRead() + " partitions read in full (read_committed), " + report.seeks()
+                    + " seek reads, " + report.findings().size() + " findings"
+                    + (report.notes().isEmpty() ? "" : " (" + String.join("; ", report.notes()) + ")"));
+            return;
+        }
         if (!applies) return;
         startLifecycle(bootstrap, topicPrefix);
         long started = System.nanoTime();

@@ -159,6 +159,29 @@ public final class ApiAudit {
         return new Report(read, lookups, configs, 0, findings, notes, seeks);
     }
 
+    /**
+     * The audit of a transactional workload's partitions: read in full by a read_committed consumer, then the seek
+     * reads, which there must skip what aborted transactions wrote, also where a seek lands inside or after one that
+     * began earlier (the broker must name every aborted transaction the fetched range overlaps). Offsets and
+     * timestamps are not judged: control batches take offsets, and a time lookup answers by any record, aborted or not.
+     */
+    public static Report runCommitted(String bootstrapServers, Collection<TopicPartition> partitions, long seed, Duration budget) {
+        List<Finding> findings = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        if (partitions.isEmpty()) return new Report(0, 0, 0, 0, findings, List.of("no workload partition to audit"), 0);
+        int read = 0, seeks = 0;
+        Properties p = consumerProps(bootstrapServers);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
+            Map<TopicPartition, List<Read>> logs = readAll(consumer, partitions, budget, notes);
+            read = logs.size();
+            seeks = SeekAudit.run(consumer, logs, new Random(seed), findings);
+        } catch (RuntimeException e) {
+            notes.add("reading and seeking stopped: " + e);
+        }
+        return new Report(read, 0, 0, 0, findings, notes, seeks);
+    }
+
     /** Reads every partition from its beginning to its latest offset, within the budget; partitions not read in full are left out. */
     private static Map<TopicPartition, List<Read>> readAll(KafkaConsumer<byte[], byte[]> consumer,
                                                           Collection<TopicPartition> partitions, Duration budget, List<String> notes) {
