@@ -124,8 +124,9 @@ class BugsCommandTest {
                     "the clean broker has no switch at all");
             var expected = new java.util.TreeMap<>(m.mix().scenario() == null ? Map.<String, String>of()
                     : Scenarios.named(m.mix().scenario()).settings().brokerProps());
+            if (m.mix().composed()) expected.putAll(NightlyMix.BROKER_DEFAULTS); // the nightly mix's own broker settings
             expected.putAll(m.brokerProperties());
-            assertEquals(expected, c.brokerProperties(), "only the scenario's own settings and the control's");
+            assertEquals(expected, c.brokerProperties(), "only the scenario's or the mix's own settings and the control's");
             assertEquals(m.mix().workload(), c.workload());
         }));
         assertEquals(3 * CONTRACT.size() + 3 * mixes.size(), seeds.size(), "every run its own seed");
