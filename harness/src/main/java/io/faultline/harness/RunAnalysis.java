@@ -159,6 +159,9 @@ final class RunAnalysis {
         // and with one node down for long, nothing else wrong, every key must take writes again
         CheckResult failover = FailoverCheck.check(history, config.replicationFactor(), config.minIsr());
         if (failover != null) checks.put(failover.checker(), failover);
+        // and, at a quiet end, every replica of the metadata quorum must have caught up with its leader
+        CheckResult quorum = QuorumConvergence.check(run.dir());
+        if (quorum != null) checks.put(quorum.checker(), quorum);
         List<String> caveats = new java.util.ArrayList<>(readCaveats);
         caveats.addAll(ending.caveats());
         Verdict verdict = verdictOf(checks.values(), caveats.isEmpty());

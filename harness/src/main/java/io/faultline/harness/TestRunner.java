@@ -351,6 +351,15 @@ final class TestRunner {
             step("auditing ListOffsets, offsetsForTimes, DescribeConfigs and the topic lifecycle", () -> state.endAudit.run(run,
                     state.cluster.bootstrapServers(), state.topicPrefix, state.recovery.findings().subjects().keySet()));
         }
+        if (Suts.clientLine(config.sut()) == io.faultline.kafkacompat.KafkaClientLine.CURRENT) {
+            step("asking the metadata quorum whether every replica caught up", () -> {
+                var q = QuorumConvergence.observe(state.cluster.bootstrapServers(), d -> Thread.sleep(d.toMillis()));
+                QuorumConvergence.write(run.dir(), q);
+                log.line(q.notJudged() != null ? "metadata quorum: not judged: " + q.notJudged()
+                        : String.format("metadata quorum: leader %d, %d replicas, %d behind high watermark %d after %.1f s",
+                                q.leaderId(), q.replicas().size(), q.behind().size(), q.highWatermark(), q.seconds()));
+            });
+        }
         long leftMs = (long) (RecoveryRecord.CONVERGED_AFTER_SECONDS * 1000) - (state.recorder.now() - idleSinceNanos) / 1_000_000;
         if (leftMs > 0) Thread.sleep(leftMs);
         state.recovery = state.recovery.withQuiesced((state.recorder.now() - idleSinceNanos) / 1e9);
