@@ -22,7 +22,8 @@ import java.util.TreeMap;
  * it leads; here it is seen directly. An unclean election may lose data, but the replicas must still agree
  * afterwards, so this holds under every setting.
  *
- * <p>For each workload partition and each pair of replicas it compares the values at every offset below a bound
+ * <p>For each workload partition and each pair of replicas it compares the values at every offset from the higher of
+ * their log start offsets ({@code log-start-offset-checkpoint}) up to a bound
  * taken from the replicas' checkpointed high watermarks ({@code replication-offset-checkpoint}, written every few
  * seconds, so it errs low). Where the run's recovery check saw the partition's whole replica set back in the ISR
  * after the final heal, the bound is the <em>higher</em> of the two: an offset below either high watermark was
@@ -34,7 +35,7 @@ import java.util.TreeMap;
  */
 public final class ReplicaAgreement {
     public static final String CHECKER = "replica-agreement", DIVERGENCE = "replica-divergence";
-    static final String HW_FILE = "replication-offset-checkpoint";
+    static final String HW_FILE = "replication-offset-checkpoint", LOG_START_FILE = "log-start-offset-checkpoint";
     private static final int MAX_EXAMPLES = 8;
 
     private ReplicaAgreement() {}
@@ -61,6 +62,7 @@ public final class ReplicaAgreement {
 
     private static CheckResult compare(Path nodesDir, Set<String> recovered) {
         Map<String, Map<String, Long>> hwByNode = highWatermarks(nodesDir);
+        Map<String, Map<String, Long>> startByNode = checkpoints(nodesDir, LOG_START_FILE);
         Map<String, List<String>> nodesByPartition = new TreeMap<>();
         hwByNode.forEach((node, hws) -> hws.keySet().forEach(p -> {
             if (!p.startsWith("__")) nodesByPartition.computeIfAbsent(p, k -> new ArrayList<>()).add(node);
@@ -88,12 +90,16 @@ public final class ReplicaAgreement {
                     Long hwA = hwByNode.getOrDefault(a, Map.of()).get(partition), hwB = hwByNode.getOrDefault(b, Map.of()).get(partition);
                     if (hwA == null || hwB == null) continue;
                     long below = inIsr ? Math.max(hwA, hwB) : Math.min(hwA, hwB);
+                    // below a replica's log start (DeleteRecords, retention) nothing is served any more: segments there
+                    // may still hold records until they are deleted whole, and those were never re-fetched
+                    long from = Math.max(startByNode.getOrDefault(a, Map.of()).getOrDefault(partition, 0L),
+                            startByNode.getOrDefault(b, Map.of()).getOrDefault(partition, 0L));
                     for (String[] pair : new String[][] {{a, b}, {b, a}}) {
                         String x = pair[0], y = pair[1];
                         long[] ySpan = span.get(y);
                         for (var entry : logs.get(x).entrySet()) {
                             long offset = entry.getKey();
-                            if (offset >= below) continue;
+                            if (offset >= below || offset < from) continue;
                             ReplicaLogs.Entry mine = entry.getValue(), theirs = logs.get(y).get(offset);
                             // a gap counts only where the other log goes on past it (its tail may be cut short)
                             boolean gap = theirs == null && inIsr && ySpan != null && ySpan[0] <= offset && offset < ySpan[1];
@@ -133,10 +139,15 @@ public final class ReplicaAgreement {
 
     /** Node → partition directory name (topic-partition) → its checkpointed high watermark. */
     public static Map<String, Map<String, Long>> highWatermarks(Path nodesDir) {
+        return checkpoints(nodesDir, HW_FILE);
+    }
+
+    /** Node → partition (topic-partition) → the offset a checkpoint file of both systems' format gives it. */
+    static Map<String, Map<String, Long>> checkpoints(Path nodesDir, String fileName) {
         Map<String, Map<String, Long>> out = new TreeMap<>();
         if (nodesDir == null || !Files.isDirectory(nodesDir)) return out;
         for (Path node : LogExcerpts.list(nodesDir)) {
-            Path file = findFile(node.resolve("data"), 3);
+            Path file = findFile(node.resolve("data"), fileName, 3);
             if (file == null) continue;
             Map<String, Long> hws = new TreeMap<>();
             try {
@@ -153,12 +164,12 @@ public final class ReplicaAgreement {
         return out;
     }
 
-    private static Path findFile(Path dir, int depth) {
+    private static Path findFile(Path dir, String fileName, int depth) {
         if (!Files.isDirectory(dir) || depth < 0) return null;
-        Path direct = dir.resolve(HW_FILE);
+        Path direct = dir.resolve(fileName);
         if (Files.isRegularFile(direct)) return direct;
         for (Path child : LogExcerpts.list(dir)) {
-            Path hit = findFile(child, depth - 1);
+            Path hit = findFile(child, fileName, depth - 1);
             if (hit != null) return hit;
         }
         return null;

@@ -124,6 +124,22 @@ class ReplicaLogsTest {
     }
 
     @Test
+    void recordsBelowTheLogStartAreNotComparedTheyAreNoLongerServed() throws Exception {
+        // both replicas trimmed to 4 (DeleteRecords); their segments below it still hold offsets 2-3, which differ
+        write("n1", batch(0, 0, "1", "2"), batch(2, 0, "10", "11"), batch(4, 2, "22", "23"));
+        write("n2", batch(0, 0, "1", "2"), batch(2, 1, "20", "21"), batch(4, 2, "22", "23"));
+        highWatermark("n1", 6);
+        highWatermark("n2", 6);
+        assertEquals(io.faultline.checker.Verdict.INVALID, ReplicaAgreement.check(tmp.resolve("nodes"), Set.of("fl9-3-0")).verdict(),
+                "without log starts the dead records count");
+        logStart("n1", 4);
+        logStart("n2", 3);
+        var r = ReplicaAgreement.check(tmp.resolve("nodes"), Set.of("fl9-3-0"));
+        assertEquals(io.faultline.checker.Verdict.VALID, r.verdict(), r.toString());
+        assertEquals(2L, r.stats().get("offsets-compared"), "offsets 4 and 5: from the higher log start");
+    }
+
+    @Test
     void withoutHighWatermarksOrASecondReplicaNothingIsJudged() throws Exception {
         write("n1", batch(0, 0, "1", "2"));
         write("n2", batch(0, 0, "1", "3"));
@@ -131,6 +147,11 @@ class ReplicaLogsTest {
         highWatermark("n1", 2);
         assertEquals(null, ReplicaAgreement.check(tmp.resolve("nodes")), "one replica with a high watermark");
         assertEquals(null, ReplicaAgreement.check(tmp.resolve("absent")));
+    }
+
+    private void logStart(String node, long start) throws Exception {
+        Files.writeString(tmp.resolve("nodes").resolve(node).resolve("data/kafka/log-start-offset-checkpoint"),
+                "0\n1\nfl9-3 0 " + start + "\n");
     }
 
     private void highWatermark(String node, long hw) throws Exception {
