@@ -42,8 +42,11 @@ final class NightlyMix {
      * leader election (auto.leader.rebalance.enable, on by default in Kafka) checks every 10 s instead of every 300 s,
      * so within a run, as in production over hours, leadership also moves back to a returned node on a healthy
      * cluster, not only away from a failed one. Kafka has had the setting since 0.8.1; broker-impl reads it too.
+     * Reads from the closest replica (KIP-392, Kafka 2.4 on): the rack-aware replica selector, so the workers'
+     * consumers, each naming a node's rack (Workloads.clientRacks), read from followers too.
      */
-    static final Map<String, String> BROKER_DEFAULTS = Map.of("leader.imbalance.check.interval.seconds", "10");
+    static final Map<String, String> BROKER_DEFAULTS = Map.of("leader.imbalance.check.interval.seconds", "10",
+            "replica.selector.class", Workloads.RACK_AWARE_SELECTOR);
 
     /** The run's broker properties over the mix's defaults (the user's win). */
     static Map<String, String> brokerProperties(TestConfig base) {

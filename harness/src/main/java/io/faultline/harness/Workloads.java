@@ -173,7 +173,25 @@ final class Workloads {
                 .withConsumer(group ? QueueSettings.ConsumerMode.SUBSCRIBE : QueueSettings.ConsumerMode.ASSIGN,
                         Suts.hasTransactionalProtocol(config.sut()) ? "read_committed" : "read_uncommitted")
                 .withTopics(1, (short) config.replicationFactor(), true)
-                .withExtra(config.producerProperties(), java.util.Map.of());
+                .withExtra(config.producerProperties(), java.util.Map.of())
+                .withClientRacks(clientRacks(config));
+    }
+
+    /** The rack-aware replica selector (KIP-392), as `replica.selector.class` names it on both systems. */
+    static final String RACK_AWARE_SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector";
+
+    /**
+     * With the brokers' replica selector rack-aware, the workers' consumers name racks: node i's rack ("rack" + i, as
+     * every node template sets broker.rack) round-robin, and every (nodes + 1)th worker none. A consumer then reads from
+     * the replica in its rack, a follower for most partitions, up to that follower's high watermark: what followers
+     * serve is judged like what leaders serve. Without the selector no consumer names a rack.
+     */
+    static List<String> clientRacks(TestConfig config) {
+        if (!RACK_AWARE_SELECTOR.equals(config.brokerProperties().get("replica.selector.class"))) return List.of();
+        List<String> racks = new java.util.ArrayList<>();
+        for (int i = 1; i <= config.nodes(); i++) racks.add("rack" + i);
+        racks.add("");
+        return racks;
     }
 
     /** The queue workload's configuration; the bootstrap servers are filled in at setup. */

@@ -86,6 +86,13 @@ class NightlyMixTest {
                 Map.of("leader.imbalance.check.interval.seconds", "300"), Map.of());
         assertEquals("300", NightlyMix.configure(own, spec).brokerProperties().get("leader.imbalance.check.interval.seconds"),
                 "a --broker-prop of the user's wins");
+        // reads from the closest replica: the rack-aware selector, and consumers in each node's rack and in none
+        assertEquals(Workloads.RACK_AWARE_SELECTOR, nightly.brokerProperties().get("replica.selector.class"));
+        List<String> racks = Workloads.clientRacks(nightly);
+        assertEquals(base.nodes() + 1, racks.size());
+        assertEquals(List.of("rack1", "rack2", "rack3"), racks.subList(0, 3));
+        assertEquals("", racks.get(base.nodes()));
+        assertEquals(List.of(), Workloads.clientRacks(txn), "without the selector no consumer names a rack");
 
         var states = ComposedSchedule.transactionStates(List.of("fl1-0", "fl1-1", "__transaction_state:7", "__transaction_state:31"));
         assertEquals(List.of(7, 31), states.stream().map(io.faultline.nemesis.ClusterView.PartitionRef::partition).toList());

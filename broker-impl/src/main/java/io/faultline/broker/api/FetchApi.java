@@ -1,15 +1,20 @@
 package io.faultline.broker.api;
 
+import io.faultline.broker.metadata.BrokerRegistration;
 import io.faultline.broker.metadata.TopicImage;
 import io.faultline.broker.network.Request;
 import io.faultline.broker.partition.Partition;
 import io.faultline.broker.purgatory.DelayedOperation;
 import io.faultline.broker.replication.LeaderState;
+import io.faultline.broker.replication.ReadReplicaSelector;
 import io.faultline.broker.replication.ReplicaRequestHandler;
+import io.faultline.broker.replication.ReplicaState;
 import io.faultline.broker.storage.PartitionLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.ApiException;
@@ -25,14 +30,17 @@ import org.slf4j.LoggerFactory;
 /**
  * Fetch v4-v18 with full fetches only (session id 0): topic names up to v12, ids from v13. Consumers read up to
  * the high watermark (read_committed: the last stable offset, with the aborted transactions of the range), replicas
- * up to the log end. A fetch waits in the fetch purgatory until minBytes are
- * available, an error occurs, or maxWaitMs passes.
+ * up to the log end. From v11 a consumer may read from a follower, up to that follower's high watermark (KIP-392);
+ * with replica.selector.class rack-aware, a leader sends a consumer that names its rack to an in-sync follower there
+ * (the preferred read replica, no records). A fetch waits in the fetch purgatory until minBytes are available, an
+ * error occurs, a preferred replica is named, or maxWaitMs passes.
  */
 public final class FetchApi {
     private static final Logger log = LoggerFactory.getLogger(FetchApi.class);
     private static final short FIRST_TOPIC_ID_VERSION = 13;
     private static final short FIRST_REPLICA_STATE_VERSION = 15;
     private static final short FIRST_SESSION_VERSION = 7;
+    private static final short FIRST_FOLLOWER_READ_VERSION = 11;
 
     private final BrokerContext ctx;
 
@@ -45,8 +53,8 @@ public final class FetchApi {
                           Errors resolveError) {
     }
 
-    /** The answer assembled from one read pass. */
-    private record ReadPass(FetchResponseData response, int bytes, boolean anyError) {
+    /** The answer assembled from one read pass; answer at once on an error or a preferred read replica. */
+    private record ReadPass(FetchResponseData response, int bytes, boolean answerNow) {
     }
 
     public void handle(Request r) {
@@ -76,8 +84,9 @@ public final class FetchApi {
         }
         int maxBytes = req.maxBytes() <= 0 ? Integer.MAX_VALUE : req.maxBytes();
         boolean readCommitted = req.isolationLevel() == 1;
-        ReadPass first = readAll(targets, v, replicaId, maxBytes, readCommitted);
-        if (req.maxWaitMs() <= 0 || first.anyError() || first.bytes() >= req.minBytes() || targets.isEmpty()) {
+        String rack = v >= FIRST_FOLLOWER_READ_VERSION && consumer ? req.rackId() : "";
+        ReadPass first = readAll(targets, v, replicaId, maxBytes, readCommitted, rack);
+        if (req.maxWaitMs() <= 0 || first.answerNow() || first.bytes() >= req.minBytes() || targets.isEmpty()) {
             ctx.channel().sendResponse(r, first.response());
             return;
         }
@@ -87,8 +96,8 @@ public final class FetchApi {
 
             @Override
             public boolean tryComplete() {
-                ReadPass pass = readAll(targets, v, replicaId, maxBytes, readCommitted);
-                if (pass.anyError() || pass.bytes() >= req.minBytes()) {
+                ReadPass pass = readAll(targets, v, replicaId, maxBytes, readCommitted, rack);
+                if (pass.answerNow() || pass.bytes() >= req.minBytes()) {
                     ready = pass;
                     return forceComplete();
                 }
@@ -97,19 +106,21 @@ public final class FetchApi {
 
             @Override
             protected void onComplete() {
-                ReadPass pass = ready != null ? ready : readAll(targets, v, replicaId, maxBytes, readCommitted);
+                ReadPass pass = ready != null ? ready : readAll(targets, v, replicaId, maxBytes, readCommitted, rack);
                 ctx.channel().sendResponse(r, pass.response());
             }
         }, keys);
     }
 
-    private ReadPass readAll(List<Target> targets, short v, int replicaId, int maxBytes, boolean readCommitted) {
+    private ReadPass readAll(List<Target> targets, short v, int replicaId, int maxBytes, boolean readCommitted,
+                             String rack) {
         boolean consumer = replicaId < 0;
+        boolean followerMayServe = consumer && v >= FIRST_FOLLOWER_READ_VERSION;
         FetchResponseData resp = new FetchResponseData().setThrottleTimeMs(0).setErrorCode(Errors.NONE.code())
                 .setSessionId(0);
         int remaining = maxBytes;
         int total = 0;
-        boolean anyError = false;
+        boolean answerNow = false;
         FetchableTopicResponse current = null;
         for (Target t : targets) {
             boolean sameTopic = current != null && (v >= FIRST_TOPIC_ID_VERSION
@@ -126,13 +137,13 @@ public final class FetchApi {
             current.partitions().add(pd);
             if (t.resolveError() != Errors.NONE) {
                 pd.setErrorCode(t.resolveError().code());
-                anyError = true;
+                answerNow = true;
                 continue;
             }
             Optional<Partition> p = ctx.partitions().get(t.tp());
             if (p.isEmpty()) {
                 pd.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
-                anyError = true;
+                answerNow = true;
                 continue;
             }
             Partition part = p.get();
@@ -146,15 +157,22 @@ public final class FetchApi {
                 total += used;
                 remaining -= used;
                 FetchResponseData.EpochEndOffset d = pd.divergingEpoch();
-                if (pd.errorCode() != Errors.NONE.code() || d.epoch() >= 0 || d.endOffset() >= 0) anyError = true;
+                if (pd.errorCode() != Errors.NONE.code() || d.epoch() >= 0 || d.endOffset() >= 0) answerNow = true;
                 continue;
             }
             try {
                 int limit = Math.min(t.req().partitionMaxBytes(), remaining);
                 if (limit <= 0 && total > 0) continue; // response full: later partitions get nothing this time
+                OptionalInt preferred = rack == null || rack.isEmpty() ? OptionalInt.empty()
+                        : preferredReadReplica(part, rack, t.req());
+                if (preferred.isPresent()) {
+                    pd.setPreferredReadReplica(preferred.getAsInt()); // no records: the consumer asks that replica
+                    answerNow = true;
+                    continue;
+                }
                 long lso = part.lastStableOffset();
                 PartitionLog.SliceRead res = part.readForSend(t.req().fetchOffset(), Math.max(limit, 1), consumer,
-                        t.req().currentLeaderEpoch(), readCommitted);
+                        t.req().currentLeaderEpoch(), readCommitted, followerMayServe);
                 pd.setRecords(res.records()).setHighWatermark(res.highWatermark())
                         .setLastStableOffset(Math.min(lso, res.highWatermark())).setLogStartOffset(res.logStartOffset());
                 if (consumer && readCommitted) {
@@ -171,13 +189,39 @@ public final class FetchApi {
                 remaining -= size;
             } catch (ApiException e) {
                 pd.setErrorCode(Errors.forException(e).code());
-                anyError = true;
+                answerNow = true;
             } catch (RuntimeException e) {
                 log.warn("Fetch from {} failed", t.tp(), e);
                 pd.setErrorCode(Errors.forException(e).code());
-                anyError = true;
+                answerNow = true;
             }
         }
-        return new ReadPass(resp, total, anyError);
+        return new ReadPass(resp, total, answerNow);
+    }
+
+    /**
+     * With rack-aware reads on, the in-sync follower on a live broker in the consumer's rack that should serve it
+     * (Kafka's ReplicaManager.findPreferredReadReplica); empty when this broker does not lead or should serve it itself.
+     */
+    private OptionalInt preferredReadReplica(Partition part, String rack, FetchRequestData.FetchPartition req) {
+        if (!ctx.config().rackAwareReads() || !part.isLeader()) return OptionalInt.empty();
+        Optional<LeaderState> leader = ctx.replicationLeader(part.topicPartition());
+        if (leader.isEmpty()) return OptionalInt.empty();
+        part.validateLeaderEpoch(req.currentLeaderEpoch());
+        var brokers = ctx.metadata().image().brokers();
+        BrokerRegistration self = brokers.get(ctx.nodeId());
+        Set<Integer> isr = leader.get().isrState().isr();
+        List<ReadReplicaSelector.Candidate> candidates = new ArrayList<>();
+        for (int id : leader.get().replicas()) {
+            BrokerRegistration b = brokers.get(id);
+            Optional<ReplicaState> state = leader.get().replicaState(id);
+            if (id == ctx.nodeId() || !isr.contains(id) || b == null || b.fenced() || b.inControlledShutdown()
+                    || !b.endpoints().containsKey(ctx.listenerName()) || state.isEmpty()) {
+                continue;
+            }
+            candidates.add(new ReadReplicaSelector.Candidate(id, b.rack(), state.get().logEndOffset(),
+                    state.get().logStartOffset(), state.get().lastCaughtUpTimeMs()));
+        }
+        return ReadReplicaSelector.select(rack, self == null ? null : self.rack(), candidates, req.fetchOffset());
     }
 }

@@ -28,6 +28,9 @@ import java.util.Properties;
  * @param transactionVersion transaction.version: the level of Kafka's feature of that name this broker finalizes
  *                           (0, 1 or 2; default 2, what a new Kafka 4.x cluster gets at format time). At 2,
  *                           kafka-clients use KIP-890 part 2 (epoch bump per transaction, no AddPartitionsToTxn)
+ * @param rack        broker.rack: the rack (or zone) this broker registers with, null when unset
+ * @param rackAwareReads replica.selector.class is Kafka's RackAwareReplicaSelector: a leader sends a consumer that
+ *                       names its rack to an in-sync replica in that rack (KIP-392, fetching from the closest replica)
  */
 public record BrokerConfig(
         int nodeId,
@@ -53,7 +56,9 @@ public record BrokerConfig(
         long queuedMaxRequestBytes,
         SeededBugs bugs,
         long requestStallTimeoutMs,
-        short transactionVersion) {
+        short transactionVersion,
+        String rack,
+        boolean rackAwareReads) {
 
     public BrokerConfig {
         logDirs = List.copyOf(logDirs);
@@ -129,7 +134,7 @@ public record BrokerConfig(
                 logConfig, truncation(p, problems), queuedMaxRequestBytes(p),
                 SeededBugs.parse(props, problems),
                 p.getLong("faultline.request.stall.timeout.ms", 10_000, 1),
-                transactionVersion(p, problems));
+                transactionVersion(p, problems), rack(p), rackAwareReads(p, problems));
         if (!problems.isEmpty()) throw new ConfigException(problems);
         return c;
     }
@@ -148,6 +153,23 @@ public record BrokerConfig(
         }
         return (short) v;
     }
+
+    private static String rack(PropertyReader p) {
+        String r = p.get("broker.rack", "").trim();
+        return r.isEmpty() ? null : r;
+    }
+
+    /** The selectors Kafka ships: the leader (its default) and the rack-aware one; any other class is refused. */
+    private static boolean rackAwareReads(PropertyReader p, List<String> problems) {
+        String c = p.get("replica.selector.class", "").trim();
+        if (c.isEmpty() || c.equals(LEADER_SELECTOR)) return false;
+        if (c.equals(RACK_AWARE_SELECTOR)) return true;
+        problems.add("replica.selector.class: '" + c + "' (" + RACK_AWARE_SELECTOR + " or " + LEADER_SELECTOR + ")");
+        return false;
+    }
+
+    public static final String RACK_AWARE_SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector";
+    private static final String LEADER_SELECTOR = "org.apache.kafka.common.replica.LeaderSelector";
 
     private static String truncation(PropertyReader p, List<String> problems) {
         String v = p.get("faultline.replication.truncation", "leader-epoch").trim();

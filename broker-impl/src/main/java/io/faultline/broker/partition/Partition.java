@@ -58,6 +58,8 @@ public final class Partition {
      * still serves produce and consumer fetches in; -1 otherwise (always without the bug).
      */
     private volatile int zombieEpoch = -1;
+    private volatile int followerReadsLoggedEpoch = -1;
+    private static final org.slf4j.Logger FOLLOWER_READS = org.slf4j.LoggerFactory.getLogger(Partition.class);
     /** First offset of the earliest open transaction, -1 when none (written under appendLock). */
     private volatile long firstUnstableOffset = -1;
     /** Set when replication owns the high watermark: runs after each leader append instead of the single-node rule. */
@@ -405,26 +407,34 @@ public final class Partition {
     /** As {@link #read(long, int, boolean, int)}; a read_committed consumer reads only below the last stable offset. */
     public LogReadResult read(long fetchOffset, int maxBytes, boolean consumer, int currentLeaderEpoch,
                               boolean readCommitted) {
-        return log.read(fetchOffset, maxBytes, readBound(consumer, currentLeaderEpoch, readCommitted));
+        return log.read(fetchOffset, maxBytes, readBound(consumer, currentLeaderEpoch, readCommitted, false));
     }
 
     /**
      * As {@link #read(long, int, boolean, int, boolean)} for a Fetch response: batches below the high watermark
-     * stay in the segment file and are sent from it ({@link PartitionLog#readForSend}).
+     * stay in the segment file and are sent from it ({@link PartitionLog#readForSend}). With {@code followerMayServe}
+     * (a consumer's fetch from v11, KIP-392) a follower serves it too, up to its own high watermark.
      */
     public PartitionLog.SliceRead readForSend(long fetchOffset, int maxBytes, boolean consumer,
-                                              int currentLeaderEpoch, boolean readCommitted) {
-        return log.readForSend(fetchOffset, maxBytes, readBound(consumer, currentLeaderEpoch, readCommitted));
+                                              int currentLeaderEpoch, boolean readCommitted, boolean followerMayServe) {
+        return log.readForSend(fetchOffset, maxBytes, readBound(consumer, currentLeaderEpoch, readCommitted,
+                followerMayServe));
     }
 
     /** Checks the leader epoch and role; returns the offset reads stop below. */
-    private long readBound(boolean consumer, int currentLeaderEpoch, boolean readCommitted) {
+    private long readBound(boolean consumer, int currentLeaderEpoch, boolean readCommitted, boolean followerMayServe) {
         PartitionRole r = role;
         // Seeded bug fenced-leader-serves: a consumer still on the old epoch is served as if it were current.
         boolean zombie = !(r instanceof PartitionRole.Leader) && consumer && zombieEpoch >= 0;
         if (!zombie || currentLeaderEpoch != zombieEpoch) validateLeaderEpoch(currentLeaderEpoch, r);
-        if (!(r instanceof PartitionRole.Leader) && !zombie) {
+        boolean follows = consumer && followerMayServe && r instanceof PartitionRole.Follower;
+        if (!(r instanceof PartitionRole.Leader) && !zombie && !follows) {
             throw new NotLeaderOrFollowerException("node " + localNodeId + " is not the leader of " + tp);
+        }
+        if (follows && followerReadsLoggedEpoch != r.leaderEpoch()) {
+            followerReadsLoggedEpoch = r.leaderEpoch(); // once per leadership: a line, not one per fetch
+            FOLLOWER_READS.info("{}: serving consumer reads as a follower at leader epoch {} (high watermark {})", tp,
+                    r.leaderEpoch(), log.highWatermark());
         }
         // Seeded bug read-past-hw: consumers see records no follower may have yet.
         boolean boundedByHw = consumer && !bugs.on(SeededBug.READ_PAST_HW);

@@ -146,6 +146,8 @@ public interface ReplicaLog {
             @Override
             public void updateHighWatermark(long hw) {
                 bare.updateHighWatermark(hw);
+                // a consumer's fetch waiting on a follower (KIP-392) reads up to this; the leader wakes its own
+                if (!partition.isLeader()) partition.wakeWaiters();
             }
 
             @Override

@@ -38,6 +38,7 @@ final class BrokerLifecycle implements AutoCloseable {
     private final Supplier<MetadataImage> image;
     private final Map<String, Endpoint> endpoints;
     private final int heartbeatIntervalMs;
+    private final String rack;
     private final Uuid incarnationId = Uuid.randomUuid();
     private final AtomicBoolean inFlight = new AtomicBoolean();
     private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
@@ -55,8 +56,9 @@ final class BrokerLifecycle implements AutoCloseable {
     private volatile java.util.function.BooleanSupplier handlersProgressing = () -> true;
 
     BrokerLifecycle(int nodeId, String clusterId, Time time, ControllerChannel controller,
-                    Supplier<MetadataImage> image, Map<String, Endpoint> endpoints, int heartbeatIntervalMs) {
+                    Supplier<MetadataImage> image, Map<String, Endpoint> endpoints, int heartbeatIntervalMs, String rack) {
         this.nodeId = nodeId;
+        this.rack = rack;
         this.clusterId = clusterId;
         this.time = time;
         this.controller = controller;
@@ -107,7 +109,7 @@ final class BrokerLifecycle implements AutoCloseable {
 
     private void register() {
         BrokerRegistrationRequestData req = new BrokerRegistrationRequestData().setBrokerId(nodeId)
-                .setClusterId(clusterId).setIncarnationId(incarnationId).setRack(null).setIsMigratingZkBroker(false);
+                .setClusterId(clusterId).setIncarnationId(incarnationId).setRack(rack).setIsMigratingZkBroker(false);
         endpoints.forEach((name, e) -> req.listeners().add(new BrokerRegistrationRequestData.Listener().setName(name)
                 .setHost(e.host()).setPort(e.port()).setSecurityProtocol(SecurityProtocol.PLAINTEXT.id)));
         controller.send(ApiKeys.BROKER_REGISTRATION, ApiKeys.BROKER_REGISTRATION.latestVersion(), req)

@@ -173,7 +173,7 @@ public final class KafkaBroker implements AutoCloseable {
 
         controller.addListener(metadata);
         lifecycle = new BrokerLifecycle(config.nodeId(), clusterId, time, controllerChannel, metadata::image,
-                advertised, config.cluster().brokerHeartbeatIntervalMs());
+                advertised, config.cluster().brokerHeartbeatIntervalMs(), config.rack());
         RequestHandlerWatchdog watchdog = new RequestHandlerWatchdog(time, config.requestStallTimeoutMs());
         channels.forEach(watchdog::watch);
         if (controllerRequests != null) watchdog.watch(controllerListener.name(), controllerRequests);

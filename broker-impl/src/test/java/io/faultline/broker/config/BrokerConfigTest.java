@@ -63,6 +63,8 @@ class BrokerConfigTest {
         assertEquals(50, c.offsetsTopicPartitions());
         assertEquals(3000, c.groupInitialRebalanceDelayMs());
         assertEquals(1, c.numPartitions());
+        assertEquals(null, c.rack());
+        assertFalse(c.rackAwareReads(), "Kafka's default selector: the leader serves every read");
         assertTrue(c.autoCreateTopics());
         assertTrue(c.cluster().standalone(), "no controller.quorum.voters: a one-voter quorum of itself");
         assertEquals(Set.of(ClusterConfig.ProcessRole.BROKER, ClusterConfig.ProcessRole.CONTROLLER), c.cluster().roles());
@@ -133,6 +135,7 @@ class BrokerConfigTest {
                 "process.roles", "broker,wizard",
                 "num.io.threads", "many",
                 "unclean.leader.election.enable", "maybe",
+                "replica.selector.class", "com.example.Nearest",
                 "controller.quorum.voters", "1@n1"))));
         String all = e.getMessage();
         assertTrue(all.contains("SECURE uses SSL; only PLAINTEXT is implemented"), all);
@@ -140,7 +143,8 @@ class BrokerConfigTest {
         assertTrue(all.contains("num.io.threads: 'many' is not an integer"), all);
         assertTrue(all.contains("unclean.leader.election.enable: 'maybe' is not true or false"), all);
         assertTrue(all.contains("controller.quorum.voters"), all);
-        assertEquals(5, e.problems().size(), all);
+        assertTrue(all.contains("replica.selector.class: 'com.example.Nearest'"), all);
+        assertEquals(6, e.problems().size(), all);
     }
 
     @Test

@@ -74,6 +74,9 @@ class ReplicatedClusterTest {
                 p.setProperty("broker.session.timeout.ms", "2000");
                 p.setProperty("replica.lag.time.max.ms", "5000");
                 p.setProperty("min.insync.replicas", "2");
+                // each node its own rack, rack-aware reads on: only a consumer that names a rack reads from a follower
+                p.setProperty("broker.rack", "rack" + (i + 1));
+                p.setProperty("replica.selector.class", BrokerConfig.RACK_AWARE_SELECTOR);
                 BrokerConfig cfg = BrokerConfig.from(p);
                 started.add(starter.submit(() -> new KafkaBroker(cfg, Time.SYSTEM).start()));
             }
@@ -131,6 +134,52 @@ class ReplicatedClusterTest {
                     for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) got.add(r.value());
                 }
                 assertEquals(acked, got, "every acknowledged value once, in order");
+            }
+        } finally {
+            for (KafkaBroker b : brokers) b.close();
+        }
+    }
+
+    /**
+     * KIP-392: a consumer in a follower's rack is sent to that follower by the leader (no records from the leader, its
+     * preferred read replica instead) and reads every acknowledged value there, in order, up to the follower's high
+     * watermark; a follower that refused it would send the consumer back to the leader, which names it again.
+     */
+    @Test
+    void aConsumerInAFollowersRackReadsFromThatFollower() throws Exception {
+        int[] client = new int[3];
+        List<KafkaBroker> brokers = startCluster(dir, client);
+        try {
+            String bootstrap = "127.0.0.1:" + client[0] + ",127.0.0.1:" + client[1] + ",127.0.0.1:" + client[2];
+            int leader;
+            try (Admin admin = TestBroker.admin(bootstrap)) {
+                TestBroker.createTopics(admin, new NewTopic("r", 1, (short) 3));
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
+                        describe(admin).partitions().get(0).isr().size() == 3);
+                leader = describe(admin).partitions().get(0).leader().id();
+            }
+            List<String> acked = new ArrayList<>();
+            try (KafkaProducer<String, String> producer = TestBroker.producer(bootstrap,
+                    Map.of(ProducerConfig.ACKS_CONFIG, "all"))) {
+                send(producer, 0, 100, acked);
+            }
+            int follower = leader % 3 + 1;
+            try (KafkaConsumer<String, String> c = TestBroker.consumer(bootstrap,
+                    Map.of("client.rack", "rack" + follower))) {
+                TopicPartition tp = new TopicPartition("r", 0);
+                c.assign(Set.of(tp));
+                c.seekToBeginning(Set.of(tp));
+                List<String> got = new ArrayList<>();
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(200))) got.add(r.value());
+                    return got.size() >= acked.size();
+                });
+                assertEquals(acked, got, "every acknowledged value once, in order, from the follower");
+                Object replica = c.metrics().entrySet().stream()
+                        .filter(e -> e.getKey().name().equals("preferred-read-replica")
+                                && "r".equals(e.getKey().tags().get("topic")))
+                        .map(e -> e.getValue().metricValue()).findFirst().orElse(null);
+                assertEquals(follower, ((Number) replica).intValue(), "the consumer's preferred read replica");
             }
         } finally {
             for (KafkaBroker b : brokers) b.close();

@@ -124,7 +124,8 @@ public final class KafkaQueueClient implements Client {
      * asks for at most 32 KiB per partition per fetch, less than the largest records (Kafka still returns a first
      * batch larger than that, whole: KIP-74), so a broker that cuts it, or serves nothing, shows here; worker 3 of every
      * 5 asks for at least 8 KiB per fetch and waits up to 200 ms for it, so the broker parks its fetches until enough
-     * arrives (Kafka's delayed fetch), through leader changes. Settings given as extras win.
+     * arrives (Kafka's delayed fetch), through leader changes. A worker given a rack (QueueSettings.clientRacks)
+     * names it, so rack-aware brokers may send it to a follower. Settings given as extras win.
      */
     static Properties consumerProps(QueueWorkloadConfig cfg, int thread, String id) {
         Properties p = consumerProps(cfg, id);
@@ -136,6 +137,8 @@ public final class KafkaQueueClient implements Client {
             p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 8 * 1024);
             p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200);
         }
+        String rack = cfg.settings().clientRack(thread);
+        if (rack != null && !set.containsKey(ConsumerConfig.CLIENT_RACK_CONFIG)) p.put(ConsumerConfig.CLIENT_RACK_CONFIG, rack);
         return p;
     }
 

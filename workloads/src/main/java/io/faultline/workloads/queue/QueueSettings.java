@@ -20,12 +20,15 @@ import java.util.Map;
  * @param createTopics       create topics with the Admin API before first use (else rely on auto-creation)
  * @param extraProducer      further producer properties, applied last
  * @param extraConsumer      further consumer properties, applied last
+ * @param clientRacks        client.rack of the workers' consumers, worker t taking entry t mod size ("" for none);
+ *                           empty: no worker names a rack. With brokers whose replica.selector.class is rack-aware, a
+ *                           consumer in a follower's rack reads from that follower (KIP-392)
  */
 public record QueueSettings(String acks, boolean idempotence, int retries, int requestTimeoutMs,
                             int deliveryTimeoutMs, ConsumerMode consumerMode, String isolationLevel, int pollMs,
                             int maxPollRecords, String groupId, int partitionsPerTopic, short replicationFactor,
                             boolean createTopics, Map<String, String> extraProducer,
-                            Map<String, String> extraConsumer) {
+                            Map<String, String> extraConsumer, java.util.List<String> clientRacks) {
 
     public enum ConsumerMode { ASSIGN, SUBSCRIBE }
 
@@ -50,6 +53,7 @@ public record QueueSettings(String acks, boolean idempotence, int retries, int r
         }
         extraProducer = Map.copyOf(extraProducer);
         extraConsumer = Map.copyOf(extraConsumer);
+        clientRacks = clientRacks == null ? java.util.List.of() : java.util.List.copyOf(clientRacks);
     }
 
     /**
@@ -60,49 +64,62 @@ public record QueueSettings(String acks, boolean idempotence, int retries, int r
      */
     public static QueueSettings defaults() {
         return new QueueSettings("all", true, Integer.MAX_VALUE, 5_000, 15_000, ConsumerMode.ASSIGN,
-                "read_committed", 100, 100, null, 1, (short) -1, true, Map.of(), Map.of());
+                "read_committed", 100, 100, null, 1, (short) -1, true, Map.of(), Map.of(), java.util.List.of());
     }
 
     public QueueSettings withAcks(String a, boolean idem) {
         return new QueueSettings(a, idem, retries, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
                 isolationLevel, pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics,
-                extraProducer, extraConsumer);
+                extraProducer, extraConsumer, clientRacks);
     }
 
     public QueueSettings withRetries(int r) {
         return new QueueSettings(acks, idempotence, r, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
                 isolationLevel, pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics,
-                extraProducer, extraConsumer);
+                extraProducer, extraConsumer, clientRacks);
     }
 
     public QueueSettings withTimeouts(int requestMs, int deliveryMs) {
         return new QueueSettings(acks, idempotence, retries, requestMs, deliveryMs, consumerMode, isolationLevel,
                 pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics, extraProducer,
-                extraConsumer);
+                extraConsumer, clientRacks);
     }
 
     public QueueSettings withConsumer(ConsumerMode mode, String isolation) {
         return new QueueSettings(acks, idempotence, retries, requestTimeoutMs, deliveryTimeoutMs, mode, isolation,
                 pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics, extraProducer,
-                extraConsumer);
+                extraConsumer, clientRacks);
     }
 
     public QueueSettings withTopics(int partitions, short replication, boolean create) {
         return new QueueSettings(acks, idempotence, retries, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
                 isolationLevel, pollMs, maxPollRecords, groupId, partitions, replication, create, extraProducer,
-                extraConsumer);
+                extraConsumer, clientRacks);
     }
 
     public QueueSettings withPolling(int pollMillis, int maxRecords) {
         return new QueueSettings(acks, idempotence, retries, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
                 isolationLevel, pollMillis, maxRecords, groupId, partitionsPerTopic, replicationFactor, createTopics,
-                extraProducer, extraConsumer);
+                extraProducer, extraConsumer, clientRacks);
     }
 
     public QueueSettings withExtra(Map<String, String> producer, Map<String, String> consumer) {
         return new QueueSettings(acks, idempotence, retries, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
                 isolationLevel, pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics,
-                producer, consumer);
+                producer, consumer, clientRacks);
+    }
+
+    public QueueSettings withClientRacks(java.util.List<String> racks) {
+        return new QueueSettings(acks, idempotence, retries, requestTimeoutMs, deliveryTimeoutMs, consumerMode,
+                isolationLevel, pollMs, maxPollRecords, groupId, partitionsPerTopic, replicationFactor, createTopics,
+                extraProducer, extraConsumer, racks);
+    }
+
+    /** The client.rack of worker {@code thread}'s consumer, or null for none. */
+    public String clientRack(int thread) {
+        if (clientRacks.isEmpty()) return null;
+        String r = clientRacks.get(Math.floorMod(thread, clientRacks.size()));
+        return r.isEmpty() ? null : r;
     }
 
     public boolean subscribes() {

@@ -54,13 +54,21 @@ public final class TxnQueueClient implements Client {
     private final int abortOneIn;
     private final Random abortDraw;
     private final long finalReadMs;
+    private final String clientRack;
     private List<TopicPartition> finalPartitions;
     private KafkaProducer<Long, Long> producer;
     private KafkaConsumer<Long, Long> consumer;
 
     public TxnQueueClient(String bootstrap, KeyMapping mapping, int keys, String id, int timeoutMs, int abortOneIn,
                           long seed, long finalReadMs) {
+        this(bootstrap, mapping, keys, id, timeoutMs, abortOneIn, seed, finalReadMs, null);
+    }
+
+    /** {@code clientRack}: the rack its polling consumer names (null for none); its final reads name none. */
+    public TxnQueueClient(String bootstrap, KeyMapping mapping, int keys, String id, int timeoutMs, int abortOneIn,
+                          long seed, long finalReadMs, String clientRack) {
         this.bootstrap = bootstrap;
+        this.clientRack = clientRack;
         this.mapping = mapping;
         List<Integer> all = new ArrayList<>();
         for (int k = 0; k < keys; k++) all.add(k);
@@ -251,6 +259,7 @@ public final class TxnQueueClient implements Client {
         if (producer != null) return;
         Properties p = producerProperties(bootstrap, id, timeoutMs);
         Properties c = consumerProperties(id + "-consumer", id);
+        if (clientRack != null) c.put(ConsumerConfig.CLIENT_RACK_CONFIG, clientRack);
         try {
             producer = new KafkaProducer<>(p);
             producer.initTransactions(); // fences this worker's previous producer, aborting what it left open

@@ -48,7 +48,8 @@ public final class TxnQueueWorkload {
                 return Workload.Session.of(thread -> {
                             int n = processes.merge(thread, 1, Integer::sum) - 1;
                             return new TxnQueueClient(bootstrap, topics.mapping(), keys, transactionalId(c.topicPrefix(), thread, n),
-                                    clientTimeoutMs, ABORT_ONE_IN, c.seed() * 131 + thread + 7919L * n, finalReadMs(cfg));
+                                    clientTimeoutMs, ABORT_ONE_IN, c.seed() * 131 + thread + 7919L * n, finalReadMs(cfg),
+                                    c.settings().clientRack(thread));
                         },
                         faultTargets(bootstrap, topics.mapping().topicsOf(all), notWarm == null ? List.of(
                                 transactionalId(c.topicPrefix(), 0, 0), transactionalId(c.topicPrefix(), 1, 0)) : List.of()),

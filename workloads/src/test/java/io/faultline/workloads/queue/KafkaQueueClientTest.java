@@ -152,6 +152,13 @@ class KafkaQueueClientTest {
         assertEquals(8192, KafkaQueueClient.consumerProps(shaped, 3, "x").get("fetch.min.bytes"));
         assertNull(KafkaQueueClient.consumerProps(cfg, 1, "x").get("max.partition.fetch.bytes"), "only with shaped records");
         assertNull(KafkaQueueClient.consumerProps(cfg, 3, "x").get("fetch.min.bytes"));
+        // racks: worker t names entry t mod size, "" none; the final drain's reader (no worker) names none
+        QueueWorkloadConfig racked = cfg.withSettings(cfg.settings().withClientRacks(List.of("rack1", "rack2", "")));
+        assertEquals(List.of("rack1", "rack2", "-", "rack1"), java.util.stream.IntStream.range(0, 4)
+                .mapToObj(t -> String.valueOf(KafkaQueueClient.consumerProps(racked, t, "x")
+                        .getOrDefault("client.rack", "-"))).toList());
+        assertNull(KafkaQueueClient.consumerProps(racked, "x").get("client.rack"));
+        assertNull(KafkaQueueClient.consumerProps(cfg, 0, "x").get("client.rack"));
     }
 
     @Test
