@@ -120,7 +120,7 @@ final class Workloads {
                 CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.topics.TopicChecker(prefix, LinearizabilityChecker.Options.defaults())));
         Workload kv = io.faultline.workloads.kv.KvWorkload.workload(prefix, (short) config.replicationFactor(),
                 config.seed() * 7919 + 3, KV_KEYS, Math.max(1.0, sideRate / 4), Duration.ofSeconds(config.timeLimitSeconds()),
-                CLIENT_TIMEOUT_MS, List.of(new io.faultline.workloads.kv.KvChecker(
+                CLIENT_TIMEOUT_MS, Suts.hasTransactionalProtocol(config.sut()), List.of(new io.faultline.workloads.kv.KvChecker(
                         ("all".equals(config.acks()) || "-1".equals(config.acks())) && !config.uncleanInEffect())));
         Workload trim = io.faultline.workloads.trim.TrimWorkload.workload(prefix, (short) config.replicationFactor(),
                 config.seed() * 7919 + 4, Math.max(1.0, sideRate / 4), Duration.ofSeconds(config.timeLimitSeconds()),

@@ -27,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The compacted key-value workload against a real broker: keys overwritten many times, the partition compacted by
- * the broker, and the read judged valid (every key's latest acknowledged value kept, nothing changed).
+ * The compacted key-value workload against a real broker: keys overwritten many times, a third of the writes in
+ * transactions of their own (a quarter of those aborted), the partition compacted by the broker, and the
+ * read_committed read judged valid (every key's latest acknowledged value kept, nothing changed, nothing aborted).
  */
 @DockerBacked
 class KvWorkloadDockerTest {
@@ -36,18 +37,20 @@ class KvWorkloadDockerTest {
     void aCompactedTopicKeepsEveryKeysLatestValue() throws Exception {
         try (SutCluster cluster = SutCluster.start(new BrokerImpl(KafkaSettings.defaults().withReplicationFactor(1)
                 .withMinInsyncReplicas(1)), 1, Duration.ofMinutes(3))) {
-            var workload = KvWorkload.workload("kvt", (short) 1, 7, 4, 40, Duration.ofSeconds(8), 10_000, List.of(new KvChecker(true)));
+            var workload = KvWorkload.workload("kvt", (short) 1, 7, 4, 40, Duration.ofSeconds(8), 10_000, true, List.of(new KvChecker(true)));
             HistoryRecorder rec = HistoryRecorder.inMemory(3);
             PhaseRunner.run(workload, cluster.bootstrapServers(), rec, PhaseRunner.Faults.NONE, Duration.ZERO, PhaseRunner.Phases.NONE);
             List<Op> ops = new ArrayList<>(rec.ops());
             long acked = ops.stream().filter(o -> o.type() == OpType.OK && KvOps.WRITE.equals(o.f())).count();
             assertTrue(acked > 30, "acknowledged writes: " + acked);
+            long aborted = ops.stream().filter(o -> o.type() == OpType.FAIL && KvOps.ABORTED.equals(o.error())).count();
+            assertTrue(aborted > 0, "aborted transactions: " + aborted);
             CheckResult first = new KvChecker(true).check(ops);
             assertEquals(Verdict.VALID, first.verdict(), first::toString);
 
             // the broker compacts in the background: read again until it has (bounded), and judge that read too
             List<KvOps.Rec> compacted = new ArrayList<>();
-            try (Client reader = new KvClient(cluster.bootstrapServers(), KvWorkload.topic("kvt"), 10_000)) {
+            try (Client reader = new KvClient(cluster.bootstrapServers(), KvWorkload.topic("kvt"), 10_000, true)) {
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).until(() -> {
                     Client.Completion c = reader.invoke(KvOps.READ, new OpValue.Text(""));
                     if (c.type() != OpType.OK) return false;

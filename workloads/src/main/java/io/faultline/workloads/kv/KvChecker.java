@@ -24,17 +24,20 @@ import java.util.TreeMap;
  *       acknowledged write of it got (compaction removes a record only when a later one of its key exists);</li>
  *   <li>{@value #INCONSISTENT}: an offset the read holds carries the key and value whose write was acknowledged at it;</li>
  *   <li>{@value #UNEXPECTED}: every record read was written by someone (acknowledged or indeterminate);</li>
+ *   <li>{@value #ABORTED_READ}: no record read is one whose transaction was aborted (the read is read_committed);</li>
  *   <li>{@value #NONMONOTONIC}: offsets increase along the read;</li>
  *   <li>{@value #NEVER_COMPACTED} (liveness): after at least {@value #COMPACTION_AFTER_SECONDS} s of writes and
  *       {@value #COMPACTION_AFTER_WRITES} acknowledged ones over a few keys, some overwritten record is gone (Kafka's
  *       cleaner looks every 15 s; with a segment every 2 s and a dirty ratio of 0.01 it always has work).</li>
  * </ul>
+ * A tombstone (a write of a null value) is a key's record like any other: compaction keeps it for delete.retention.ms
+ * (a day by default, so through a run), and removes the key's older records.
  * Without durability in the settings (acks below all, unclean elections), a lost latest value is allowed. No final
  * read, or no acknowledged write: unknown.
  */
 public final class KvChecker implements Checker {
     public static final String LOST_LATEST = "kv-lost-latest", INCONSISTENT = "kv-inconsistent", UNEXPECTED = "kv-unexpected",
-            NONMONOTONIC = "kv-nonmonotonic", NEVER_COMPACTED = "kv-never-compacted";
+            NONMONOTONIC = "kv-nonmonotonic", NEVER_COMPACTED = "kv-never-compacted", ABORTED_READ = "kv-aborted-read";
     static final int COMPACTION_AFTER_SECONDS = 60, COMPACTION_AFTER_WRITES = 200;
     private static final int MAX_EXAMPLES = 8;
     private final boolean durable;
@@ -54,7 +57,7 @@ public final class KvChecker implements Checker {
         long firstAck = Long.MAX_VALUE, lastAck = Long.MIN_VALUE;
         Map<Long, KvOps.Rec> ackedAt = new HashMap<>();
         Map<Integer, Long> latestAcked = new TreeMap<>();
-        Set<String> written = new HashSet<>();
+        Set<String> written = new HashSet<>(), aborted = new HashSet<>();
         List<KvOps.Rec> read = null;
         for (Op op : history) {
             if (op.process() < 0 || !KvOps.ALL.contains(op.f())) continue;
@@ -62,11 +65,15 @@ public final class KvChecker implements Checker {
                 pending.put(op.process(), op);
                 if (KvOps.WRITE.equals(op.f())) {
                     KvOps.Rec r = KvOps.parseWrite(op.value());
-                    written.add(r.key() + " " + r.value());
+                    written.add(r.key() + " " + KvOps.asRead(r.value()));
                 }
                 continue;
             }
             pending.remove(op.process());
+            if (op.type() == OpType.FAIL && KvOps.WRITE.equals(op.f()) && KvOps.ABORTED.equals(op.error())) {
+                KvOps.Rec r = KvOps.parseWrite(op.value());
+                if (r.value() > 0) aborted.add(r.key() + " " + r.value()); // a tombstone reads as any other of its key
+            }
             if (op.type() != OpType.OK) continue;
             if (KvOps.WRITE.equals(op.f())) {
                 KvOps.Rec r = KvOps.parseWrite(op.value());
@@ -80,10 +87,11 @@ public final class KvChecker implements Checker {
             }
         }
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (String k : List.of(LOST_LATEST, INCONSISTENT, UNEXPECTED, NONMONOTONIC, NEVER_COMPACTED)) counts.put(k, 0L);
+        for (String k : List.of(LOST_LATEST, INCONSISTENT, UNEXPECTED, NONMONOTONIC, NEVER_COMPACTED, ABORTED_READ)) counts.put(k, 0L);
         Map<String, Object> stats = new LinkedHashMap<>();
         stats.put("acknowledged-writes", (long) ackedAt.size());
         stats.put("keys", (long) latestAcked.size());
+        stats.put("aborted-writes", (long) aborted.size());
         if (read == null || ackedAt.isEmpty()) {
             return new CheckResult(name(), Verdict.UNKNOWN, counts, Set.of(), Map.of(), stats,
                     read == null ? "no final read of the compacted topic completed" : "no write to the compacted topic was acknowledged");
@@ -95,11 +103,14 @@ public final class KvChecker implements Checker {
         for (KvOps.Rec r : read) {
             if (r.offset() <= previous) add(counts, examples, NONMONOTONIC, "offset " + r.offset() + " read after " + previous);
             previous = Math.max(previous, r.offset());
-            if (!written.contains(r.key() + " " + r.value())) {
+            if (aborted.contains(r.key() + " " + r.value())) {
+                add(counts, examples, ABORTED_READ, "offset " + r.offset() + " holds key " + r.key() + " value " + r.value()
+                        + ", whose transaction was aborted");
+            } else if (!written.contains(r.key() + " " + r.value())) {
                 add(counts, examples, UNEXPECTED, "offset " + r.offset() + " holds key " + r.key() + " value " + r.value() + ", which nobody wrote");
             }
             KvOps.Rec acked = ackedAt.get(r.offset());
-            if (acked != null && (acked.key() != r.key() || acked.value() != r.value())) {
+            if (acked != null && (acked.key() != r.key() || KvOps.asRead(acked.value()) != r.value())) {
                 add(counts, examples, INCONSISTENT, "offset " + r.offset() + " holds key " + r.key() + " value " + r.value()
                         + ", but the write of key " + acked.key() + " value " + acked.value() + " was acknowledged there");
             }

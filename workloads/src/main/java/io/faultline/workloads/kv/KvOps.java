@@ -15,6 +15,8 @@ import java.util.List;
 public final class KvOps {
     public static final String WRITE = "kv-write", READ = "kv-read";
     public static final java.util.Set<String> ALL = java.util.Set.of(WRITE, READ);
+    /** The error of a write its transaction aborted on purpose. */
+    public static final String ABORTED = "aborted on purpose";
     /** The workload's topic is {@code prefix + TOPIC_SUFFIX}. */
     public static final String TOPIC_SUFFIX = "-kv";
 
@@ -56,10 +58,36 @@ public final class KvOps {
         return out;
     }
 
-    /** Writes over {@code keys} keys, each of a value never written before: keys are overwritten again and again. */
+    /**
+     * Writes over {@code keys} keys, each of a value never written before: keys are overwritten again and again. One
+     * write in 10 is a tombstone (a null value, which compaction keeps for delete.retention.ms, a day by default):
+     * written as the negative of its number, read back as {@link #TOMBSTONE}.
+     */
     public static Gen random(long seed, int keys) {
         long[] next = {0};
-        return Gens.random(seed, rng -> Gens.op(WRITE, write(new Rec(rng.below(keys), ++next[0], null))));
+        return Gens.random(seed, rng -> {
+            int key = rng.below(keys);
+            long v = ++next[0];
+            return Gens.op(WRITE, write(new Rec(key, rng.below(10) == 0 ? -v : v, null)));
+        });
+    }
+
+    /** The value a tombstone reads as (numbers written start at 1). */
+    public static final long TOMBSTONE = 0;
+
+    /** A write's value as a read shows it: a tombstone's as {@link #TOMBSTONE}. */
+    public static long asRead(long written) {
+        return written < 0 ? TOMBSTONE : written;
+    }
+
+    /** With transactions on, one write in 3 (by its value, unique) is a transaction of its own. */
+    public static boolean transactional(long value) {
+        return value % 3 == 0;
+    }
+
+    /** Of those, one in 4 is aborted. */
+    public static boolean aborted(long value) {
+        return transactional(value) && value % 12 == 0;
     }
 
     /** The final read, once, on thread 0. */

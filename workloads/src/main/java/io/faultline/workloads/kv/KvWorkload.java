@@ -35,10 +35,16 @@ public final class KvWorkload {
 
     public static Workload workload(String prefix, short replicationFactor, long seed, int keys, double opsPerSecond,
                                     Duration timeLimit, int clientTimeoutMs, List<Checker> checkers) {
+        return workload(prefix, replicationFactor, seed, keys, opsPerSecond, timeLimit, clientTimeoutMs, false, checkers);
+    }
+
+    /** {@code transactions}: a third of the writes are transactions, a quarter of those aborted (see KvClient). */
+    public static Workload workload(String prefix, short replicationFactor, long seed, int keys, double opsPerSecond,
+                                    Duration timeLimit, int clientTimeoutMs, boolean transactions, List<Checker> checkers) {
         String topic = topic(prefix);
         Workload.Setup setup = bootstrap -> {
             createTopic(bootstrap, topic, replicationFactor);
-            return Workload.Session.of(thread -> new KvClient(bootstrap, topic, clientTimeoutMs), List.of(topic), () -> {});
+            return Workload.Session.of(thread -> new KvClient(bootstrap, topic, clientTimeoutMs, transactions), List.of(topic), () -> {});
         };
         Gen g = KvOps.random(seed, keys);
         if (opsPerSecond > 0) g = Gens.stagger((long) (1e9 / opsPerSecond), seed * 31 + 13, g);

@@ -43,6 +43,39 @@ class KvCheckerTest {
     }
 
     @Test
+    void aTombstoneIsAKeysLatestRecordUntilItsRetentionEnds() {
+        write(1, 0, 1, OpType.OK, 0L);
+        write(1, 0, -2, OpType.OK, 1L); // a tombstone of key 0
+        write(2, 1, 3, OpType.OK, 2L);
+        write(2, 1, -4, OpType.OK, 3L);
+        read(rec(0, KvOps.TOMBSTONE, 1), rec(1, 3, 2)); // key 1's tombstone is gone, its older value back in view
+        CheckResult r = new KvChecker(true).check(history);
+        assertEquals(Verdict.INVALID, r.verdict(), r::toString);
+        assertEquals(1L, r.count(KvChecker.LOST_LATEST), r::toString);
+        assertEquals(0L, r.count(KvChecker.UNEXPECTED) + r.count(KvChecker.INCONSISTENT), r::toString);
+        history.remove(history.size() - 1);
+        history.remove(history.size() - 1);
+        read(rec(0, KvOps.TOMBSTONE, 1), rec(1, KvOps.TOMBSTONE, 3));
+        assertEquals(Verdict.VALID, new KvChecker(true).check(history).verdict());
+    }
+
+    @Test
+    void aRecordOfAnAbortedTransactionReadIsFound() {
+        write(1, 0, 1, OpType.OK, 0L);
+        history.add(new io.faultline.checker.history.Op(history.size(), OpType.INVOKE, 2, time++, KvOps.WRITE,
+                KvOps.write(new KvOps.Rec(0, 12, null)), null));
+        history.add(new io.faultline.checker.history.Op(history.size(), OpType.FAIL, 2, time++, KvOps.WRITE,
+                KvOps.write(new KvOps.Rec(0, 12, null)), KvOps.ABORTED));
+        write(3, 1, 2, OpType.FAIL, null); // failed otherwise: not known to be aborted, so only "written"
+        read(rec(0, 1, 0), rec(0, 12, 1), rec(1, 2, 3));
+        CheckResult r = new KvChecker(false).check(history);
+        assertEquals(Verdict.INVALID, r.verdict(), r::toString);
+        assertEquals(1L, r.count(KvChecker.ABORTED_READ), r::toString);
+        assertEquals(0L, r.count(KvChecker.UNEXPECTED), r::toString);
+        assertEquals(1L, r.stats().get("aborted-writes"));
+    }
+
+    @Test
     void aLostLatestValueAChangedRecordAnUnwrittenOneAndABackwardsOffsetAreFound() {
         write(1, 0, 1, OpType.OK, 0L);
         write(1, 0, 2, OpType.OK, 1L);
