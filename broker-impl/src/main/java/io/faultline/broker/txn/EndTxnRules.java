@@ -8,8 +8,12 @@ import org.apache.kafka.common.protocol.Errors;
  * TransactionCoordinator.endTransaction rules). Version 1 requires the producer's exact id and epoch. Version 2
  * (EndTxn v5+) bumps the epoch at every end, so a retried EndTxn arrives with the epoch just before the current one
  * (or, after an exhausted epoch moved the producer to a new id, with the previous id and the last epoch); that is a
- * retry, answered with the current id and epoch, while the current epoch itself in a prepared or completed state is
- * a producer that already moved on (fenced, as Kafka answers).
+ * retry, answered with the current id and epoch; an older epoch is a zombie (fenced, as Kafka answers). A version-2 abort with the current epoch of a transaction the
+ * coordinator never saw (EMPTY, or COMPLETE_* after the last one ended) is prepared like any other, with no partitions
+ * and the epoch bumped: the client counts a transaction as started once it sends to a partition, and a record it
+ * dropped before sending never reached a leader (Kafka 4.4 accepts it; refusing it left such producers fenced or in
+ * an invalid state). Such an end while the previous transaction's markers are still written waits
+ * (CONCURRENT_TRANSACTIONS, which the client retries).
  */
 final class EndTxnRules {
     /** Answer at once: an error, or NONE for a retry of an end that already happened (with the producer to use). */
@@ -43,28 +47,35 @@ final class EndTxnRules {
         boolean retryOnBump = m.v2() && m.producerEpoch() == producerEpoch + 1;
         boolean validEpoch = !m.v2() ? producerEpoch == m.producerEpoch() : switch (s) {
             case ONGOING, EMPTY -> producerEpoch == m.producerEpoch();
-            case PREPARE_COMMIT, PREPARE_ABORT -> retryOnBump;
-            case COMPLETE_COMMIT, COMPLETE_ABORT -> retryOnBump || retryOnOverflow;
+            case PREPARE_COMMIT, PREPARE_ABORT -> retryOnBump || v2 && producerEpoch == m.producerEpoch();
+            case COMPLETE_COMMIT, COMPLETE_ABORT -> retryOnBump || retryOnOverflow || v2 && producerEpoch == m.producerEpoch();
         };
+        boolean retry = m.v2() && (retryOnBump || retryOnOverflow);
         if (m.producerId() != producerId && !retryOnOverflow) return Answer.of(Errors.INVALID_PRODUCER_ID_MAPPING);
         if (!validEpoch) return Answer.of(Errors.PRODUCER_FENCED);
         if (pending) return Answer.of(Errors.CONCURRENT_TRANSACTIONS);
+        boolean abortUnseen = v2 && !commit && !retry; // see the class comment
         return switch (s) {
-            case ONGOING -> {
-                boolean exhausted = v2 && TxnMetadata.epochExhausted(m.producerEpoch());
-                TxnMetadata next = m.prepareEnd(commit, v2, exhausted ? newProducer.getAsLong() : -1, now);
-                // The producer continues with the bumped epoch, or with the new id at epoch 0 once the exhausted
-                // one is retired (Kafka 4.0 answers the bumped last epoch of the old id here, which the client
-                // cannot use for another transaction; the id it will have is the useful answer).
-                yield exhausted ? new Prepare(next, next.nextProducerId(), (short) 0)
-                        : new Prepare(next, next.producerId(), next.producerEpoch());
-            }
-            case COMPLETE_COMMIT -> commit ? done(m) : Answer.of(Errors.INVALID_TXN_STATE); // a retried EndTxn
-            case COMPLETE_ABORT -> commit ? Answer.of(Errors.INVALID_TXN_STATE) : done(m);
-            case PREPARE_COMMIT -> Answer.of(commit ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE);
-            case PREPARE_ABORT -> Answer.of(commit ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS);
-            case EMPTY -> Answer.of(Errors.INVALID_TXN_STATE);
+            case ONGOING -> prepare(m, commit, v2, newProducer, now);
+            case COMPLETE_COMMIT -> commit ? (v2 && !retry ? Answer.of(Errors.INVALID_TXN_STATE) : done(m)) // a retried EndTxn
+                    : abortUnseen ? prepare(m, false, true, newProducer, now) : Answer.of(Errors.INVALID_TXN_STATE);
+            case COMPLETE_ABORT -> commit ? Answer.of(Errors.INVALID_TXN_STATE)
+                    : abortUnseen ? prepare(m, false, true, newProducer, now) : done(m);
+            // with the bumped epoch: the producer's next transaction ends while this one's markers are written
+            case PREPARE_COMMIT -> Answer.of(commit || !retry ? Errors.CONCURRENT_TRANSACTIONS : Errors.INVALID_TXN_STATE);
+            case PREPARE_ABORT -> Answer.of(commit && retry ? Errors.INVALID_TXN_STATE : Errors.CONCURRENT_TRANSACTIONS);
+            case EMPTY -> abortUnseen ? prepare(m, false, true, newProducer, now) : Answer.of(Errors.INVALID_TXN_STATE);
         };
+    }
+
+    private static Prepare prepare(TxnMetadata m, boolean commit, boolean v2, LongSupplier newProducer, long now) {
+        boolean exhausted = v2 && TxnMetadata.epochExhausted(m.producerEpoch());
+        TxnMetadata next = m.prepareEnd(commit, v2, exhausted ? newProducer.getAsLong() : -1, now);
+        // The producer continues with the bumped epoch, or with the new id at epoch 0 once the exhausted one is
+        // retired (Kafka 4.0 answers the bumped last epoch of the old id here, which the client cannot use for
+        // another transaction; the id it will have is the useful answer).
+        return exhausted ? new Prepare(next, next.nextProducerId(), (short) 0)
+                : new Prepare(next, next.producerId(), next.producerEpoch());
     }
 
     private static Answer done(TxnMetadata m) {

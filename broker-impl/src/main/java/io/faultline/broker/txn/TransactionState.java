@@ -45,8 +45,9 @@ public enum TransactionState {
             // the first partition of a transaction, or more partitions of the open one
             case ONGOING -> EnumSet.of(EMPTY, ONGOING, COMPLETE_COMMIT, COMPLETE_ABORT);
             case PREPARE_COMMIT -> EnumSet.of(ONGOING);
-            // EndTxn(abort), the coordinator's timeout, or a new producer instance fencing this one
-            case PREPARE_ABORT -> EnumSet.of(ONGOING);
+            // EndTxn(abort), the coordinator's timeout, or a new producer instance fencing this one; a version-2
+            // abort of a transaction that never reached the coordinator (EndTxnRules)
+            case PREPARE_ABORT -> EnumSet.of(ONGOING, EMPTY, COMPLETE_COMMIT, COMPLETE_ABORT);
             case COMPLETE_COMMIT -> EnumSet.of(PREPARE_COMMIT);
             case COMPLETE_ABORT -> EnumSet.of(PREPARE_ABORT);
         };

@@ -24,6 +24,11 @@ class EndTxnRulesTest {
         return EndTxnRules.decide(m, false, pid, epoch, true, v2, () -> NEW_PID, 2);
     }
 
+    /** A version-2 abort. */
+    private static EndTxnRules.Decision abort(TxnMetadata m, long pid, short epoch) {
+        return EndTxnRules.decide(m, false, pid, epoch, false, true, () -> NEW_PID, 2);
+    }
+
     @Test
     void versionTwoBumpsTheEpochAndRecognisesARetryOfTheOldOne() {
         var p = assertInstanceOf(EndTxnRules.Prepare.class, end(ongoing((short) 4), PID, (short) 4, true));
@@ -37,8 +42,17 @@ class EndTxnRulesTest {
                 "a retry after completion gets the producer's new epoch");
         assertEquals(Errors.PRODUCER_FENCED, ((EndTxnRules.Answer) end(done, PID, (short) 3, true)).error(),
                 "an older epoch is a zombie");
-        assertEquals(Errors.PRODUCER_FENCED, ((EndTxnRules.Answer) end(done, PID, (short) 5, true)).error(),
-                "the current epoch ending a transaction it never opened");
+        assertEquals(Errors.INVALID_TXN_STATE, ((EndTxnRules.Answer) end(done, PID, (short) 5, true)).error(),
+                "the current epoch committing a transaction it never opened");
+        var unseen = assertInstanceOf(EndTxnRules.Prepare.class, abort(done, PID, (short) 5),
+                "the current epoch aborting one whose only record the client dropped before sending (Kafka 4.4 too)");
+        assertEquals(TransactionState.PREPARE_ABORT, unseen.next().state());
+        assertEquals(Set.of(), unseen.next().partitions(), "no marker to write");
+        assertEquals(6, unseen.producerEpoch(), "bumped, as every version-2 end");
+        assertEquals(Errors.CONCURRENT_TRANSACTIONS, ((EndTxnRules.Answer) abort(p.next(), PID, (short) 5)).error(),
+                "the next transaction's end while this one's markers are written waits");
+        assertInstanceOf(EndTxnRules.Prepare.class, abort(new TxnMetadata("t", PID, (short) 4, 60_000,
+                TransactionState.EMPTY, Set.of(), -1, 0), PID, (short) 4), "an abort of an empty transaction");
     }
 
     @Test

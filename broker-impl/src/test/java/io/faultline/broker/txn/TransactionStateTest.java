@@ -32,7 +32,7 @@ class TransactionStateTest {
                 "a prepared transaction only completes");
         assertThrows(IllegalStateException.class, () -> prepared.transitionTo(TransactionState.COMPLETE_ABORT, 1),
                 "a commit never completes as an abort");
-        assertThrows(IllegalStateException.class, () -> done.transitionTo(TransactionState.PREPARE_ABORT, 1));
+        assertThrows(IllegalStateException.class, () -> done.transitionTo(TransactionState.PREPARE_COMMIT, 1));
         assertThrows(IllegalStateException.class, () -> ongoing.transitionTo(TransactionState.EMPTY, 1),
                 "an open transaction is aborted before the epoch is bumped");
     }
