@@ -105,9 +105,7 @@ class ReplicatedClusterTest {
         try {
             String bootstrap = "127.0.0.1:" + client[0] + ",127.0.0.1:" + client[1] + ",127.0.0.1:" + client[2];
             try (Admin admin = TestBroker.admin(bootstrap)) {
-                TestBroker.createTopics(admin, new NewTopic("r", 1, (short) 3));
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
-                        describe(admin).partitions().get(0).isr().size() == 3);
+                createFullyReplicated(admin);
             }
             List<String> acked = new ArrayList<>();
             Map<String, Object> pc = new HashMap<>(Map.of(ProducerConfig.ACKS_CONFIG, "all",
@@ -153,9 +151,7 @@ class ReplicatedClusterTest {
             String bootstrap = "127.0.0.1:" + client[0] + ",127.0.0.1:" + client[1] + ",127.0.0.1:" + client[2];
             int leader;
             try (Admin admin = TestBroker.admin(bootstrap)) {
-                TestBroker.createTopics(admin, new NewTopic("r", 1, (short) 3));
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->
-                        describe(admin).partitions().get(0).isr().size() == 3);
+                createFullyReplicated(admin);
                 leader = describe(admin).partitions().get(0).leader().id();
             }
             List<String> acked = new ArrayList<>();
@@ -229,6 +225,12 @@ class ReplicatedClusterTest {
         } finally {
             for (KafkaBroker b : brokers) b.close();
         }
+    }
+
+    /** Topic "r", one partition on all three nodes, once its ISR is all three. */
+    private static void createFullyReplicated(Admin admin) throws Exception {
+        TestBroker.createTopics(admin, new NewTopic("r", 1, (short) 3));
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> describe(admin).partitions().get(0).isr().size() == 3);
     }
 
     private static TopicDescription describe(Admin admin) throws Exception {
