@@ -30,8 +30,9 @@ import java.util.TreeMap;
  *       {@value #COMPACTION_AFTER_WRITES} acknowledged ones over a few keys, some overwritten record is gone (Kafka's
  *       cleaner looks every 15 s; with a segment every 2 s and a dirty ratio of 0.01 it always has work).</li>
  * </ul>
- * A tombstone (a write of a null value) is a key's record like any other: compaction keeps it for delete.retention.ms
- * (a day by default, so through a run), and removes the key's older records.
+ * A tombstone (a write of a null value) is a key's record like any other, and removes the key's older records; once
+ * its delete.retention.ms has passed compaction may remove it too: a key deleted last (or by a tombstone of unknown
+ * outcome) may then be missing altogether, but never read with an older value.
  * Without durability in the settings (acks below all, unclean elections), a lost latest value is allowed. No final
  * read, or no acknowledged write: unknown.
  */
@@ -58,6 +59,7 @@ public final class KvChecker implements Checker {
         Map<Long, KvOps.Rec> ackedAt = new HashMap<>();
         Map<Integer, Long> latestAcked = new TreeMap<>();
         Set<String> written = new HashSet<>(), aborted = new HashSet<>();
+        Set<Integer> uncertainTombstone = new HashSet<>(); // keys with a tombstone write of unknown outcome
         List<KvOps.Rec> read = null;
         for (Op op : history) {
             if (op.process() < 0 || !KvOps.ALL.contains(op.f())) continue;
@@ -70,6 +72,9 @@ public final class KvChecker implements Checker {
                 continue;
             }
             pending.remove(op.process());
+            if (op.type() == OpType.INFO && KvOps.WRITE.equals(op.f()) && KvOps.parseWrite(op.value()).value() < 0) {
+                uncertainTombstone.add(KvOps.parseWrite(op.value()).key());
+            }
             if (op.type() == OpType.FAIL && KvOps.WRITE.equals(op.f()) && KvOps.ABORTED.equals(op.error())) {
                 KvOps.Rec r = KvOps.parseWrite(op.value());
                 if (r.value() > 0) aborted.add(r.key() + " " + r.value()); // a tombstone reads as any other of its key
@@ -84,6 +89,11 @@ public final class KvChecker implements Checker {
                 lastAck = Math.max(lastAck, op.time());
             } else {
                 read = KvOps.parseRead(op.value());
+            }
+        }
+        for (Op op : pending.values()) {
+            if (KvOps.WRITE.equals(op.f()) && KvOps.parseWrite(op.value()).value() < 0) {
+                uncertainTombstone.add(KvOps.parseWrite(op.value()).key());
             }
         }
         Map<String, Long> counts = new LinkedHashMap<>();
@@ -118,7 +128,9 @@ public final class KvChecker implements Checker {
         }
         latestAcked.forEach((key, offset) -> {
             Long last = lastRead.get(key);
-            if (last == null || last < offset) {
+            // a key deleted last may be gone altogether once its tombstone's delete.retention.ms has passed
+            boolean mayBeGone = ackedAt.get(offset).value() < 0 || uncertainTombstone.contains(key);
+            if (last == null ? !mayBeGone : last < offset) {
                 add(counts, examples, LOST_LATEST, "key " + key + ": a write acknowledged at offset " + offset + ", but the read holds "
                         + (last == null ? "no record of the key" : "its last record at offset " + last));
             }

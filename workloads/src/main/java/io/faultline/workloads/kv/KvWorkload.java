@@ -23,9 +23,12 @@ import java.util.concurrent.TimeUnit;
  * log with gaps, which the queue's dense topics never do.
  */
 public final class KvWorkload {
-    /** cleanup.policy=compact, segments rolled every 2 s, compacted as soon as any record is dirty. */
+    /**
+     * cleanup.policy=compact, segments rolled every 2 s, compacted as soon as any record is dirty, and tombstones kept
+     * 5 s after their first clean (delete.retention.ms; a day by default), so the cleaner removes them within a run.
+     */
     public static final Map<String, String> TOPIC_CONFIGS = Map.of("cleanup.policy", "compact", "segment.ms", "2000",
-            "min.cleanable.dirty.ratio", "0.01", "min.compaction.lag.ms", "0");
+            "min.cleanable.dirty.ratio", "0.01", "min.compaction.lag.ms", "0", "delete.retention.ms", "5000");
 
     private KvWorkload() {}
 

@@ -57,6 +57,20 @@ class KvCheckerTest {
         history.remove(history.size() - 1);
         read(rec(0, KvOps.TOMBSTONE, 1), rec(1, KvOps.TOMBSTONE, 3));
         assertEquals(Verdict.VALID, new KvChecker(true).check(history).verdict());
+        history.remove(history.size() - 1);
+        history.remove(history.size() - 1);
+        read(rec(1, KvOps.TOMBSTONE, 3)); // key 0's tombstone removed after its retention: the key is gone
+        assertEquals(Verdict.VALID, new KvChecker(true).check(history).verdict(), "a deleted key may be gone");
+        history.remove(history.size() - 1);
+        history.remove(history.size() - 1);
+        write(3, 2, 5, OpType.OK, 4L);
+        read(rec(0, KvOps.TOMBSTONE, 1), rec(1, KvOps.TOMBSTONE, 3));
+        assertEquals(1L, new KvChecker(true).check(history).count(KvChecker.LOST_LATEST), "a key written last may not");
+        history.remove(history.size() - 1);
+        history.remove(history.size() - 1);
+        write(4, 2, -6, OpType.INFO, null); // a tombstone of key 2 that may have landed
+        read(rec(0, KvOps.TOMBSTONE, 1), rec(1, KvOps.TOMBSTONE, 3));
+        assertEquals(Verdict.VALID, new KvChecker(true).check(history).verdict(), "unless a tombstone may follow");
     }
 
     @Test
