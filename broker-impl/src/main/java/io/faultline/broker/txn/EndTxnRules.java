@@ -13,7 +13,8 @@ import org.apache.kafka.common.protocol.Errors;
  * and the epoch bumped: the client counts a transaction as started once it sends to a partition, and a record it
  * dropped before sending never reached a leader (Kafka 4.4 accepts it; refusing it left such producers fenced or in
  * an invalid state). Such an end while the previous transaction's markers are still written waits
- * (CONCURRENT_TRANSACTIONS, which the client retries).
+ * (CONCURRENT_TRANSACTIONS, which the client retries); Kafka 4.4 fences it (a prepared state there accepts only the
+ * retry of the bump), but the epoch is the one this coordinator just handed that producer, so no zombie holds it.
  */
 final class EndTxnRules {
     /** Answer at once: an error, or NONE for a retry of an end that already happened (with the producer to use). */
