@@ -23,8 +23,8 @@ import java.util.function.Predicate;
  *       first use). After an indeterminate op the worker reopens both, as it would one.</li>
  *   <li>The main phase draws from both generators at once ({@link Gens#any}); each generator is told only of the
  *       completions of its own ops.</li>
- *   <li>After the heal: the main workload's final writes and reads, then the side's final reads. Whether the final
- *       reads reached their targets is the main workload's question, asked of its own ops.</li>
+ *   <li>After the heal: the main workload's final writes, then the side's, then the main workload's final reads,
+ *       then the side's. Whether the final reads reached their targets is asked of each workload's own ops.</li>
  *   <li>Each checker sees only its workload's ops.</li>
  * </ul>
  */
@@ -66,7 +66,10 @@ public final class BesideWorkload {
 
             @Override
             public Gen writesBeforeReads(List<Op> before) {
-                return main.finalReads().writesBeforeReads(only(before, isSide.negate()));
+                Gen mainWrites = main.finalReads().writesBeforeReads(only(before, isSide.negate()));
+                Gen sideWrites = side.finalReads().writesBeforeReads(only(before, isSide));
+                if (mainWrites == null) return sideWrites;
+                return sideWrites == null ? mainWrites : Gens.seq(mainWrites, sideWrites);
             }
 
             @Override

@@ -99,6 +99,30 @@ public record Workload(String name, Setup setup, Gen generator, FinalReads final
             };
         }
 
+        /**
+         * {@link #always} with writes first: {@code writes} after the recovery wait, then {@code reads}. A side
+         * workload's writes after the heal give its check something to judge however few of its writes the faults
+         * let through, and prove that the healed cluster takes them and keeps them.
+         */
+        static FinalReads always(java.util.function.Supplier<Gen> writes, java.util.function.Supplier<Gen> reads) {
+            return new FinalReads() {
+                @Override
+                public Gen generator(List<Op> before) {
+                    return reads.get();
+                }
+
+                @Override
+                public Gen writesBeforeReads(List<Op> before) {
+                    return writes.get();
+                }
+
+                @Override
+                public boolean reached(List<Op> before, List<Op> finalOps) {
+                    return true;
+                }
+            };
+        }
+
         /** The final phase's ops; null for none. */
         Gen generator(List<Op> before);
 

@@ -47,6 +47,12 @@ class BesideWorkloadTest {
     }
 
     private Workload workload(String who, String mainOp, int ops, String finalOp, Checker checker, List<String> targets) {
+        return workload(who, mainOp, ops, null, finalOp, checker, targets);
+    }
+
+    /** {@code finalWrite}: one op of this name (as the main phase's) after the heal, before the reads; null for none. */
+    private Workload workload(String who, String mainOp, int ops, String finalWrite, String finalOp, Checker checker,
+                              List<String> targets) {
         Client.Factory clients = thread -> {
             calls.add(who + " open " + thread);
             return new Client() {
@@ -63,8 +69,13 @@ class BesideWorkloadTest {
         Workload.FinalReads reads = new Workload.FinalReads() {
             @Override
             public Gen generator(List<Op> before) {
-                before.forEach(o -> assertEquals(mainOp, o.f(), who + "'s final reads are made from its own ops"));
+                before.forEach(o -> assertEquals(mainOp, o.f(), who + "'s final reads are made from its own ops and writes"));
                 return Gens.limit(2, Gens.repeat(Gens.op(finalOp, OpValue.None.INSTANCE)));
+            }
+
+            @Override
+            public Gen writesBeforeReads(List<Op> before) {
+                return finalWrite == null ? null : Gens.once(Gens.op(finalWrite, OpValue.None.INSTANCE));
             }
 
             @Override
@@ -106,5 +117,28 @@ class BesideWorkloadTest {
         assertEquals(Set.of("write", "read"), offsetsCheck.fs);
         assertEquals(List.of("queue", "offsets"), w.checkers().stream().map(Checker::name).toList());
         assertTrue(calls.contains("main close") && calls.contains("side close"));
+    }
+
+    @Test
+    void theSidesWritesAfterTheHealComeAfterTheMainOnesAndBeforeAnyRead() throws Exception {
+        Seen queueCheck = new Seen("queue"), kvCheck = new Seen("compaction");
+        Workload w = BesideWorkload.of("both", workload("main", "send", 4, "send", "poll", queueCheck, List.of()),
+                workload("side", "write", 2, "write", "read", kvCheck, List.of()), Set.of("write", "read"));
+        var rec = HistoryRecorder.inMemory(1, () -> 0L);
+        var outcome = PhaseRunner.run(w, "b:1", rec, new PhaseRunner.Faults() {
+            @Override
+            public void start(List<String> t) {}
+
+            @Override
+            public void heal() {
+                calls.add("heal");
+            }
+        }, Duration.ZERO, d -> {}, p -> {});
+
+        List<String> afterHeal = calls.subList(calls.indexOf("heal") + 1, calls.size()).stream()
+                .filter(c -> !c.endsWith("close") && !c.contains(" open ")).toList();
+        assertEquals(List.of("main send", "side write", "main poll", "main poll", "side read", "side read"), afterHeal,
+                "each workload's writes after the heal, the main one's first, then the reads");
+        assertTrue(outcome.reached());
     }
 }

@@ -90,6 +90,19 @@ public final class KvOps {
         return transactional(value) && value % 12 == 0;
     }
 
+    /** Final writes' values start above any the main phase reaches, at a multiple of 3. */
+    static final long FINAL_BASE = 3_000_000_000L;
+
+    /**
+     * After the heal, before the final read: one plain write to each key, on thread 0, of a value never written before
+     * (not transactional, not a tombstone), so the read judges at least one acknowledged write per key.
+     */
+    public static Gen finalWrites(int keys) {
+        List<Gen> writes = new ArrayList<>();
+        for (int k = 0; k < keys; k++) writes.add(Gens.once(Gens.op(WRITE, write(new Rec(k, FINAL_BASE + 3L * k + 1, null)))));
+        return Gens.onThreads(List.of(0), Gens.seq(writes.toArray(Gen[]::new)));
+    }
+
     /** The final read, once, on thread 0. */
     public static Gen finalRead() {
         return Gens.onThreads(List.of(0), Gens.once(Gens.op(READ, new OpValue.Text(""))));

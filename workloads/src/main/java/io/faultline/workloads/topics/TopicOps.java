@@ -71,10 +71,18 @@ public final class TopicOps {
         });
     }
 
-    /** Final reads: every topic described once, on thread 0, after the heal. */
+    /**
+     * After the heal, before the final reads: the creation (one partition) of a topic the main phase never touches
+     * (key {@code keys}), on thread 0, so the reads judge at least one acknowledged creation.
+     */
+    public static Gen finalCreate(int keys) {
+        return Gens.onThreads(List.of(0), Gens.once(Gens.op(CREATE, new KeyValue(keys, 1).text("create"))));
+    }
+
+    /** Final reads: every topic described once, on thread 0, after the heal, the one {@link #finalCreate} made too. */
     public static Gen finalReads(int keys) {
         List<Gen> reads = new ArrayList<>();
-        for (int k = 0; k < keys; k++) reads.add(Gens.once(Gens.op(DESCRIBE, new KeyValue(k, null).text("describe"))));
+        for (int k = 0; k <= keys; k++) reads.add(Gens.once(Gens.op(DESCRIBE, new KeyValue(k, null).text("describe"))));
         return Gens.onThreads(List.of(0), Gens.seq(reads.toArray(Gen[]::new)));
     }
 }

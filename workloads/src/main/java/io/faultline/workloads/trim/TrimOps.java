@@ -108,6 +108,14 @@ public final class TrimOps {
         });
     }
 
+    /** The final write's value: above any the main phase reaches. */
+    static final long FINAL_VALUE = 1L << 50;
+
+    /** After the heal, before the final read: one write, on thread 0, so the read judges at least one. */
+    public static Gen finalWrite() {
+        return Gens.onThreads(List.of(0), Gens.once(Gens.op(WRITE, new Write(FINAL_VALUE, null).text())));
+    }
+
     /** The final read, once, on thread 0. */
     public static Gen finalRead() {
         return Gens.onThreads(List.of(0), Gens.once(Gens.op(FINAL_READ, new OpValue.Text(""))));
