@@ -188,6 +188,9 @@ final class TestRunner {
                 } else {
                     state.error = e;
                     log.line("harness error in phase " + progress.phase() + ": " + e);
+                    java.io.StringWriter trace = new java.io.StringWriter();
+                    e.printStackTrace(new java.io.PrintWriter(trace));
+                    log.line(trace.toString().stripTrailing()); // where it came from, causes included
                 }
             }
             state.cleaningUp = true;

@@ -238,7 +238,10 @@ public final class Interpreter {
                 } else {
                     try {
                         c = client.invoke(inv.f(), inv.value());
-                    } catch (RuntimeException ex) { // a client bug: we cannot know what happened
+                    } catch (RuntimeException | StackOverflowError | LinkageError | AssertionError ex) {
+                        // a client's bug, ours or its library's (kafka-clients overflowed its stack chaining the
+                        // futures of a batch the broker made it split again and again): we cannot know what happened.
+                        // Other errors (out of memory) leave nothing to trust, and stop the run.
                         c = new Client.Completion(OpType.INFO, inv.value(), "client threw: " + ex);
                     }
                 }

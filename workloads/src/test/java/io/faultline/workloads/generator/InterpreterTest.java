@@ -26,6 +26,7 @@ class InterpreterTest {
                     return switch (f) {
                         case "info" -> new Completion(OpType.INFO, value, "maybe");
                         case "throw" -> throw new IllegalStateException("bug");
+                        case "overflow" -> throw new StackOverflowError();
                         case "null" -> null;
                         default -> Completion.ok(value);
                     };
@@ -51,16 +52,18 @@ class InterpreterTest {
         AtomicInteger opened = new AtomicInteger();
         AtomicInteger closed = new AtomicInteger();
         HistoryRecorder rec = HistoryRecorder.inMemory(1);
-        long n = new Interpreter(rec, clients(opened, closed)).run(ops("ok", "info", "ok", "throw", "ok"));
-        assertEquals(5, n);
+        long n = new Interpreter(rec, clients(opened, closed)).run(ops("ok", "info", "ok", "throw", "ok", "overflow", "ok"));
+        assertEquals(7, n);
         List<Op> h = rec.ops();
-        assertEquals(10, h.size());
+        assertEquals(14, h.size());
         assertEquals(List.of(OpType.INVOKE, OpType.OK, OpType.INVOKE, OpType.INFO, OpType.INVOKE, OpType.OK,
-                OpType.INVOKE, OpType.INFO, OpType.INVOKE, OpType.OK), h.stream().map(Op::type).toList());
-        assertEquals(List.of(0, 0, 0, 0, 1, 1, 1, 1, 2, 2), h.stream().map(Op::process).toList());
+                OpType.INVOKE, OpType.INFO, OpType.INVOKE, OpType.OK, OpType.INVOKE, OpType.INFO, OpType.INVOKE, OpType.OK),
+                h.stream().map(Op::type).toList());
+        assertEquals(List.of(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3), h.stream().map(Op::process).toList());
         assertTrue(h.get(7).error().contains("client threw"));
-        assertEquals(3, opened.get(), "one client per process");
-        assertEquals(3, closed.get());
+        assertTrue(h.get(11).error().contains("StackOverflowError"), "an error inside a client library is the op's, not the run's");
+        assertEquals(4, opened.get(), "one client per process");
+        assertEquals(4, closed.get());
     }
 
     @Test
