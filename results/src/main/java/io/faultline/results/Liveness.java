@@ -58,10 +58,17 @@ public record Liveness(Verdict verdict, String reason, Bounds bounds, Timings ti
      */
     public static final String NEVER_READY = "liveness/never-ready";
 
+    /**
+     * An op of a workload beside the queue, made after the final heal and the recovery wait (a compacted or trimmed
+     * topic's write or read, a scratch topic's description, an offsets register's read), was refused every time it
+     * was tried: the healed cluster does not serve what that workload needs.
+     */
+    public static final String REFUSED_AFTER_HEAL = "liveness/refused-after-heal";
+
     /** Every anomaly name, in report order. */
     public static final List<String> NAMES = List.of(UNRESPONSIVE_BROKER, FENCED_BROKER, NO_LEADER, UNRECOVERED_ISR,
-            DIVERGED_METADATA, HANGING_TRANSACTION, UNCONVERGED_REPLICAS, UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP, LOG_FLOOD,
-            NEVER_READY);
+            DIVERGED_METADATA, HANGING_TRANSACTION, UNCONVERGED_REPLICAS, UNWRITABLE_KEY, UNREADABLE_KEY, UNREADABLE_GROUP,
+            REFUSED_AFTER_HEAL, LOG_FLOOD, NEVER_READY);
 
     public Liveness {
         anomalies = anomalies == null ? List.of() : List.copyOf(anomalies);

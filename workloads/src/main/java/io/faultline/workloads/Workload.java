@@ -4,6 +4,8 @@ import io.faultline.checker.Checker;
 import io.faultline.checker.history.Op;
 import io.faultline.workloads.generator.Client;
 import io.faultline.workloads.generator.Gen;
+import io.faultline.workloads.generator.Gens;
+import io.faultline.workloads.generator.Invocation;
 
 import java.util.List;
 import java.util.Objects;
@@ -121,6 +123,19 @@ public record Workload(String name, Setup setup, Gen generator, FinalReads final
                     return true;
                 }
             };
+        }
+
+        /** How often a side workload's op after the heal is tried before its refusal counts (liveness). */
+        int ATTEMPTS = 4;
+        /** The pause between those tries. */
+        long PAUSE_NANOS = 2_000_000_000L;
+
+        /**
+         * One op after the heal, tried again while it is refused ({@link Gens#untilOk}, {@link #ATTEMPTS} times):
+         * the recovery check judges a side op every try of which failed as the healed cluster's failure.
+         */
+        static Gen tried(Invocation template) {
+            return Gens.untilOk(template, ATTEMPTS, PAUSE_NANOS);
         }
 
         /** The final phase's ops; null for none. */

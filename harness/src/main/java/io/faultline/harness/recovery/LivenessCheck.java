@@ -4,6 +4,7 @@ import io.faultline.checker.Verdict;
 import io.faultline.checker.history.MicroOp;
 import io.faultline.checker.history.Op;
 import io.faultline.checker.history.OpType;
+import io.faultline.checker.history.OpValue;
 import io.faultline.results.Liveness;
 
 import java.io.IOException;
@@ -89,6 +90,7 @@ public final class LivenessCheck {
         }
         anomalies.addAll(keys(history, record.healedAtHistoryNanos(), healed, acknowledgedIsStored, notes));
         anomalies.addAll(newGroups(history, record.healedAtHistoryNanos(), healed, notes));
+        anomalies.addAll(sideOpsAfterHeal(history, record.healedAtHistoryNanos(), healed));
         Map<String, Liveness.LogGrowth> growth = logGrowth(record, nodesDir, notes);
         growth.forEach((node, g) -> {
             if (g.bytesPerSecond() > bounds.logBytesPerSecond()) {
@@ -134,6 +136,51 @@ public final class LivenessCheck {
             if (differ.isEmpty()) return;
             out.add(new Liveness.Anomaly(Liveness.UNCONVERGED_REPLICAS, subject, String.join(" and ", differ)
                     + " when the cluster stopped, though the last poll saw " + t.lastState(), List.of()));
+        });
+        return out;
+    }
+
+    /**
+     * The side workloads' ops after the heal that {@link io.faultline.workloads.Workload.FinalReads#tried} repeats
+     * while refused: safe to repeat, so one refusal may be a passing error, but every try refused is the cluster's.
+     * (A scratch topic's creation is not among them: a retry of one that may have happened is refused as existing.)
+     */
+    static final java.util.Set<String> TRIED_AFTER_HEAL = java.util.Set.of(io.faultline.workloads.kv.KvOps.WRITE,
+            io.faultline.workloads.kv.KvOps.READ, io.faultline.workloads.trim.TrimOps.WRITE,
+            io.faultline.workloads.trim.TrimOps.FINAL_READ, io.faultline.workloads.topics.TopicOps.DESCRIBE,
+            io.faultline.workloads.offsets.OffsetOps.READ);
+
+    /**
+     * Each side op invoked after the heal (the same op and value, tried again while refused) must succeed once;
+     * anomaly {@link Liveness#REFUSED_AFTER_HEAL} with its tries otherwise. Ops invoked before the heal are not
+     * judged here: the heal may have cut them short.
+     */
+    static List<Liveness.Anomaly> sideOpsAfterHeal(List<Op> history, long healNanos, Instant healed) {
+        Map<Integer, Op> invoked = new HashMap<>();
+        Map<String, List<Liveness.Sample>> tries = new TreeMap<>();
+        java.util.Set<String> succeeded = new java.util.HashSet<>();
+        for (Op op : history) {
+            if (op.process() == Op.NEMESIS || !TRIED_AFTER_HEAL.contains(op.f())) continue;
+            if (op.type() == OpType.INVOKE) {
+                if (op.time() >= healNanos) invoked.put(op.process(), op);
+                continue;
+            }
+            Op inv = invoked.remove(op.process());
+            if (inv == null) continue;
+            String what = (op.f() + " " + (inv.value() instanceof OpValue.Text t ? t.text() : String.valueOf(inv.value()))).strip();
+            if (op.type() == OpType.OK) succeeded.add(what);
+            List<Liveness.Sample> list = tries.computeIfAbsent(what, k -> new ArrayList<>());
+            if (list.size() < MAX_KEY_SAMPLES) {
+                list.add(new Liveness.Sample(healed.plusNanos(op.time() - healNanos).toString(), (op.time() - healNanos) / 1e9,
+                        op.type() == OpType.OK, what + ": " + op.type().wireName() + (op.error() == null ? "" : " (" + op.error() + ")")));
+            }
+        }
+        List<Liveness.Anomaly> out = new ArrayList<>();
+        tries.forEach((what, samples) -> {
+            if (!succeeded.contains(what)) {
+                out.add(new Liveness.Anomaly(Liveness.REFUSED_AFTER_HEAL, what, samples.size()
+                        + " tries after the final heal and the recovery wait, none succeeded", samples));
+            }
         });
         return out;
     }

@@ -292,6 +292,34 @@ class LivenessCheckTest {
                 new OpValue.Txn(List.of(new MicroOp.Poll(records == 0 ? Map.of() : Map.of(8, recs)))), null);
     }
 
+    private static Op side(OpType type, long nanosAfterHeal, int process, String f, String value, String error) {
+        return new Op(0, type, process, HEAL_NANOS + nanosAfterHeal, f, new OpValue.Text(value), error);
+    }
+
+    @Test
+    void aSideOpAfterTheHealRefusedEveryTimeIsRefusedAfterHealButOneThatSucceededOnATryIsNot() {
+        String kvWrite = io.faultline.workloads.kv.KvOps.WRITE, kvRead = io.faultline.workloads.kv.KvOps.READ;
+        var history = List.of(
+                // a write invoked before the heal and cut short by it: not judged here
+                side(OpType.INVOKE, -2_000_000_000L, 1, kvWrite, "3 7", null),
+                side(OpType.INFO, 1_000_000_000L, 1, kvWrite, "3 7", "timed out"),
+                // key 0's final write refused once, then taken
+                side(OpType.INVOKE, 2_000_000_000L, 0, kvWrite, "0 9", null),
+                side(OpType.FAIL, 2_100_000_000L, 0, kvWrite, "0 9", "NOT_LEADER_OR_FOLLOWER"),
+                side(OpType.INVOKE, 4_100_000_000L, 0, kvWrite, "0 9", null),
+                side(OpType.OK, 4_200_000_000L, 0, kvWrite, "0 9 41", null),
+                // the final read refused on each of its two tries
+                side(OpType.INVOKE, 5_000_000_000L, 0, kvRead, "", null),
+                side(OpType.FAIL, 6_000_000_000L, 0, kvRead, "", "read stopped at 3 of 41"),
+                side(OpType.INVOKE, 8_000_000_000L, 0, kvRead, "", null),
+                side(OpType.FAIL, 9_000_000_000L, 0, kvRead, "", "read stopped at 3 of 41"));
+        var l = LivenessCheck.judge(recorded(List.of(healthy(1), healthy(61))), null, history, true);
+        assertEquals(Verdict.INVALID, l.verdict());
+        assertEquals(List.of("liveness/refused-after-heal kv-read"), names(l));
+        assertEquals(2, l.anomalies().get(0).timeline().size(), "each try");
+        assertTrue(l.anomalies().get(0).timeline().get(1).state().contains("read stopped at 3"), l.anomalies().toString());
+    }
+
     @Test
     void aNewGroupsOnlyMemberThatNeverGetsARecordIsUnreadableGroup() {
         var history = List.of(send(OpType.OK, 1_000_000_000L, 8, 2, 4L, null), poll(3_000_000_000L, 8, 4),

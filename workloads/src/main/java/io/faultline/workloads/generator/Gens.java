@@ -117,7 +117,35 @@ public final class Gens {
         return new EachThread(gen, Map.of());
     }
 
+    /**
+     * {@code template} again until one completes ok, at most {@code attempts} times, each try {@code pauseNanos} after
+     * the last one ended: an op after the heal that a passing error (a leader still moving, a stale client) may refuse
+     * once, where only a refusal every time says something about the cluster. Only for ops that are safe to repeat.
+     */
+    public static Gen untilOk(Invocation template, int attempts, long pauseNanos) {
+        if (attempts < 1) throw new IllegalArgumentException("attempts must be at least 1, got " + attempts);
+        return new UntilOk(template, attempts, pauseNanos, false, Long.MIN_VALUE);
+    }
+
     // ---- implementations --------------------------------------------------------------------------------
+
+    /** @param running whether its last try is still running; notBefore: the earliest time of the next try */
+    record UntilOk(Invocation template, int left, long pauseNanos, boolean running, long notBefore) implements Gen {
+        public Step next(Context ctx) {
+            if (running) return Step.PENDING;
+            if (left <= 0) return Step.DONE;
+            int t = ctx.anyFreeThread();
+            if (t < 0) return Step.PENDING;
+            return Step.emit(template.withThread(t).withTime(Math.max(ctx.time(), notBefore)),
+                    new UntilOk(template, left - 1, pauseNanos, true, notBefore));
+        }
+
+        public Gen update(Context ctx, Op event) {
+            if (!running || !event.f().equals(template.f())) return this;
+            int after = event.type() == io.faultline.checker.history.OpType.OK ? 0 : left;
+            return new UntilOk(template, after, pauseNanos, false, ctx.time() + pauseNanos);
+        }
+    }
 
     record Repeat(Invocation template) implements Gen {
         public Step next(Context ctx) {

@@ -1,6 +1,7 @@
 package io.faultline.workloads.kv;
 
 import io.faultline.checker.history.OpValue;
+import io.faultline.workloads.Workload;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
 
@@ -99,12 +100,12 @@ public final class KvOps {
      */
     public static Gen finalWrites(int keys) {
         List<Gen> writes = new ArrayList<>();
-        for (int k = 0; k < keys; k++) writes.add(Gens.once(Gens.op(WRITE, write(new Rec(k, FINAL_BASE + 3L * k + 1, null)))));
+        for (int k = 0; k < keys; k++) writes.add(Workload.FinalReads.tried(Gens.op(WRITE, write(new Rec(k, FINAL_BASE + 3L * k + 1, null)))));
         return Gens.onThreads(List.of(0), Gens.seq(writes.toArray(Gen[]::new)));
     }
 
     /** The final read, once, on thread 0. */
     public static Gen finalRead() {
-        return Gens.onThreads(List.of(0), Gens.once(Gens.op(READ, new OpValue.Text(""))));
+        return Gens.onThreads(List.of(0), Workload.FinalReads.tried(Gens.op(READ, new OpValue.Text(""))));
     }
 }

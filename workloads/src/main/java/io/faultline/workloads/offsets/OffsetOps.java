@@ -1,6 +1,7 @@
 package io.faultline.workloads.offsets;
 
 import io.faultline.checker.history.OpValue;
+import io.faultline.workloads.Workload;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
 import io.faultline.workloads.generator.Invocation;
@@ -91,7 +92,7 @@ public final class OffsetOps {
     /** Final reads: every key once, in order, on thread 0 (after the heal, what stuck). */
     public static Gen finalReads(int keys) {
         List<Gen> reads = new ArrayList<>();
-        for (int k = 0; k < keys; k++) reads.add(Gens.once(Gens.op(READ, new KeyValue(k, null).text())));
+        for (int k = 0; k < keys; k++) reads.add(Workload.FinalReads.tried(Gens.op(READ, new KeyValue(k, null).text())));
         return Gens.onThreads(List.of(0), Gens.seq(reads.toArray(Gen[]::new)));
     }
 

@@ -1,6 +1,7 @@
 package io.faultline.workloads.trim;
 
 import io.faultline.checker.history.OpValue;
+import io.faultline.workloads.Workload;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
 
@@ -113,11 +114,11 @@ public final class TrimOps {
 
     /** After the heal, before the final read: one write, on thread 0, so the read judges at least one. */
     public static Gen finalWrite() {
-        return Gens.onThreads(List.of(0), Gens.once(Gens.op(WRITE, new Write(FINAL_VALUE, null).text())));
+        return Gens.onThreads(List.of(0), Workload.FinalReads.tried(Gens.op(WRITE, new Write(FINAL_VALUE, null).text())));
     }
 
     /** The final read, once, on thread 0. */
     public static Gen finalRead() {
-        return Gens.onThreads(List.of(0), Gens.once(Gens.op(FINAL_READ, new OpValue.Text(""))));
+        return Gens.onThreads(List.of(0), Workload.FinalReads.tried(Gens.op(FINAL_READ, new OpValue.Text(""))));
     }
 }

@@ -1,5 +1,6 @@
 package io.faultline.workloads.generator;
 
+import io.faultline.checker.history.OpType;
 import io.faultline.checker.history.OpValue;
 import org.junit.jupiter.api.Test;
 
@@ -113,6 +114,18 @@ class GensTest {
                 10_000, 1_000);
         assertTrue(d.size() >= 95 && d.size() <= 100, "ops " + d.size());
         d.forEach(x -> assertTrue(x.at() < 100 * MS));
+    }
+
+    @Test
+    void untilOkTriesAgainAfterEachRefusalPausedAndStopsAtTheFirstOkOrItsBound() {
+        int[] tries = {0};
+        var sim = GenSim.run(Gens.untilOk(Gens.op("w", OpValue.None.INSTANCE), 5, 1_000), 2, 100, 10,
+                inv -> ++tries[0] < 3 ? OpType.FAIL : OpType.OK);
+        assertEquals(3, sim.size(), "refused twice, then ok: no fourth try");
+        assertEquals(List.of(0L, 1_010L, 2_020L), sim.stream().map(GenSim.Dispatched::at).toList(),
+                "one try at a time, each a pause after the last ended");
+        var stubborn = GenSim.run(Gens.untilOk(Gens.op("w", OpValue.None.INSTANCE), 4, 0), 2, 100, 10, inv -> OpType.INFO);
+        assertEquals(4, stubborn.size(), "at most its bound");
     }
 
     @Test
