@@ -124,26 +124,35 @@ public final class Gens {
      */
     public static Gen untilOk(Invocation template, int attempts, long pauseNanos) {
         if (attempts < 1) throw new IllegalArgumentException("attempts must be at least 1, got " + attempts);
-        return new UntilOk(template, attempts, pauseNanos, false, Long.MIN_VALUE);
+        return firstOk(java.util.Collections.nCopies(attempts, template), pauseNanos);
+    }
+
+    /**
+     * {@code tries} one after another until one completes ok, each {@code pauseNanos} after the last one ended: for an
+     * op that is not safe to repeat as it is (a creation a retry would find done), each try its own.
+     */
+    public static Gen firstOk(List<Invocation> tries, long pauseNanos) {
+        if (tries.isEmpty()) throw new IllegalArgumentException("no op to try");
+        return new FirstOk(List.copyOf(tries), 0, pauseNanos, false, Long.MIN_VALUE);
     }
 
     // ---- implementations --------------------------------------------------------------------------------
 
-    /** @param running whether its last try is still running; notBefore: the earliest time of the next try */
-    record UntilOk(Invocation template, int left, long pauseNanos, boolean running, long notBefore) implements Gen {
+    /** @param next the index of the next try; running: its last try is still running; notBefore: the next try's earliest time */
+    record FirstOk(List<Invocation> tries, int next, long pauseNanos, boolean running, long notBefore) implements Gen {
         public Step next(Context ctx) {
             if (running) return Step.PENDING;
-            if (left <= 0) return Step.DONE;
+            if (next >= tries.size()) return Step.DONE;
             int t = ctx.anyFreeThread();
             if (t < 0) return Step.PENDING;
-            return Step.emit(template.withThread(t).withTime(Math.max(ctx.time(), notBefore)),
-                    new UntilOk(template, left - 1, pauseNanos, true, notBefore));
+            return Step.emit(tries.get(next).withThread(t).withTime(Math.max(ctx.time(), notBefore)),
+                    new FirstOk(tries, next + 1, pauseNanos, true, notBefore));
         }
 
         public Gen update(Context ctx, Op event) {
-            if (!running || !event.f().equals(template.f())) return this;
-            int after = event.type() == io.faultline.checker.history.OpType.OK ? 0 : left;
-            return new UntilOk(template, after, pauseNanos, false, ctx.time() + pauseNanos);
+            if (!running || !event.f().equals(tries.get(next - 1).f())) return this;
+            int after = event.type() == io.faultline.checker.history.OpType.OK ? tries.size() : next;
+            return new FirstOk(tries, after, pauseNanos, false, ctx.time() + pauseNanos);
         }
     }
 

@@ -5,6 +5,7 @@ import io.faultline.checker.linear.TopicModel;
 import io.faultline.workloads.Workload;
 import io.faultline.workloads.generator.Gen;
 import io.faultline.workloads.generator.Gens;
+import io.faultline.workloads.generator.Invocation;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -73,17 +74,21 @@ public final class TopicOps {
     }
 
     /**
-     * After the heal, before the final reads: the creation (one partition) of a topic the main phase never touches
-     * (key {@code keys}), on thread 0, so the reads judge at least one acknowledged creation.
+     * After the heal, before the final reads: the creation (one partition) of a topic the main phase never touches, on
+     * thread 0, so the reads judge at least one acknowledged creation. Tried like the other ops after the heal
+     * ({@link Workload.FinalReads#ATTEMPTS} times while refused), each try a topic of its own (keys {@code keys},
+     * {@code keys + 1}, ...): a creation tried again may find its first try done and be refused as existing.
      */
     public static Gen finalCreate(int keys) {
-        return Gens.onThreads(List.of(0), Gens.once(Gens.op(CREATE, new KeyValue(keys, 1).text("create"))));
+        List<Invocation> tries = new ArrayList<>();
+        for (int i = 0; i < Workload.FinalReads.ATTEMPTS; i++) tries.add(Gens.op(CREATE, new KeyValue(keys + i, 1).text("create")));
+        return Gens.onThreads(List.of(0), Gens.firstOk(tries, Workload.FinalReads.PAUSE_NANOS));
     }
 
-    /** Final reads: every topic described once, on thread 0, after the heal, the one {@link #finalCreate} made too. */
+    /** Final reads: every topic described once, on thread 0, after the heal, those {@link #finalCreate} tried too. */
     public static Gen finalReads(int keys) {
         List<Gen> reads = new ArrayList<>();
-        for (int k = 0; k <= keys; k++) reads.add(Workload.FinalReads.tried(Gens.op(DESCRIBE, new KeyValue(k, null).text("describe"))));
+        for (int k = 0; k < keys + Workload.FinalReads.ATTEMPTS; k++) reads.add(Workload.FinalReads.tried(Gens.op(DESCRIBE, new KeyValue(k, null).text("describe"))));
         return Gens.onThreads(List.of(0), Gens.seq(reads.toArray(Gen[]::new)));
     }
 }

@@ -126,6 +126,9 @@ class GensTest {
                 "one try at a time, each a pause after the last ended");
         var stubborn = GenSim.run(Gens.untilOk(Gens.op("w", OpValue.None.INSTANCE), 4, 0), 2, 100, 10, inv -> OpType.INFO);
         assertEquals(4, stubborn.size(), "at most its bound");
+        var own = GenSim.run(Gens.firstOk(List.of(Gens.op("a", OpValue.None.INSTANCE), Gens.op("b", OpValue.None.INSTANCE),
+                Gens.op("c", OpValue.None.INSTANCE)), 0), 1, 100, 10, inv -> inv.f().equals("a") ? OpType.INFO : OpType.OK);
+        assertEquals(List.of("a", "b"), own.stream().map(d -> d.op().f()).toList(), "each try its own op, until the first ok");
     }
 
     @Test
