@@ -300,7 +300,14 @@ public enum CompositionKind {
             }
             case REPLICA_SET_CHURN -> {
                 long hold = s.hold(r);
-                if (r.nextBoolean()) {
+                int shape = r.nextInt(3);
+                if (shape == 2) {
+                    // the leader's own replica removed, as an operator decommissioning its broker does: the controller
+                    // must hand leadership to a target replica while the old leader is alive and taking writes
+                    out.add(new Step.Reassign(List.of(Role.FOLLOWER_1, Role.FOLLOWER_2))); // its log is deleted
+                    out.add(new Step.Wait(hold));
+                    out.add(new Step.Reassign(List.of(Role.FOLLOWER_1, Role.FOLLOWER_2, Role.LEADER))); // back, empty
+                } else if (shape == 0) {
                     Role removed = r.nextBoolean() ? Role.FOLLOWER_1 : Role.FOLLOWER_2;
                     Role kept = removed == Role.FOLLOWER_1 ? Role.FOLLOWER_2 : Role.FOLLOWER_1;
                     out.add(new Step.Reassign(List.of(Role.LEADER, kept))); // its log is deleted

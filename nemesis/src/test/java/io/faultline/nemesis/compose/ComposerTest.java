@@ -173,7 +173,11 @@ class ComposerTest {
                     case CUT_LEADER_KILL_COORDINATOR -> assertEquals(List.of("start-partition grudge {n1=[n2, n3], n2=[n1], n3=[n1]}",
                             "kill [n2]", "stop-partition null", "start [n2]"), ops, "the coordinator dies while the leader is cut off: " + text);
                     case REPLICA_SET_CHURN -> {
-                        if (ops.get(0).endsWith("replicas=[1, 2]]") || ops.get(0).endsWith("replicas=[1, 3]]")) {
+                        if (ops.get(0).equals("reassign Reassign[partition=t-0, replicas=[2, 3]]")) {
+                            churnShapes.add("leader removed");
+                            assertEquals(List.of("reassign Reassign[partition=t-0, replicas=[2, 3, 1]]"), ops.subList(1, ops.size()),
+                                    "the leader's replica back, as a follower: " + text);
+                        } else if (ops.get(0).endsWith("replicas=[1, 2]]") || ops.get(0).endsWith("replicas=[1, 3]]")) {
                             churnShapes.add("shrink and grow");
                             assertTrue(ops.get(0).startsWith("reassign Reassign[partition=t-0, replicas=[1, "), text);
                             assertEquals("reassign Reassign[partition=t-0, replicas=[1, 2, 3]]", ops.get(1), "added back: " + text);
@@ -212,7 +216,7 @@ class ComposerTest {
         }
         assertEquals(java.util.Set.of("kill", "pause", "start-partition"), coordinatorShapes, "crash, cut-then-kill and freeze all drawn");
         assertEquals(java.util.Set.of("leader", "follower", "deposed leader"), replicationShapes, "every replication cut drawn");
-        assertEquals(java.util.Set.of("shrink and grow", "handover"), churnShapes, "both replica-set changes drawn");
+        assertEquals(java.util.Set.of("shrink and grow", "handover", "leader removed"), churnShapes, "every replica-set change drawn");
         assertEquals(java.util.Set.of("kill", "stop"), rollingWays, "crashes and clean stops both drawn");
         assertEquals(java.util.Set.of("kill", "stop", "pause"), outages, "crashed, stopped and frozen all drawn");
     }
