@@ -88,17 +88,7 @@ public record Workload(String name, Setup setup, Gen generator, FinalReads final
          * read of a whole topic): the same generator whatever came before.
          */
         static FinalReads always(java.util.function.Supplier<Gen> reads) {
-            return new FinalReads() {
-                @Override
-                public Gen generator(List<Op> before) {
-                    return reads.get();
-                }
-
-                @Override
-                public boolean reached(List<Op> before, List<Op> finalOps) {
-                    return true;
-                }
-            };
+            return always(() -> null, reads);
         }
 
         /**
