@@ -29,6 +29,9 @@ import java.util.TreeMap;
  *   <li>{@value #UNEXPECTED}: every value read was written by someone;</li>
  *   <li>{@value #NONMONOTONIC}: offsets increase along a read, and none is below the log start the read answered;</li>
  *   <li>{@value #LOW_WATERMARK}: an acknowledged DeleteRecords answered a low watermark at or above its offset;</li>
+ *   <li>{@value #START_GAP}: a read's first record is the log start offset it was answered (ListOffsets earliest), or
+ *       one a DeleteRecords asked before the read ended cut to: the log is dense, so a broker that answers a start
+ *       below the first record it serves claims offsets it does not have;</li>
  *   <li>{@value #RESURRECTED} (reported, allowed): a read begun after a DeleteRecords was acknowledged with low
  *       watermark lw answered a log start below lw or held a record below it. Kafka promises the cut on the replicas
  *       that are live when it answers and checkpoints log start offsets now and then, so a crash or the election of a
@@ -40,7 +43,8 @@ import java.util.TreeMap;
  */
 public final class TrimChecker implements Checker {
     public static final String LOST = "trim-lost", INCONSISTENT = "trim-inconsistent", UNEXPECTED = "trim-unexpected",
-            NONMONOTONIC = "trim-nonmonotonic", LOW_WATERMARK = "trim-low-watermark", RESURRECTED = "trim-resurrected";
+            NONMONOTONIC = "trim-nonmonotonic", LOW_WATERMARK = "trim-low-watermark", RESURRECTED = "trim-resurrected",
+            START_GAP = "trim-start-gap";
     private static final int MAX_EXAMPLES = 8;
     private final boolean durable;
 
@@ -67,7 +71,7 @@ public final class TrimChecker implements Checker {
         List<ReadDone> reads = new ArrayList<>();
         TrimOps.Read finalRead = null;
         Map<String, Long> counts = new LinkedHashMap<>();
-        for (String k : List.of(LOST, INCONSISTENT, UNEXPECTED, NONMONOTONIC, LOW_WATERMARK, RESURRECTED)) counts.put(k, 0L);
+        for (String k : List.of(LOST, INCONSISTENT, UNEXPECTED, NONMONOTONIC, LOW_WATERMARK, START_GAP, RESURRECTED)) counts.put(k, 0L);
         Map<String, List<Example>> examples = new TreeMap<>();
         for (Op op : history) {
             if (op.process() < 0 || !TrimOps.ALL.contains(op.f())) continue;
@@ -130,6 +134,13 @@ public final class TrimChecker implements Checker {
                             : "offset " + rec.offset() + " held " + earlier + " in one read and " + rec.value() + " in another");
                 }
             }
+            if (!r.records().isEmpty()) {
+                long first = r.records().get(0).offset(), cutTo = cutAskedBefore(askedCuts, done.completedAt());
+                if (first > Math.max(r.start(), cutTo)) {
+                    add(counts, examples, START_GAP, "a read answered log start " + r.start() + " but its first record was at offset "
+                            + first + (cutTo > r.start() ? " (no cut past " + cutTo + " was asked before it ended)" : ""));
+                }
+            }
             long lowest = r.records().isEmpty() ? r.start() : Math.min(r.start(), r.records().get(0).offset());
             long cutBefore = -1;
             for (long[] cut : acknowledgedCuts) if (cut[0] < done.invokedAt()) cutBefore = Math.max(cutBefore, cut[1]);
@@ -146,8 +157,7 @@ public final class TrimChecker implements Checker {
             TrimOps.Read r = done.read();
             boolean last = r == finalRead;
             if (r.records().isEmpty() && !last) continue;
-            long cutBefore = -1;
-            for (long[] cut : askedCuts) if (cut[0] < done.completedAt()) cutBefore = Math.max(cutBefore, cut[1]);
+            long cutBefore = cutAskedBefore(askedCuts, done.completedAt());
             long from = Math.max(cutBefore, last ? highestCut : r.records().get(0).offset());
             long to = last ? Long.MAX_VALUE : r.records().get(r.records().size() - 1).offset();
             if (from > to) continue; // a cut asked while it ran reached past all it read: nothing to judge
@@ -164,9 +174,16 @@ public final class TrimChecker implements Checker {
         }
         stats.put("writes-judged", (long) judged.size());
         stats.put("final-log-start", finalRead.start());
-        Set<String> allowed = durable ? Set.of(RESURRECTED) : Set.of(RESURRECTED, LOST, INCONSISTENT);
+        Set<String> allowed = durable ? Set.of(RESURRECTED) : Set.of(RESURRECTED, LOST, INCONSISTENT, START_GAP);
         boolean invalid = counts.entrySet().stream().anyMatch(e -> e.getValue() > 0 && !allowed.contains(e.getKey()));
         return new CheckResult(name(), invalid ? Verdict.INVALID : Verdict.VALID, counts, allowed, examples, stats, null);
+    }
+
+    /** The highest offset any DeleteRecords asked, whatever its outcome, before {@code time} asked to cut below; -1 for none. */
+    private static long cutAskedBefore(List<long[]> askedCuts, long time) {
+        long cut = -1;
+        for (long[] c : askedCuts) if (c[0] < time) cut = Math.max(cut, c[1]);
+        return cut;
     }
 
     private static void add(Map<String, Long> counts, Map<String, List<Example>> examples, String kind, String why) {

@@ -68,6 +68,19 @@ class TrimCheckerTest {
     }
 
     @Test
+    void aLogStartBelowTheFirstRecordServedIsAStartGapUnlessACutAskedBeforeTheReadEndedExplainsIt() {
+        for (long v = 0; v < 6; v++) write(1, v + 1, OpType.OK, v); // offsets 0-5 hold 1-6
+        read(TrimOps.READ, 0, 0, 1, 1, 2); // from the start: fine
+        read(TrimOps.READ, 0, 3, 4, 4, 5); // answered start 0, served from 3: offsets 0-2 claimed, not there
+        delete(2, OpType.INFO, 4, null); // a cut to 4 asked (outcome unknown) before the next read
+        read(TrimOps.FINAL_READ, 2, 4, 5, 5, 6); // the jump from 2 to 4 is the cut's
+        CheckResult r = new TrimChecker(true).check(history);
+        assertEquals(Verdict.INVALID, r.verdict(), r::toString);
+        assertEquals(1L, r.count(TrimChecker.START_GAP), r::toString);
+        assertEquals(Verdict.VALID, new TrimChecker(false).check(history).verdict(), "allowed without durability");
+    }
+
+    @Test
     void deletedRecordsReadAgainAreReportedButAllowed() {
         write(1, 1, OpType.OK, 0L);
         write(1, 2, OpType.OK, 1L);
