@@ -146,7 +146,7 @@ public final class LivenessCheck {
      * (A scratch topic's creation is not among them: a retry of one that may have happened is refused as existing.)
      */
     static final java.util.Set<String> TRIED_AFTER_HEAL = java.util.Set.of(io.faultline.workloads.kv.KvOps.WRITE,
-            io.faultline.workloads.kv.KvOps.READ, io.faultline.workloads.trim.TrimOps.WRITE,
+            io.faultline.workloads.kv.KvOps.READ, io.faultline.workloads.trim.TrimOps.WRITE, io.faultline.workloads.trim.TrimOps.DELETE,
             io.faultline.workloads.trim.TrimOps.FINAL_READ, io.faultline.workloads.topics.TopicOps.DESCRIBE,
             io.faultline.workloads.offsets.OffsetOps.READ);
 

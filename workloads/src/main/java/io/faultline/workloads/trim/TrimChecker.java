@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * partition's low watermark reaches it before the call succeeds, offsets never change) and what every log promises:
  * <ul>
  *   <li>{@value #LOST}: the final read holds every acknowledged write at or above the highest offset any
- *       DeleteRecords asked to cut (acknowledged or not: none may have removed it), and every read holds each
+ *       DeleteRecords asked before it ended asked to cut (acknowledged or not: none may have removed it), and every read holds each
  *       acknowledged write between its first and last record that no cut asked before the read ended reached (the
  *       log is dense: no compaction, no transactions); once per offset;</li>
  *   <li>{@value #INCONSISTENT}: an offset holds the value whose write was acknowledged there, and every read that
@@ -65,7 +65,6 @@ public final class TrimChecker implements Checker {
         Map<Integer, Op> pending = new HashMap<>();
         Set<Long> written = new HashSet<>();
         TreeMap<Long, Long> ackedAt = new TreeMap<>(); // offset → value
-        long highestCut = -1; // the highest offset any DeleteRecords asked to cut below
         List<long[]> acknowledgedCuts = new ArrayList<>(); // {completed at, low watermark}
         List<long[]> askedCuts = new ArrayList<>(); // {invoked at, offset}: any outcome
         List<ReadDone> reads = new ArrayList<>();
@@ -89,7 +88,6 @@ public final class TrimChecker implements Checker {
                 case TrimOps.DELETE -> {
                     TrimOps.Delete d = TrimOps.parseDelete(op.value());
                     if (d.offset() == null) continue;
-                    highestCut = Math.max(highestCut, d.offset());
                     askedCuts.add(new long[] {invoke == null ? op.time() : invoke.time(), d.offset()});
                     if (op.type() != OpType.OK || d.lowWatermark() == null) continue;
                     acknowledgedCuts.add(new long[] {op.time(), d.lowWatermark()});
@@ -158,7 +156,7 @@ public final class TrimChecker implements Checker {
             boolean last = r == finalRead;
             if (r.records().isEmpty() && !last) continue;
             long cutBefore = cutAskedBefore(askedCuts, done.completedAt());
-            long from = Math.max(cutBefore, last ? highestCut : r.records().get(0).offset());
+            long from = last ? cutBefore : Math.max(cutBefore, r.records().get(0).offset());
             long to = last ? Long.MAX_VALUE : r.records().get(r.records().size() - 1).offset();
             if (from > to) continue; // a cut asked while it ran reached past all it read: nothing to judge
             Set<Long> held = new HashSet<>();
@@ -167,7 +165,7 @@ public final class TrimChecker implements Checker {
                 judged.add(e.getKey());
                 if (held.contains(e.getKey()) || !lost.add(e.getKey())) continue;
                 add(counts, examples, LOST, "the write of " + e.getValue() + " was acknowledged at offset " + e.getKey() + ", and "
-                        + (last ? "the final read, above every cut asked for (" + highestCut + "), does not hold it"
+                        + (last ? "the final read, above every cut asked for before it ended (" + cutBefore + "), does not hold it"
                         : "a read holding offsets around it (" + r.records().get(0).offset() + " to " + to + ", no cut above "
                         + cutBefore + " asked before it ended) does not"));
             }

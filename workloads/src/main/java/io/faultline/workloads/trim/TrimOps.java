@@ -117,6 +117,15 @@ public final class TrimOps {
         return Gens.onThreads(List.of(0), Workload.FinalReads.tried(Gens.op(WRITE, new Write(FINAL_VALUE, null).text())));
     }
 
+    /**
+     * After the final read, on thread 0: DeleteRecords keeping the client's last acknowledged record (the write after
+     * the heal), tried while refused, so the healed cluster must still take a cut (and answer its low watermark). After
+     * the read, so the read judges everything the run wrote; the same cut asked again is the same request.
+     */
+    public static Gen finalDelete() {
+        return Gens.onThreads(List.of(0), Workload.FinalReads.tried(Gens.op(DELETE, new Delete(1, null, null).text())));
+    }
+
     /** The final read, once, on thread 0. */
     public static Gen finalRead() {
         return Gens.onThreads(List.of(0), Workload.FinalReads.tried(Gens.op(FINAL_READ, new OpValue.Text(""))));

@@ -37,6 +37,7 @@ public final class TrimWorkload {
         };
         Gen g = TrimOps.random(seed);
         if (opsPerSecond > 0) g = Gens.stagger((long) (1e9 / opsPerSecond), seed * 31 + 17, g);
-        return new Workload("trim", setup, Gens.timeLimit(timeLimit.toNanos(), g), Workload.FinalReads.always(TrimOps::finalWrite, TrimOps::finalRead), checkers);
+        return new Workload("trim", setup, Gens.timeLimit(timeLimit.toNanos(), g), Workload.FinalReads.always(TrimOps::finalWrite,
+                () -> Gens.seq(TrimOps.finalRead(), TrimOps.finalDelete())), checkers);
     }
 }

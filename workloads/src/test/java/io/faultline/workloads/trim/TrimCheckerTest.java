@@ -81,6 +81,16 @@ class TrimCheckerTest {
     }
 
     @Test
+    void aCutAskedAfterTheFinalReadEndedDoesNotExcuseWhatTheReadLacks() {
+        for (long v = 0; v < 4; v++) write(1, v + 1, OpType.OK, v); // offsets 0-3 hold 1-4
+        read(TrimOps.FINAL_READ, 0, 0, 1, 1, 2, 3, 4); // offset 2 (acknowledged) missing
+        delete(1, OpType.OK, 3, 3L); // the cut after the heal, asked once the read had ended
+        CheckResult r = new TrimChecker(true).check(history);
+        assertEquals(Verdict.INVALID, r.verdict(), r::toString);
+        assertEquals(1L, r.count(TrimChecker.LOST), r::toString);
+    }
+
+    @Test
     void deletedRecordsReadAgainAreReportedButAllowed() {
         write(1, 1, OpType.OK, 0L);
         write(1, 2, OpType.OK, 1L);
