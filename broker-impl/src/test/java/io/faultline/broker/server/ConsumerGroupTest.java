@@ -90,10 +90,12 @@ class ConsumerGroupTest {
             assertTrue(admin.listGroups().all().get().stream().anyMatch(g -> g.groupId().equals("grp")));
             org.apache.kafka.clients.admin.ConsumerGroupDescription desc;
             deadline = System.currentTimeMillis() + 30_000;
-            do { // the hand-over rebalance may still be completing: keep the members polling until it settles
+            do { // the hand-over rebalance may still be completing, or the joiner not yet joined (the group is
+                // stable with two members until its JoinGroup arrives): keep the members polling until all three are in
                 for (KafkaConsumer<String, String> c : cs) pollAndCommit(c, committed, duplicates, 50);
                 desc = admin.describeConsumerGroups(List.of("grp")).describedGroups().get("grp").get();
-            } while (desc.groupState() != org.apache.kafka.common.GroupState.STABLE
+            } while ((desc.groupState() != org.apache.kafka.common.GroupState.STABLE || desc.members().size() != 3
+                    || desc.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum() != 6)
                     && System.currentTimeMillis() < deadline);
             assertEquals(org.apache.kafka.common.GroupState.STABLE, desc.groupState());
             assertEquals(List.of(), duplicates, "still nothing consumed twice");
