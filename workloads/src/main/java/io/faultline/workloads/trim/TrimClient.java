@@ -68,7 +68,8 @@ public final class TrimClient implements Client {
                 case TrimOps.DELETE -> {
                     delete = TrimOps.parseDelete(value);
                     Long cut = cut(delete.keep());
-                    if (cut == null) return new Completion(OpType.FAIL, value, "nothing acknowledged to this client yet");
+                    if (cut == null) cut = cutFromLogEnd(delete.keep());
+                    if (cut == null) return new Completion(OpType.FAIL, value, "nothing to cut: the log holds no more than " + delete.keep());
                     delete = new TrimOps.Delete(delete.keep(), cut, null);
                     long lowWatermark = admin.deleteRecords(java.util.Map.of(partition, RecordsToDelete.beforeOffset(cut)))
                             .lowWatermarks().get(partition).get(timeoutMs + 5000L, TimeUnit.MILLISECONDS).lowWatermark();
@@ -95,6 +96,17 @@ public final class TrimClient implements Client {
 
     private static boolean isRead(String f) {
         return TrimOps.READ.equals(f) || TrimOps.FINAL_READ.equals(f);
+    }
+
+    /**
+     * For a client that has no acknowledged write of its own (a fresh one, e.g. after the final drain's crash): the
+     * offset keeping the log's last {@code keep} records, from its end offset (ListOffsets latest); null when the log
+     * holds no more than that.
+     */
+    private Long cutFromLogEnd(int keep) throws Exception {
+        long end = admin.listOffsets(java.util.Map.of(partition, org.apache.kafka.clients.admin.OffsetSpec.latest()))
+                .partitionResult(partition).get(timeoutMs + 5000L, TimeUnit.MILLISECONDS).offset();
+        return end > keep ? end - keep : null;
     }
 
     /** The offset to delete before, keeping this client's last {@code keep} acknowledged records; null if it has none. */

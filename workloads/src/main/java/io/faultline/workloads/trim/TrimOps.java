@@ -13,7 +13,8 @@ import java.util.Set;
  * The trimmed-log workload's operations, as text values:
  * <ul>
  *   <li>{@code trim-write}: invoke {@code "v"}, ok {@code "v o"} (o: the offset the broker gave it);</li>
- *   <li>{@code trim-delete}: invoke {@code "k"} (keep the client's last k acknowledged records), completed as
+ *   <li>{@code trim-delete}: invoke {@code "k"} (keep the client's last k acknowledged records, or the log's last k
+ *       when the client has none of its own), completed as
  *       {@code "k o"} (DeleteRecords before offset o) and, when acknowledged, {@code "k o lw"} (the low watermark
  *       the broker answered);</li>
  *   <li>{@code trim-read} (during the run, at most {@link #READ_LIMIT} records) and {@code trim-final-read} (after
@@ -118,8 +119,9 @@ public final class TrimOps {
     }
 
     /**
-     * After the final read, on thread 0: DeleteRecords keeping the client's last acknowledged record (the write after
-     * the heal), tried while refused, so the healed cluster must still take a cut (and answer its low watermark). After
+     * After the final read, on thread 0: DeleteRecords keeping one record (the client's last acknowledged one, the
+     * write after the heal; or, for a client opened since, as after the final drain's crash, the log's last), tried
+     * while refused, so the healed cluster must still take a cut (and answer its low watermark). After
      * the read, so the read judges everything the run wrote; the same cut asked again is the same request.
      */
     public static Gen finalDelete() {
